@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * allocinfo_ext.h - names and formats shared by the module, the tools and
+ * the selftests. Plain C: it builds in the kernel and in userspace alike.
+ *
+ * The format of /proc/allocinfo_ext is specified in
+ * Documentation/allocinfo_ext.rst. Bump the minor version when a field is
+ * added at the end of a row; bump the major version for any other change.
+ */
+#ifndef _ALLOCINFO_EXT_H
+#define _ALLOCINFO_EXT_H
+
+#define AIE_PROC_NAME		"allocinfo_ext"
+#define AIE_STATS_PROC_NAME	"allocinfo_ext_stats"
+
+#define AIE_FORMAT_VERSION	"1.0"
+#define AIE_HEADER_LINE1	"allocinfo_ext - version: " AIE_FORMAT_VERSION
+#define AIE_HEADER_LINE2	"#     <size>  <calls> <tag info> [key:value ...]"
+
+/* Longest control write accepted, in bytes, newline included. */
+#define AIE_CTL_MAX_LEN		512
+
+/* Most rules (enable/disable selectors) kept at once. */
+#define AIE_MAX_RULES		64
+
+#endif /* _ALLOCINFO_EXT_H */

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * aie.h - the module's internal interfaces.
+ *
+ * hooks.c    probes on the allocator; calls into sites.c and objmap.c only
+ * sites.c    the site table: call site -> counters, lock-free lookup
+ * objmap.c   the object map: live pointer -> (site, bytes, slack)
+ * rules.c    enable/disable selectors and the control-word parser
+ * symbols.c  naming a call site through kallsyms
+ * proc.c     /proc/allocinfo_ext and /proc/allocinfo_ext_stats
+ */
+#ifndef _AIE_H
+#define _AIE_H
+
+#include <linux/atomic.h>
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/types.h>
+
+#include <allocinfo_ext.h>
+
+enum aie_type {
+	AIE_TYPE_SLAB,
+	AIE_TYPE_PAGE,
+	AIE_TYPE_VMALLOC,
+	AIE_TYPE_PERCPU,
+};
+
+/* Bits of aie_site.flags. */
+enum {
+	AIE_SITE_PUBLISHED,	/* reachable through the hash */
+	AIE_SITE_DISABLED,	/* records no new allocations */
+	AIE_SITE_INTERNAL,	/* an allocator-internal duplicate event */
+};
+
+/*
+ * One allocation call site. Counters are atomic: hooks on every CPU update
+ * them without a lock; readers see each counter whole, not the row as one
+ * snapshot.
+ */
+struct aie_site {
+	unsigned long call_site;	/* return address of the allocation */
+	unsigned long flags;		/* AIE_SITE_* bits */
+	const char __rcu *location;	/* "file:line" from "locate", or NULL */
+	atomic64_t live_bytes;
+	atomic64_t live_calls;
+	atomic64_t live_slack;
+	atomic64_t total_calls;
+	atomic64_t total_bytes;
+	atomic64_t peak;
+	atomic64_t failed;
+	u8 type;			/* enum aie_type */
+};
+
+/* What the object map keeps for each live tracked object. */
+struct aie_obj {
+	u32 site;			/* index into the site table */
+	u32 bytes;			/* bytes allocated (slot size) */
+	u32 slack;			/* bytes allocated - bytes requested */
+};
+
+/* Module-wide event counts, per CPU, summed on read. */
+struct aie_stats {
+	unsigned long untracked;	/* object map full: allocation not tracked */
+	unsigned long sites_full;	/* site table full: allocation not tracked */
+	unsigned long unmatched_frees;	/* free of an object we never tracked */
+	unsigned long replaced;		/* object reused before its free was seen */
+	unsigned long internal;		/* allocator-internal duplicate events */
+	unsigned long disabled;		/* allocations at disabled sites */
+};
+
+DECLARE_PER_CPU(struct aie_stats, aie_stats);
+
+#define aie_count(field)	this_cpu_inc(aie_stats.field)
+
+/* A call site as kallsyms names it. Pointers point into @buf. */
+struct aie_sym {
+	char buf[KSYM_SYMBOL_LEN];
+	const char *func;		/* NUL-terminated function name */
+	const char *module;		/* module name, or NULL for built-in */
+	unsigned long offset;		/* call site - function start */
+	unsigned long size;		/* function size */
+	bool known;			/* false: no symbol covers the address */
+};
+
+/* module parameters (main.c) */
+extern unsigned int aie_max_sites;
+extern unsigned long aie_max_objects;
+
+/* sites.c */
+int aie_sites_init(unsigned int capacity);
+void aie_sites_exit(void);
+struct aie_site *aie_site_get(unsigned long call_site, enum aie_type type);
+struct aie_site *aie_site_at(u32 idx);
+u32 aie_site_index(const struct aie_site *site);
+u32 aie_sites_nr(void);
+u32 aie_sites_capacity(void);
+size_t aie_sites_memory(void);
+void aie_site_charge(struct aie_site *site, u32 bytes, u32 slack);
+void aie_site_uncharge(struct aie_site *site, u32 bytes, u32 slack);
+void aie_sites_reset(void);
+
+/* objmap.c */
+int aie_objmap_init(unsigned long capacity);
+void aie_objmap_exit(void);
+bool aie_objmap_insert(const void *ptr, const struct aie_obj *obj,
+		       struct aie_obj *old, bool *had_old);
+bool aie_objmap_remove(const void *ptr, struct aie_obj *out);
+unsigned long aie_objmap_count(void);
+unsigned long aie_objmap_capacity(void);
+size_t aie_objmap_memory(void);
+
+/* rules.c */
+int aie_rules_init(void);
+void aie_rules_exit(void);
+bool aie_rules_site_disabled(struct aie_site *site);
+bool aie_rules_empty(void);
+int aie_ctl_write(const char *buf, size_t len);
+size_t aie_rules_memory(void);
+
+/* symbols.c */
+int aie_symbols_init(void);
+void aie_symbols_exit(void);
+void aie_sym_resolve(unsigned long call_site, struct aie_sym *sym);
+struct aie_sym *aie_sym_scratch(void);
+bool aie_sym_is_internal(unsigned long call_site);
+
+/* hooks.c */
+int aie_hooks_register(void);
+void aie_hooks_unregister(void);
+const char *aie_hooks_bulk_free_state(void);
+
+/* proc.c */
+int aie_proc_init(void);
+void aie_proc_exit(void);
+
+#endif /* _AIE_H */

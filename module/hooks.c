@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hooks.c - the probes on the slab allocator.
+ *
+ * The kmem tracepoints give every kmalloc and kmem_cache_alloc with its
+ * call site, and every kfree and kmem_cache_free. kmem_cache_free_bulk()
+ * (and so kfree_bulk() and the kfree_rcu() batches) fires no tracepoint:
+ * a kprobe on its entry sees the objects before they are freed. Without
+ * it, objects freed that way would stay live until their address is
+ * reused.
+ *
+ * Contexts: probes run wherever the allocator runs (task, softirq, hardirq;
+ * not NMI), with preemption disabled. They never sleep and never allocate:
+ * they use the preallocated site table and object map only.
+ */
+
+#include <linux/kprobes.h>
+#include <linux/ptrace.h>
+#include <linux/slab.h>
+#include <linux/tracepoint.h>
+#include <trace/events/kmem.h>
+
+#include "aie.h"
+
+DEFINE_PER_CPU(struct aie_stats, aie_stats);
+
+static bool aie_bulk_free_hooked;
+
+static void aie_track_alloc(unsigned long call_site, const void *ptr,
+			    size_t bytes_req, size_t bytes_alloc)
+{
+	struct aie_obj obj, old;
+	struct aie_site *site;
+	bool had_old;
+
+	site = aie_site_get(call_site, AIE_TYPE_SLAB);
+	if (unlikely(!site)) {
+		aie_count(sites_full);
+		return;
+	}
+	if (unlikely(test_bit(AIE_SITE_INTERNAL, &site->flags))) {
+		aie_count(internal);
+		return;
+	}
+	if (unlikely(test_bit(AIE_SITE_DISABLED, &site->flags))) {
+		aie_count(disabled);
+		return;
+	}
+	if (unlikely(!ptr)) {
+		atomic64_inc(&site->failed);
+		return;
+	}
+	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
+		return;
+
+	obj.site = aie_site_index(site);
+	obj.bytes = bytes_alloc;
+	obj.slack = bytes_alloc > bytes_req ? bytes_alloc - bytes_req : 0;
+	if (unlikely(!aie_objmap_insert(ptr, &obj, &old, &had_old))) {
+		aie_count(untracked);
+		return;
+	}
+	if (unlikely(had_old)) {
+		/* Its free went unseen: the address is in use again. */
+		aie_site_uncharge(aie_site_at(old.site), old.bytes, old.slack);
+		aie_count(replaced);
+	}
+	aie_site_charge(site, obj.bytes, obj.slack);
+}
+
+static void aie_track_free(const void *ptr)
+{
+	struct aie_site *site;
+	struct aie_obj obj;
+
+	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
+		return;
+	if (!aie_objmap_remove(ptr, &obj)) {
+		aie_count(unmatched_frees);
+		return;
+	}
+	site = aie_site_at(obj.site);
+	if (site)
+		aie_site_uncharge(site, obj.bytes, obj.slack);
+}
+
+static void aie_probe_kmalloc(void *data, unsigned long call_site,
+			      const void *ptr, size_t bytes_req,
+			      size_t bytes_alloc, gfp_t gfp_flags, int node)
+{
+	aie_track_alloc(call_site, ptr, bytes_req, bytes_alloc);
+}
+
+/*
+ * The cache's slot size is private to mm/; ksize() reports it for a live
+ * object (the object size on caches with red zones, poisoning or KASAN).
+ */
+static void aie_probe_kmem_cache_alloc(void *data, unsigned long call_site,
+				       const void *ptr, struct kmem_cache *s,
+				       gfp_t gfp_flags, int node)
+{
+	size_t req = kmem_cache_size(s);
+
+	aie_track_alloc(call_site, ptr, req, ptr ? ksize(ptr) : req);
+}
+
+static void aie_probe_kfree(void *data, unsigned long call_site,
+			    const void *ptr)
+{
+	aie_track_free(ptr);
+}
+
+static void aie_probe_kmem_cache_free(void *data, unsigned long call_site,
+				      const void *ptr,
+				      const struct kmem_cache *s)
+{
+	aie_track_free(ptr);
+}
+
+/* kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p) */
+static int aie_kp_free_bulk(struct kprobe *kp, struct pt_regs *regs)
+{
+	size_t i, nr = regs_get_kernel_argument(regs, 1);
+	void **objs = (void **)regs_get_kernel_argument(regs, 2);
+
+	for (i = 0; i < nr; i++)
+		aie_track_free(objs[i]);
+	return 0;
+}
+
+static struct kprobe aie_free_bulk_kp = {
+	.symbol_name = "kmem_cache_free_bulk",
+	.pre_handler = aie_kp_free_bulk,
+};
+
+const char *aie_hooks_bulk_free_state(void)
+{
+	return aie_bulk_free_hooked ? "present" : "absent";
+}
+
+/*
+ * Free hooks first: an object must never be tracked while its free could
+ * still go unseen. Process context.
+ */
+int aie_hooks_register(void)
+{
+	int ret;
+
+	ret = register_trace_kfree(aie_probe_kfree, NULL);
+	if (ret)
+		goto err_kfree;
+	ret = register_trace_kmem_cache_free(aie_probe_kmem_cache_free, NULL);
+	if (ret)
+		goto err_cache_free;
+	ret = register_trace_kmalloc(aie_probe_kmalloc, NULL);
+	if (ret)
+		goto err_kmalloc;
+	ret = register_trace_kmem_cache_alloc(aie_probe_kmem_cache_alloc, NULL);
+	if (ret)
+		goto err_cache_alloc;
+
+	aie_bulk_free_hooked = !register_kprobe(&aie_free_bulk_kp);
+	if (!aie_bulk_free_hooked)
+		pr_warn("no kprobe on kmem_cache_free_bulk: objects freed in bulk stay live\n");
+	return 0;
+
+err_cache_alloc:
+	unregister_trace_kmalloc(aie_probe_kmalloc, NULL);
+err_kmalloc:
+	unregister_trace_kmem_cache_free(aie_probe_kmem_cache_free, NULL);
+err_cache_free:
+	unregister_trace_kfree(aie_probe_kfree, NULL);
+err_kfree:
+	tracepoint_synchronize_unregister();
+	pr_err("cannot attach to the kmem tracepoints: %d\n", ret);
+	return ret;
+}
+
+/* The mirror of aie_hooks_register(); on return no probe is running. */
+void aie_hooks_unregister(void)
+{
+	unregister_trace_kmem_cache_alloc(aie_probe_kmem_cache_alloc, NULL);
+	unregister_trace_kmalloc(aie_probe_kmalloc, NULL);
+	if (aie_bulk_free_hooked)
+		unregister_kprobe(&aie_free_bulk_kp);
+	unregister_trace_kmem_cache_free(aie_probe_kmem_cache_free, NULL);
+	unregister_trace_kfree(aie_probe_kfree, NULL);
+	tracepoint_synchronize_unregister();
+}

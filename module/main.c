@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * allocinfo_ext - per-call-site kernel memory attribution for kernels built
+ * without CONFIG_MEM_ALLOC_PROFILING. See Documentation/allocinfo_ext.rst.
+ */
+
+#include <linux/module.h>
+
+#include "aie.h"
+
+unsigned int aie_max_sites = 16384;
+module_param_named(max_sites, aie_max_sites, uint, 0444);
+MODULE_PARM_DESC(max_sites, "Call sites the site table holds (default 16384)");
+
+unsigned long aie_max_objects = 1UL << 20;
+module_param_named(max_objects, aie_max_objects, ulong, 0444);
+MODULE_PARM_DESC(max_objects,
+		 "Slots of the object map, rounded up to a power of two; 7/8 of them hold live objects (default 1048576)");
+
+static int __init allocinfo_ext_init(void)
+{
+	int ret;
+
+	if (!aie_max_sites || aie_max_sites > (1U << 24) || !aie_max_objects ||
+	    aie_max_objects > (1UL << 30)) {
+		pr_err("max_sites must be 1..16777216 and max_objects 1..1073741824\n");
+		return -EINVAL;
+	}
+	ret = aie_symbols_init();
+	if (ret)
+		return ret;
+	ret = aie_rules_init();
+	if (ret)
+		goto err_rules;
+	ret = aie_sites_init(aie_max_sites);
+	if (ret)
+		goto err_sites;
+	ret = aie_objmap_init(aie_max_objects);
+	if (ret)
+		goto err_objmap;
+	ret = aie_hooks_register();
+	if (ret)
+		goto err_hooks;
+	ret = aie_proc_init();
+	if (ret)
+		goto err_proc;
+	return 0;
+
+err_proc:
+	aie_hooks_unregister();
+err_hooks:
+	aie_objmap_exit();
+err_objmap:
+	aie_sites_exit();
+err_sites:
+	aie_rules_exit();
+err_rules:
+	aie_symbols_exit();
+	return ret;
+}
+
+static void __exit allocinfo_ext_exit(void)
+{
+	aie_proc_exit();
+	aie_hooks_unregister();
+	aie_objmap_exit();
+	aie_sites_exit();
+	aie_rules_exit();
+	aie_symbols_exit();
+}
+
+module_init(allocinfo_ext_init);
+module_exit(allocinfo_ext_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Per-call-site kernel memory attribution (/proc/allocinfo_ext)");
+MODULE_AUTHOR("allocinfo-ext developers");

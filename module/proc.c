@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * proc.c - /proc/allocinfo_ext (the table, and control writes) and
+ * /proc/allocinfo_ext_stats (module-wide figures).
+ *
+ * Readers take no lock the hooks take: sites are read one counter at a
+ * time, and a site's location under rcu_read_lock() for one row.
+ * Writes go to rules.c under its mutex; they need CAP_SYS_ADMIN in the
+ * opener's credentials.
+ */
+
+#include <linux/capability.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "aie.h"
+
+static const char * const aie_type_names[] = {
+	[AIE_TYPE_SLAB] = "slab",
+	[AIE_TYPE_PAGE] = "page",
+	[AIE_TYPE_VMALLOC] = "vmalloc",
+	[AIE_TYPE_PERCPU] = "percpu",
+};
+
+/* The first published, non-internal site at index >= @idx. */
+static struct aie_site *aie_proc_site_from(loff_t idx, loff_t *pos)
+{
+	struct aie_site *site;
+	u32 n = aie_sites_nr();
+
+	for (; idx < n; idx++) {
+		site = aie_site_at(idx);
+		if (site && !test_bit(AIE_SITE_INTERNAL, &site->flags)) {
+			*pos = idx + 1;
+			return site;
+		}
+	}
+	*pos = n + 1;
+	return NULL;
+}
+
+/* *pos 0 is the header; *pos i + 1 is site i. */
+static void *allocinfo_ext_start(struct seq_file *m, loff_t *pos)
+{
+	if (!*pos)
+		return SEQ_START_TOKEN;
+	return aie_proc_site_from(*pos - 1, pos);
+}
+
+static void *allocinfo_ext_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return aie_proc_site_from(*pos, pos);
+}
+
+static void allocinfo_ext_stop(struct seq_file *m, void *v)
+{
+}
+
+static void aie_proc_show_tag(struct seq_file *m, struct aie_site *site,
+			      struct aie_sym *sym)
+{
+	const char *loc;
+
+	aie_sym_resolve(site->call_site, sym);
+	rcu_read_lock();
+	loc = rcu_dereference(site->location);
+	if (loc)
+		seq_puts(m, loc);
+	else if (sym->known)
+		seq_printf(m, "%s+0x%lx/0x%lx", sym->func, sym->offset,
+			   sym->size);
+	else
+		seq_printf(m, "unknown@%p", (void *)site->call_site);
+	rcu_read_unlock();
+	if (sym->module)
+		seq_printf(m, " [%s]", sym->module);
+	seq_printf(m, " func:%s", sym->known ? sym->func : "unknown");
+}
+
+static int allocinfo_ext_show(struct seq_file *m, void *v)
+{
+	struct aie_site *site = v;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, AIE_HEADER_LINE1 "\n" AIE_HEADER_LINE2 "\n");
+		return 0;
+	}
+	seq_printf(m, "%12lli %8llu ",
+		   (long long)atomic64_read(&site->live_bytes),
+		   (unsigned long long)atomic64_read(&site->live_calls));
+	aie_proc_show_tag(m, site, m->private);
+	seq_printf(m, " type:%s slack:%lld total_calls:%lld total_bytes:%lld peak:%lld failed:%lld",
+		   aie_type_names[site->type],
+		   (long long)atomic64_read(&site->live_slack),
+		   (long long)atomic64_read(&site->total_calls),
+		   (long long)atomic64_read(&site->total_bytes),
+		   (long long)atomic64_read(&site->peak),
+		   (long long)atomic64_read(&site->failed));
+	if (test_bit(AIE_SITE_DISABLED, &site->flags))
+		seq_puts(m, " disabled");
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static const struct seq_operations allocinfo_ext_seq_ops = {
+	.start = allocinfo_ext_start,
+	.next = allocinfo_ext_next,
+	.stop = allocinfo_ext_stop,
+	.show = allocinfo_ext_show,
+};
+
+static int allocinfo_ext_open(struct inode *inode, struct file *file)
+{
+	if (!seq_open_private(file, &allocinfo_ext_seq_ops,
+			      sizeof(struct aie_sym)))
+		return 0;
+	return -ENOMEM;
+}
+
+static ssize_t allocinfo_ext_write(struct file *file, const char __user *ubuf,
+				   size_t len, loff_t *ppos)
+{
+	char *buf;
+	int ret;
+
+	if (!file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN))
+		return -EPERM;
+	if (len >= AIE_CTL_MAX_LEN) {
+		pr_warn_ratelimited("rejected control write: %zu bytes, at most %d\n",
+				    len, AIE_CTL_MAX_LEN - 1);
+		return -EINVAL;
+	}
+	buf = memdup_user(ubuf, len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	ret = aie_ctl_write(buf, len);
+	kfree(buf);
+	return ret ? ret : len;
+}
+
+static const struct proc_ops allocinfo_ext_proc_ops = {
+	.proc_open = allocinfo_ext_open,
+	.proc_read = seq_read,
+	.proc_lseek = seq_lseek,
+	.proc_release = seq_release_private,
+	.proc_write = allocinfo_ext_write,
+};
+
+static unsigned long aie_stats_sum(size_t offset)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += *(unsigned long *)((char *)per_cpu_ptr(&aie_stats, cpu) +
+					  offset);
+	return sum;
+}
+
+#define aie_stat_show(m, name, field) \
+	seq_printf(m, name " %lu\n", \
+		   aie_stats_sum(offsetof(struct aie_stats, field)))
+
+static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
+{
+	size_t memory = aie_sites_memory() + aie_objmap_memory() +
+			aie_rules_memory() +
+			num_possible_cpus() * (sizeof(struct aie_stats) +
+					       4 * sizeof(struct aie_sym));
+
+	seq_printf(m, "sites %u\n", aie_sites_nr());
+	seq_printf(m, "site_capacity %u\n", aie_sites_capacity());
+	seq_printf(m, "tracked_objects %lu\n", aie_objmap_count());
+	seq_printf(m, "object_capacity %lu\n", aie_objmap_capacity());
+	aie_stat_show(m, "untracked", untracked);
+	aie_stat_show(m, "sites_full", sites_full);
+	aie_stat_show(m, "unmatched_frees", unmatched_frees);
+	aie_stat_show(m, "replaced", replaced);
+	aie_stat_show(m, "internal_events", internal);
+	aie_stat_show(m, "disabled_allocs", disabled);
+	seq_printf(m, "bulk_free_hook %s\n", aie_hooks_bulk_free_state());
+	seq_printf(m, "memory_bytes %zu\n", memory);
+	return 0;
+}
+
+static struct proc_dir_entry *aie_proc_table, *aie_proc_stats;
+
+int aie_proc_init(void)
+{
+	aie_proc_table = proc_create(AIE_PROC_NAME, 0400, NULL,
+				     &allocinfo_ext_proc_ops);
+	if (!aie_proc_table)
+		return -ENOMEM;
+	aie_proc_stats = proc_create_single(AIE_STATS_PROC_NAME, 0400, NULL,
+					    allocinfo_ext_stats_show);
+	if (!aie_proc_stats) {
+		proc_remove(aie_proc_table);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Waits for readers and writers inside the files to leave them. */
+void aie_proc_exit(void)
+{
+	proc_remove(aie_proc_stats);
+	proc_remove(aie_proc_table);
+}

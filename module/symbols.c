@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * symbols.c - naming call sites through kallsyms.
+ *
+ * A call site is a return address. It is looked up one byte back, so that
+ * a call that ends its function is not named after the next function, and
+ * the offset is then given for the return address itself, as %pB does.
+ * An address no symbol covers is never printed: it could reveal the
+ * kernel's layout.
+ *
+ * sprint_symbol() takes no lock a hook could hold and may run in any
+ * context. aie_sym_scratch() hands out a per-CPU buffer per context level
+ * (task, softirq, hardirq, NMI), so a hook interrupted by a hook on the
+ * same CPU keeps its own; the caller runs with preemption disabled.
+ */
+
+#include <linux/kernel.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/string.h>
+
+#include "aie.h"
+#include "compat.h"
+
+#define AIE_SYM_LEVELS	4
+
+static DEFINE_PER_CPU(struct aie_sym, aie_sym_buf[AIE_SYM_LEVELS]);
+
+/* Allocator entry points whose own inner trace events are ignored. */
+static const unsigned long aie_internal_start[] = { AIE_KMALLOC_ENTRY_POINTS };
+static unsigned long aie_internal_size[ARRAY_SIZE(aie_internal_start)];
+
+/* Parse "func+0xoff/0xsize [module]" as sprint_symbol() writes it. */
+static void aie_sym_parse(struct aie_sym *sym)
+{
+	char *plus, *slash, *mod;
+
+	sym->known = false;
+	sym->func = sym->buf;
+	sym->module = NULL;
+	sym->offset = 0;
+	sym->size = 0;
+
+	mod = strchr(sym->buf, ' ');
+	if (mod) {
+		*mod++ = '\0';
+		if (*mod == '[') {
+			mod++;
+			mod[strcspn(mod, "] ")] = '\0';
+			sym->module = mod;
+		}
+	}
+	plus = strrchr(sym->buf, '+');
+	slash = plus ? strchr(plus, '/') : NULL;
+	if (!plus || !slash || plus == sym->buf)
+		return;
+	*plus++ = '\0';
+	*slash++ = '\0';
+	if (kstrtoul(plus, 16, &sym->offset) || kstrtoul(slash, 16, &sym->size))
+		return;
+	sym->known = true;
+}
+
+/* Name the code at @addr itself (not a return address). */
+static void aie_sym_resolve_addr(unsigned long addr, struct aie_sym *sym)
+{
+	sprint_symbol(sym->buf, addr);
+	aie_sym_parse(sym);
+}
+
+void aie_sym_resolve(unsigned long call_site, struct aie_sym *sym)
+{
+	aie_sym_resolve_addr(call_site - 1, sym);
+	if (sym->known)
+		sym->offset++;
+}
+
+/* Preemption disabled. */
+struct aie_sym *aie_sym_scratch(void)
+{
+	return this_cpu_ptr(&aie_sym_buf[interrupt_context_level()]);
+}
+
+bool aie_sym_is_internal(unsigned long call_site)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(aie_internal_start); i++) {
+		if (call_site > aie_internal_start[i] &&
+		    call_site <= aie_internal_start[i] + aie_internal_size[i])
+			return true;
+	}
+	return false;
+}
+
+/* Process context, before any hook is registered. */
+int aie_symbols_init(void)
+{
+	struct aie_sym *sym = kmalloc(sizeof(*sym), GFP_KERNEL);
+	unsigned int i;
+
+	if (!sym)
+		return -ENOMEM;
+	for (i = 0; i < ARRAY_SIZE(aie_internal_start); i++) {
+		aie_sym_resolve_addr(aie_internal_start[i], sym);
+		aie_internal_size[i] = sym->known ? sym->size : 0;
+		if (!sym->known || sym->offset)
+			pr_warn("cannot size %ps: large kmallocs through it count twice\n",
+				(void *)aie_internal_start[i]);
+	}
+	kfree(sym);
+	return 0;
+}
+
+void aie_symbols_exit(void)
+{
+}
