@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# allocinfo-ext: the kbuild part is in Kbuild (module/Kbuild); this file is
+# the user part.
+#
+#   make                 build module/allocinfo_ext.ko against KDIR
+#   make run             boot a VM with the module loaded, run a workload,
+#                        print the top sites
+#   make check           build and run the kselftests in a VM
+#   make clean
+#
+# KDIR defaults to the running kernel's build tree. KERNEL selects the
+# kernel for run and check: 6.12 (default), 6.1, or a path to a
+# linux-image-*.deb with its linux-headers-*.deb beside it.
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+KERNEL ?= 6.12
+
+.PHONY: all modules clean check run
+
+all: modules
+
+modules:
+	@test -d "$(KDIR)" || { \
+	  echo "KDIR $(KDIR) not found: install the headers (apt-get install linux-headers-$$(uname -r)) or set KDIR"; \
+	  exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+clean:
+	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	$(MAKE) -C selftests/allocinfo_ext/aie_helper KDIR=$(KDIR) clean 2>/dev/null || true
+
+check:
+	KERNEL=$(KERNEL) tools/vm/check.sh
+
+run:
+	KERNEL=$(KERNEL) tools/vm/run.sh

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "aie_util.h"
+
+int aie_load(const char *path, const char *params)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, fd, params ? params : "", 0);
+	ret = ret ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+int aie_unload(const char *name)
+{
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		if (!syscall(SYS_delete_module, name, O_NONBLOCK))
+			return 0;
+		if (errno != EAGAIN && errno != EBUSY)
+			return -errno;
+		usleep(100000);
+	}
+	return -EBUSY;
+}
+
+bool aie_module_loaded(const char *name)
+{
+	char line[256];
+	size_t len = strlen(name);
+	bool found = false;
+	FILE *f = fopen("/proc/modules", "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, name, len) && line[len] == ' ';
+	fclose(f);
+	return found;
+}
+
+int aie_setup(const char *params)
+{
+	int ret;
+
+	if (aie_module_loaded("aie_helper"))
+		aie_unload("aie_helper");
+	if (aie_module_loaded("allocinfo_ext"))
+		aie_unload("allocinfo_ext");
+	ret = aie_load(AIE_MODULE_KO, params);
+	if (ret)
+		return ret;
+	return aie_load(AIE_HELPER_KO, NULL);
+}
+
+void aie_teardown(void)
+{
+	if (aie_module_loaded("aie_helper")) {
+		aie_helper("free all");
+		aie_unload("aie_helper");
+	}
+	if (aie_module_loaded("allocinfo_ext"))
+		aie_unload("allocinfo_ext");
+}
+
+static int aie_write(const char *path, const void *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, buf, len);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	if (n < 0)
+		return n;
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+int aie_helper(const char *fmt, ...)
+{
+	char buf[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return aie_write(AIE_HELPER_CTL, buf, strlen(buf));
+}
+
+int aie_ctl(const char *cmd)
+{
+	return aie_write(AIE_PROC, cmd, strlen(cmd));
+}
+
+int aie_ctl_len(const void *buf, size_t len)
+{
+	return aie_write(AIE_PROC, buf, len);
+}
+
+char *aie_read_file(const char *path)
+{
+	size_t size = 0, cap = 1 << 16;
+	char *buf = malloc(cap), *nbuf;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0 || !buf)
+		goto err;
+	for (;;) {
+		if (cap - size < 4096) {
+			cap *= 2;
+			nbuf = realloc(buf, cap);
+			if (!nbuf)
+				goto err;
+			buf = nbuf;
+		}
+		n = read(fd, buf + size, cap - size - 1);
+		if (n < 0)
+			goto err;
+		if (!n)
+			break;
+		size += n;
+	}
+	buf[size] = '\0';
+	close(fd);
+	return buf;
+err:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
+}
+
+static int aie_row_field(struct aie_row *row, const char *tok)
+{
+	static const struct { const char *key; size_t off; } keys[] = {
+		{ "slack:", offsetof(struct aie_row, slack) },
+		{ "total_calls:", offsetof(struct aie_row, total_calls) },
+		{ "total_bytes:", offsetof(struct aie_row, total_bytes) },
+		{ "peak:", offsetof(struct aie_row, peak) },
+		{ "failed:", offsetof(struct aie_row, failed) },
+	};
+	char *end;
+	size_t i;
+
+	if (!strcmp(tok, "disabled")) {
+		row->disabled = true;
+		return 0;
+	}
+	if (!strncmp(tok, "type:", 5)) {
+		snprintf(row->type, sizeof(row->type), "%s", tok + 5);
+		return 0;
+	}
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (strncmp(tok, keys[i].key, strlen(keys[i].key)))
+			continue;
+		*(long long *)((char *)row + keys[i].off) =
+			strtoll(tok + strlen(keys[i].key), &end, 10);
+		return *end ? -EINVAL : 0;
+	}
+	return -EINVAL;
+}
+
+/*
+ * "%12lli %8llu <location> [<module>] func:<name> key:value ... [disabled]"
+ */
+int aie_row_parse(const char *line, struct aie_row *row)
+{
+	char copy[1024], *save, *tok;
+	int n = 0, i = 0;
+
+	memset(row, 0, sizeof(*row));
+	if (strlen(line) >= sizeof(copy) || strlen(line) < 23 ||
+	    line[12] != ' ' || line[21] != ' ')
+		return -EINVAL;
+	if (sscanf(line, "%12lld %8llu %n", &row->bytes, &row->calls, &n) != 2)
+		return -EINVAL;
+	snprintf(copy, sizeof(copy), "%s", line + n);
+	copy[strcspn(copy, "\n")] = '\0';
+	for (tok = strtok_r(copy, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save), i++) {
+		if (i == 0) {
+			snprintf(row->location, sizeof(row->location), "%s", tok);
+		} else if (i == 1 && tok[0] == '[') {
+			snprintf(row->module, sizeof(row->module), "%.*s",
+				 (int)strlen(tok) - 2, tok + 1);
+		} else if (!row->func[0]) {
+			if (strncmp(tok, "func:", 5))
+				return -EINVAL;
+			snprintf(row->func, sizeof(row->func), "%s", tok + 5);
+		} else if (aie_row_field(row, tok)) {
+			return -EINVAL;
+		}
+	}
+	return row->func[0] && row->type[0] ? 0 : -EINVAL;
+}
+
+int aie_row_get(const char *module, const char *func, struct aie_row *row)
+{
+	char *buf = aie_read_file(AIE_PROC), *line, *save;
+	int found = 0;
+
+	if (!buf)
+		return -errno;
+	for (line = strtok_r(buf, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#' || !strncmp(line, "allocinfo_ext", 13))
+			continue;
+		if (aie_row_parse(line, row))
+			continue;
+		found = !strcmp(row->func, func) && !strcmp(row->module, module);
+	}
+	free(buf);
+	if (!found)
+		memset(row, 0, sizeof(*row));
+	return found;
+}
+
+long long aie_read_long(const char *path)
+{
+	char *buf = aie_read_file(path), *end;
+	long long v;
+
+	if (!buf)
+		return -1;
+	v = strtoll(buf, &end, 10);
+	if (end == buf)
+		v = -1;
+	free(buf);
+	return v;
+}
+
+long long aie_stat(const char *key)
+{
+	char *buf = aie_read_file(AIE_STATS), *line, *save;
+	size_t len = strlen(key);
+	long long v = -1;
+
+	if (!buf)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, key, len) && line[len] == ' ') {
+			v = strtoll(line + len + 1, NULL, 10);
+			break;
+		}
+	}
+	free(buf);
+	return v;
+}
+
+static long long aie_slab_attr(const char *name, const char *attr)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/sys/kernel/slab/%s/%s", name, attr);
+	return aie_read_long(path);
+}
+
+long long aie_slab_size(const char *name)
+{
+	return aie_slab_attr(name, "slab_size");
+}
+
+long long aie_object_size(const char *name)
+{
+	return aie_slab_attr(name, "object_size");
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * aie_util.h - what the allocinfo_ext selftests share: loading the modules,
+ * driving the helper module, reading rows of /proc/allocinfo_ext.
+ * Functions return 0 or a negative errno unless said otherwise.
+ */
+#ifndef _AIE_UTIL_H
+#define _AIE_UTIL_H
+
+#include <stdbool.h>
+
+#define AIE_PROC	"/proc/allocinfo_ext"
+#define AIE_STATS	"/proc/allocinfo_ext_stats"
+#define AIE_HELPER_CTL	"/sys/kernel/debug/aie_helper/ctl"
+#define AIE_MODULE_KO	"./allocinfo_ext.ko"
+#define AIE_HELPER_KO	"./aie_helper/aie_helper.ko"
+
+struct aie_row {
+	long long bytes;
+	unsigned long long calls;
+	char location[256];	/* file:line or function+0xoff/0xsize */
+	char module[64];	/* "" for built-in code */
+	char func[128];
+	char type[16];
+	long long slack, total_calls, total_bytes, peak, failed;
+	bool disabled;
+};
+
+int aie_load(const char *path, const char *params);
+int aie_unload(const char *name);
+bool aie_module_loaded(const char *name);
+
+/* Fresh allocinfo_ext (with @params) and helper; and their removal. */
+int aie_setup(const char *params);
+void aie_teardown(void);
+
+/* Write @cmd to the helper's control file / to /proc/allocinfo_ext. */
+int aie_helper(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int aie_ctl(const char *cmd);
+int aie_ctl_len(const void *buf, size_t len);
+
+/* Parse one row; returns 0, or -EINVAL when it is not a well-formed row. */
+int aie_row_parse(const char *line, struct aie_row *row);
+
+/* The row of func:@func in [@module] ("" for built-in); 1 found, 0 not. */
+int aie_row_get(const char *module, const char *func, struct aie_row *row);
+
+/* The whole table, NUL-terminated, malloc()ed; NULL on error. */
+char *aie_read_file(const char *path);
+
+/* A number from a file, or a "key value" line of it; -1 on error. */
+long long aie_read_long(const char *path);
+long long aie_stat(const char *key);
+
+/* Slot size and object size of slab cache @name, from /sys/kernel/slab. */
+long long aie_slab_size(const char *name);
+long long aie_object_size(const char *name);
+
+#endif /* _AIE_UTIL_H */

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ctl_test - control writes to /proc/allocinfo_ext: enable and disable
+ * rules by every selector, applied to sites seen before and after the rule;
+ * reset; locate; and malformed writes, each rejected with EINVAL and
+ * changing nothing.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "aie_util.h"
+
+#define HELPER	"aie_helper"
+
+static struct aie_row row(const char *func)
+{
+	struct aie_row r;
+
+	if (aie_row_get(HELPER, func, &r) != 1)
+		r.calls = ~0ULL;	/* no row: fails every count check */
+	return r;
+}
+
+/* "<function>+0x<off>" of the row for func:@func. */
+static int site_selector(const char *func, char *buf, size_t len)
+{
+	struct aie_row r = row(func);
+	char *slash = strchr(r.location, '/');
+
+	if (r.calls == ~0ULL || !slash)
+		return -ENOENT;
+	snprintf(buf, len, "%.*s", (int)(slash - r.location), r.location);
+	return 0;
+}
+
+FIXTURE(ctl) {
+};
+
+FIXTURE_SETUP(ctl)
+{
+	if (geteuid())
+		SKIP(return, "must be root");
+	ASSERT_EQ(0, aie_setup(NULL));
+}
+
+FIXTURE_TEARDOWN(ctl)
+{
+	aie_teardown();
+}
+
+/* A rule written before a site is first seen applies when it appears. */
+TEST_F(ctl, disable_before_first_seen)
+{
+	ASSERT_EQ(0, aie_ctl("disable func:aie_helper_kmalloc_96\n"));
+	ASSERT_EQ(0, aie_helper("alloc kmalloc96 5"));
+	EXPECT_EQ(0ULL, row("aie_helper_kmalloc_96").calls);
+	EXPECT_EQ(0LL, row("aie_helper_kmalloc_96").total_calls);
+	EXPECT_TRUE(row("aie_helper_kmalloc_96").disabled);
+
+	ASSERT_EQ(0, aie_ctl("enable func:aie_helper_kmalloc_96"));
+	EXPECT_FALSE(row("aie_helper_kmalloc_96").disabled);
+	ASSERT_EQ(0, aie_helper("alloc kmalloc96 3"));
+	EXPECT_EQ(3ULL, row("aie_helper_kmalloc_96").calls);
+	EXPECT_EQ(3LL, row("aie_helper_kmalloc_96").total_calls);
+	ASSERT_EQ(0, aie_helper("free kmalloc96 8"));
+	EXPECT_EQ(0ULL, row("aie_helper_kmalloc_96").calls);
+	EXPECT_EQ(0LL, row("aie_helper_kmalloc_96").bytes);
+}
+
+/*
+ * Disabling a site stops new records; objects it tracked already still
+ * leave the live figures when freed.
+ */
+TEST_F(ctl, disable_after_first_seen_by_offset)
+{
+	char sel[300], cmd[320];
+
+	ASSERT_EQ(0, aie_helper("alloc kmalloc97 5"));
+	ASSERT_EQ(0, site_selector("aie_helper_kmalloc_97", sel, sizeof(sel)));
+	snprintf(cmd, sizeof(cmd), "disable %s", sel);
+	ASSERT_EQ(0, aie_ctl(cmd)) TH_LOG("%s", cmd);
+	EXPECT_TRUE(row("aie_helper_kmalloc_97").disabled);
+	ASSERT_EQ(0, aie_helper("alloc kmalloc97 4"));
+	EXPECT_EQ(5ULL, row("aie_helper_kmalloc_97").calls);
+	EXPECT_EQ(5LL, row("aie_helper_kmalloc_97").total_calls);
+	EXPECT_EQ(5 * aie_slab_size("kmalloc-128"),
+		  row("aie_helper_kmalloc_97").bytes);
+	ASSERT_EQ(0, aie_helper("free kmalloc97 9"));
+	EXPECT_EQ(0ULL, row("aie_helper_kmalloc_97").calls);
+	EXPECT_EQ(0LL, row("aie_helper_kmalloc_97").bytes);
+	EXPECT_EQ(0LL, row("aie_helper_kmalloc_97").slack);
+}
+
+TEST_F(ctl, module_selector)
+{
+	ASSERT_EQ(0, aie_helper("alloc kmalloc128 1"));
+	ASSERT_EQ(0, aie_ctl("disable [aie_helper]"));
+	EXPECT_TRUE(row("aie_helper_kmalloc_128").disabled);
+	ASSERT_EQ(0, aie_helper("alloc kmalloc128 2"));
+	ASSERT_EQ(0, aie_helper("alloc cache 3"));
+	EXPECT_EQ(1ULL, row("aie_helper_kmalloc_128").calls);
+	EXPECT_EQ(0ULL, row("aie_helper_cache_alloc").calls);
+	EXPECT_TRUE(row("aie_helper_cache_alloc").disabled);
+
+	ASSERT_EQ(0, aie_ctl("enable [aie_helper]"));
+	ASSERT_EQ(0, aie_helper("alloc cache 3"));
+	EXPECT_EQ(3ULL, row("aie_helper_cache_alloc").calls);
+	EXPECT_FALSE(row("aie_helper_kmalloc_128").disabled);
+}
+
+TEST_F(ctl, all_selector)
+{
+	ASSERT_EQ(0, aie_ctl("disable all"));
+	ASSERT_EQ(0, aie_helper("alloc kmalloc129 4"));
+	EXPECT_EQ(0ULL, row("aie_helper_kmalloc_129").calls);
+	EXPECT_TRUE(row("aie_helper_kmalloc_129").disabled);
+	ASSERT_EQ(0, aie_ctl("enable all"));
+	ASSERT_EQ(0, aie_helper("alloc kmalloc129 4"));
+	EXPECT_EQ(4ULL, row("aie_helper_kmalloc_129").calls);
+	EXPECT_FALSE(row("aie_helper_kmalloc_129").disabled);
+}
+
+/* The last matching rule wins. */
+TEST_F(ctl, rule_order)
+{
+	ASSERT_EQ(0, aie_ctl("disable [aie_helper]"));
+	ASSERT_EQ(0, aie_ctl("enable func:aie_helper_kmalloc_192"));
+	ASSERT_EQ(0, aie_helper("alloc kmalloc192 2"));
+	ASSERT_EQ(0, aie_helper("alloc kmalloc193 2"));
+	EXPECT_EQ(2ULL, row("aie_helper_kmalloc_192").calls);
+	EXPECT_EQ(0ULL, row("aie_helper_kmalloc_193").calls);
+	ASSERT_EQ(0, aie_ctl("disable func:aie_helper_kmalloc_192"));
+	ASSERT_EQ(0, aie_helper("alloc kmalloc192 2"));
+	EXPECT_EQ(2ULL, row("aie_helper_kmalloc_192").calls);
+}
+
+TEST_F(ctl, locate_and_file_line_selector)
+{
+	char sel[300], cmd[400];
+
+	ASSERT_EQ(0, aie_helper("alloc kmemdup 1"));
+	ASSERT_EQ(0, site_selector("aie_helper_kmemdup", sel, sizeof(sel)));
+	snprintf(cmd, sizeof(cmd), "locate %s lib/aie_test.c:42", sel);
+	ASSERT_EQ(0, aie_ctl(cmd));
+	EXPECT_STREQ("lib/aie_test.c:42", row("aie_helper_kmemdup").location);
+
+	ASSERT_EQ(0, aie_ctl("disable lib/aie_test.c:42"));
+	ASSERT_EQ(0, aie_helper("alloc kmemdup 2"));
+	EXPECT_EQ(1ULL, row("aie_helper_kmemdup").calls);
+	EXPECT_TRUE(row("aie_helper_kmemdup").disabled);
+	ASSERT_EQ(0, aie_ctl("enable lib/aie_test.c:42"));
+	ASSERT_EQ(0, aie_helper("alloc kmemdup 2"));
+	EXPECT_EQ(3ULL, row("aie_helper_kmemdup").calls);
+
+	EXPECT_EQ(-ENOENT, aie_ctl("locate no_such_function+0x10 a.c:1"));
+}
+
+TEST_F(ctl, reset)
+{
+	long long slot = aie_slab_size("kmalloc-96");
+
+	ASSERT_EQ(0, aie_helper("alloc kmalloc96 5"));
+	ASSERT_EQ(0, aie_helper("free kmalloc96 3"));
+	ASSERT_EQ(0, aie_helper("alloc fail 1"));
+	ASSERT_EQ(0, aie_ctl("reset"));
+	EXPECT_EQ(2ULL, row("aie_helper_kmalloc_96").calls);
+	EXPECT_EQ(2 * slot, row("aie_helper_kmalloc_96").bytes);
+	EXPECT_EQ(0LL, row("aie_helper_kmalloc_96").total_calls);
+	EXPECT_EQ(0LL, row("aie_helper_kmalloc_96").total_bytes);
+	EXPECT_EQ(2 * slot, row("aie_helper_kmalloc_96").peak);
+	EXPECT_EQ(0LL, row("aie_helper_kmalloc_fail").failed);
+	ASSERT_EQ(0, aie_helper("alloc kmalloc96 1"));
+	EXPECT_EQ(1LL, row("aie_helper_kmalloc_96").total_calls);
+	EXPECT_EQ(3 * slot, row("aie_helper_kmalloc_96").peak);
+}
+
+TEST_F(ctl, rule_list_is_bounded)
+{
+	char cmd[64];
+	int i;
+
+	for (i = 0; i < 64; i++) {
+		snprintf(cmd, sizeof(cmd), "disable func:f%d", i);
+		ASSERT_EQ(0, aie_ctl(cmd)) TH_LOG("rule %d", i);
+	}
+	EXPECT_EQ(-ENOSPC, aie_ctl("disable func:one_too_many"));
+	/* Replacing a rule with the same selector needs no room. */
+	EXPECT_EQ(0, aie_ctl("enable func:f3"));
+	EXPECT_EQ(0, aie_ctl("enable all"));
+	EXPECT_EQ(0, aie_ctl("disable func:f64"));
+}
+
+/* Malformed writes: EINVAL, and no rule added, no counter touched. */
+TEST_F(ctl, bad_writes_rejected)
+{
+	static const char * const bad[] = {
+		"", "\n", "\n\n", "enable", "disable ", " disable all",
+		"disable  all", "disable\tall", "disable all\n\n",
+		"enable all extra", "frobnicate all", "DISABLE all",
+		"disable func:", "disable func:9abc", "disable func:a-b",
+		"disable []", "disable [bad name]", "disable [a/b]",
+		"disable foo+0x", "disable foo+0xzz", "disable foo+12",
+		"disable +0x10", "disable foo+0x11111111111111111",
+		"disable file.c:0", "disable file.c:12x", "disable :12",
+		"disable file.c:", "disable file.c:1234567890",
+		"reset now", "locate foo", "locate foo+0x1",
+		"locate foo+0x1 bar", "locate foo bar.c:1",
+	};
+	char big[600], bin[] = { 'd', 'i', 's', 1, 2, 0, 'a' };
+	size_t i;
+
+	ASSERT_EQ(0, aie_helper("alloc kmalloc128 2"));
+	ASSERT_EQ(0, aie_ctl("reset"));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		EXPECT_EQ(-EINVAL, aie_ctl_len(bad[i], strlen(bad[i])))
+			TH_LOG("write \"%s\" was not rejected", bad[i]);
+	EXPECT_EQ(-EINVAL, aie_ctl_len(bin, sizeof(bin)));
+	memset(big, 'a', sizeof(big));
+	memcpy(big, "disable func:", 13);
+	EXPECT_EQ(-EINVAL, aie_ctl_len(big, sizeof(big)));
+
+	EXPECT_FALSE(row("aie_helper_kmalloc_128").disabled);
+	EXPECT_EQ(2ULL, row("aie_helper_kmalloc_128").calls);
+	ASSERT_EQ(0, aie_helper("alloc kmalloc128 1"));
+	EXPECT_EQ(3ULL, row("aie_helper_kmalloc_128").calls);
+	EXPECT_EQ(1LL, row("aie_helper_kmalloc_128").total_calls);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * proc_test - /proc/allocinfo_ext and /proc/allocinfo_ext_stats: modes,
+ * header, row format, and the stats file's figures.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "aie_util.h"
+#include "allocinfo_ext.h"
+
+FIXTURE(proc) {
+};
+
+FIXTURE_SETUP(proc)
+{
+	if (geteuid())
+		SKIP(return, "must be root");
+	ASSERT_EQ(0, aie_setup("max_sites=4000 max_objects=65536"));
+}
+
+FIXTURE_TEARDOWN(proc)
+{
+	aie_teardown();
+}
+
+TEST_F(proc, modes)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(AIE_PROC, &st));
+	EXPECT_TRUE(S_ISREG(st.st_mode));
+	EXPECT_EQ(0400, st.st_mode & 07777);
+	EXPECT_EQ(0u, st.st_uid);
+	ASSERT_EQ(0, stat(AIE_STATS, &st));
+	EXPECT_EQ(0400, st.st_mode & 07777);
+	EXPECT_EQ(0u, st.st_uid);
+}
+
+TEST_F(proc, header)
+{
+	char *buf = aie_read_file(AIE_PROC);
+
+	ASSERT_NE(NULL, buf);
+	EXPECT_EQ(0, strncmp(buf, AIE_HEADER_LINE1 "\n" AIE_HEADER_LINE2 "\n",
+			     strlen(AIE_HEADER_LINE1 AIE_HEADER_LINE2) + 2))
+		TH_LOG("header: %.120s", buf);
+	EXPECT_STREQ("allocinfo_ext - version: 1.0", AIE_HEADER_LINE1);
+	EXPECT_STREQ("#     <size>  <calls> <tag info> [key:value ...]",
+		     AIE_HEADER_LINE2);
+	free(buf);
+}
+
+/* Every row parses; a helper row reads exactly as specified. */
+TEST_F(proc, row_format)
+{
+	char *buf, *line, *save, want[512];
+	struct aie_row r;
+	int rows = 0, seen = 0;
+	long long slot = aie_slab_size("kmalloc-96");
+
+	ASSERT_EQ(0, aie_helper("alloc kmalloc96 3"));
+	buf = aie_read_file(AIE_PROC);
+	ASSERT_NE(NULL, buf);
+	line = strtok_r(buf, "\n", &save);
+	line = strtok_r(NULL, "\n", &save);
+	for (line = strtok_r(NULL, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		rows++;
+		ASSERT_EQ(0, aie_row_parse(line, &r)) TH_LOG("row: %s", line);
+		EXPECT_EQ(NULL, strstr(line, "0xffff")) TH_LOG("raw address: %s", line);
+		if (strcmp(r.func, "aie_helper_kmalloc_96"))
+			continue;
+		seen++;
+		snprintf(want, sizeof(want),
+			 "%12lld %8llu %s [aie_helper] func:aie_helper_kmalloc_96 type:slab slack:0 total_calls:3 total_bytes:%lld peak:%lld failed:0",
+			 3 * slot, 3ULL, r.location, 3 * slot, 3 * slot);
+		EXPECT_STREQ(want, line);
+		EXPECT_EQ(0, strncmp(r.location, "aie_helper_kmalloc_96+0x", 24));
+	}
+	free(buf);
+	EXPECT_EQ(1, seen);
+	EXPECT_LT(10, rows) TH_LOG("a running kernel allocates from many sites");
+}
+
+TEST_F(proc, stats)
+{
+	static const char * const keys[] = {
+		"sites", "site_capacity", "tracked_objects", "object_capacity",
+		"untracked", "sites_full", "unmatched_frees", "replaced",
+		"internal_events", "disabled_allocs", "memory_bytes",
+	};
+	long long before, mem;
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		EXPECT_LE(0, aie_stat(keys[i])) TH_LOG("stat %zu missing", i);
+	EXPECT_EQ(4000, aie_stat("site_capacity"));
+	/* 65536 slots, 7/8 of each 256-slot shard usable */
+	EXPECT_EQ(57344, aie_stat("object_capacity"));
+	EXPECT_NE(NULL, strstr(aie_read_file(AIE_STATS), "bulk_free_hook present\n"));
+
+	before = aie_stat("disabled_allocs");
+	ASSERT_EQ(0, aie_ctl("disable func:aie_helper_kmalloc_128"));
+	ASSERT_EQ(0, aie_helper("alloc kmalloc128 9"));
+	EXPECT_EQ(before + 9, aie_stat("disabled_allocs"));
+
+	ASSERT_EQ(0, aie_helper("alloc kmalloc96 500"));
+	EXPECT_LE(500, aie_stat("tracked_objects"));
+	EXPECT_GE(aie_stat("object_capacity"), aie_stat("tracked_objects"));
+	EXPECT_LE(1, aie_stat("unmatched_frees"))
+		TH_LOG("objects allocated before the load are freed unmatched");
+
+	/* Module memory: the object map's slots dominate, 16 to 32 bytes each. */
+	mem = aie_stat("memory_bytes");
+	EXPECT_LE(65536LL * 16, mem);
+	EXPECT_GE(65536LL * 32 + 4000LL * 128 + (1 << 20), mem);
+}
+
+/*
+ * A full object map: new allocations count as untracked, nothing is
+ * corrupted, and the helper's sites end at exactly zero.
+ */
+TEST_F(proc, full_object_map)
+{
+	long long untracked;
+	struct aie_row r;
+
+	aie_teardown();
+	ASSERT_EQ(0, aie_setup("max_objects=256"));
+	EXPECT_EQ(224, aie_stat("object_capacity"));
+	untracked = aie_stat("untracked");
+	ASSERT_EQ(0, aie_helper("alloc kmalloc96 1000"));
+	EXPECT_LE(untracked + 1000 - 224, aie_stat("untracked"));
+	EXPECT_GE(224, aie_stat("tracked_objects"));
+	ASSERT_EQ(1, aie_row_get("aie_helper", "aie_helper_kmalloc_96", &r));
+	EXPECT_GE(224ULL, r.calls);
+	EXPECT_EQ((long long)r.calls * aie_slab_size("kmalloc-96"), r.bytes);
+	ASSERT_EQ(0, aie_helper("free all"));
+	ASSERT_EQ(1, aie_row_get("aie_helper", "aie_helper_kmalloc_96", &r));
+	EXPECT_EQ(0ULL, r.calls);
+	EXPECT_EQ(0LL, r.bytes);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slab_test - exact per-site figures for slab allocations: the helper
+ * module allocates known sizes at known call sites, and every row must
+ * show exactly the live calls, bytes, slack, totals and peak that follow.
+ * Bytes per object are the cache's slot size, read from /sys/kernel/slab.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "aie_util.h"
+
+#define HELPER	"aie_helper"
+
+/* kmalloc-<bucket> serves a request of req bytes (x86_64, SLUB). */
+static const struct {
+	const char *kind, *func;
+	long long req, bucket;
+} kmallocs[] = {
+	{ "kmalloc96", "aie_helper_kmalloc_96", 96, 96 },
+	{ "kmalloc97", "aie_helper_kmalloc_97", 97, 128 },
+	{ "kmalloc128", "aie_helper_kmalloc_128", 128, 128 },
+	{ "kmalloc129", "aie_helper_kmalloc_129", 129, 192 },
+	{ "kmalloc192", "aie_helper_kmalloc_192", 192, 192 },
+	{ "kmalloc193", "aie_helper_kmalloc_193", 193, 256 },
+	{ "kstrdup", "aie_helper_kstrdup", 41, 64 },	/* 40 chars + NUL */
+	{ "kmemdup", "aie_helper_kmemdup", 100, 128 },
+};
+
+static long long bucket_slot(long long bucket)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "kmalloc-%lld", bucket);
+	return aie_slab_size(name);
+}
+
+#define EXPECT_ROW(_func, _calls, _bytes, _slack, _tcalls, _tbytes, _peak, _failed) \
+	do {								\
+		struct aie_row r;					\
+		ASSERT_EQ(1, aie_row_get(HELPER, _func, &r))		\
+			TH_LOG("no row for func:%s", _func);		\
+		EXPECT_EQ((unsigned long long)(_calls), r.calls);	\
+		EXPECT_EQ((long long)(_bytes), r.bytes);		\
+		EXPECT_EQ((long long)(_slack), r.slack);		\
+		EXPECT_EQ((long long)(_tcalls), r.total_calls);		\
+		EXPECT_EQ((long long)(_tbytes), r.total_bytes);		\
+		EXPECT_EQ((long long)(_peak), r.peak);			\
+		EXPECT_EQ((long long)(_failed), r.failed);		\
+		EXPECT_STREQ("slab", r.type);				\
+		EXPECT_FALSE(r.disabled);				\
+	} while (0)
+
+FIXTURE(slab) {
+};
+
+FIXTURE_SETUP(slab)
+{
+	if (geteuid())
+		SKIP(return, "must be root");
+	ASSERT_EQ(0, aie_setup(NULL));
+}
+
+FIXTURE_TEARDOWN(slab)
+{
+	aie_teardown();
+}
+
+TEST_F(slab, kmalloc_buckets)
+{
+	long long slot, req;
+	size_t i;
+
+	for (i = 0; i < sizeof(kmallocs) / sizeof(kmallocs[0]); i++) {
+		slot = bucket_slot(kmallocs[i].bucket);
+		req = kmallocs[i].req;
+		ASSERT_EQ(kmallocs[i].bucket, slot);
+		TH_LOG("%s: %lld bytes in a %lld-byte slot", kmallocs[i].kind,
+		       req, slot);
+
+		ASSERT_EQ(0, aie_helper("alloc %s 5", kmallocs[i].kind));
+		EXPECT_ROW(kmallocs[i].func, 5, 5 * slot, 5 * (slot - req),
+			   5, 5 * slot, 5 * slot, 0);
+		ASSERT_EQ(0, aie_helper("free %s 2", kmallocs[i].kind));
+		EXPECT_ROW(kmallocs[i].func, 3, 3 * slot, 3 * (slot - req),
+			   5, 5 * slot, 5 * slot, 0);
+		ASSERT_EQ(0, aie_helper("free %s 3", kmallocs[i].kind));
+		EXPECT_ROW(kmallocs[i].func, 0, 0, 0, 5, 5 * slot, 5 * slot, 0);
+	}
+}
+
+TEST_F(slab, private_cache)
+{
+	long long slot = aie_slab_size("aie_helper_obj");
+	long long size = aie_object_size("aie_helper_obj");
+
+	ASSERT_EQ(200, size);
+	ASSERT_GT(slot, size) TH_LOG("the constructor moves the free pointer out");
+	ASSERT_EQ(0, aie_helper("alloc cache 7"));
+	EXPECT_ROW("aie_helper_cache_alloc", 7, 7 * slot, 7 * (slot - size),
+		   7, 7 * slot, 7 * slot, 0);
+	ASSERT_EQ(0, aie_helper("free cache 7"));
+	EXPECT_ROW("aie_helper_cache_alloc", 0, 0, 0, 7, 7 * slot, 7 * slot, 0);
+}
+
+/*
+ * Above the largest kmalloc cache the page allocator serves the request:
+ * 3 pages + 1 byte take an order-2 block. Through __kmalloc the kernel
+ * fires the kmalloc event twice; it must count once, at the caller.
+ */
+TEST_F(slab, large_kmalloc_counted_once)
+{
+	long long page = sysconf(_SC_PAGESIZE), req = 3 * page + 1;
+	long long block = 4 * page;
+	long long internal = aie_stat("internal_events");
+
+	ASSERT_EQ(0, aie_helper("alloc large_const 3"));
+	ASSERT_EQ(0, aie_helper("alloc large_var 3"));
+	EXPECT_ROW("aie_helper_kmalloc_large_const", 3, 3 * block,
+		   3 * (block - req), 3, 3 * block, 3 * block, 0);
+	EXPECT_ROW("aie_helper_kmalloc_large_var", 3, 3 * block,
+		   3 * (block - req), 3, 3 * block, 3 * block, 0);
+	EXPECT_LE(internal + 3, aie_stat("internal_events"));
+	ASSERT_EQ(0, aie_helper("free all"));
+	EXPECT_ROW("aie_helper_kmalloc_large_const", 0, 0, 0, 3, 3 * block,
+		   3 * block, 0);
+	EXPECT_ROW("aie_helper_kmalloc_large_var", 0, 0, 0, 3, 3 * block,
+		   3 * block, 0);
+}
+
+TEST_F(slab, failed_allocations)
+{
+	ASSERT_EQ(0, aie_helper("alloc fail 4"));
+	EXPECT_ROW("aie_helper_kmalloc_fail", 0, 0, 0, 0, 0, 0, 4);
+}
+
+TEST_F(slab, peak_and_totals)
+{
+	long long slot = bucket_slot(96);
+
+	ASSERT_EQ(0, aie_helper("alloc kmalloc96 10"));
+	ASSERT_EQ(0, aie_helper("free kmalloc96 6"));
+	ASSERT_EQ(0, aie_helper("alloc kmalloc96 2"));
+	EXPECT_ROW("aie_helper_kmalloc_96", 6, 6 * slot, 0, 12, 12 * slot,
+		   10 * slot, 0);
+}
+
+/*
+ * After the helper frees everything, none of its sites holds anything: the
+ * five kinds allocated here, and the control write's own buffer
+ * (memdup_user_nul() in aie_helper_write()).
+ */
+TEST_F(slab, all_sites_zero_after_free)
+{
+	char *buf, *line, *save;
+	struct aie_row r;
+	int rows = 0;
+
+	ASSERT_EQ(0, aie_helper("alloc kmalloc97 11"));
+	ASSERT_EQ(0, aie_helper("alloc kmalloc193 13"));
+	ASSERT_EQ(0, aie_helper("alloc cache 17"));
+	ASSERT_EQ(0, aie_helper("alloc kstrdup 19"));
+	ASSERT_EQ(0, aie_helper("alloc large_var 2"));
+	ASSERT_EQ(0, aie_helper("free all"));
+
+	buf = aie_read_file(AIE_PROC);
+	ASSERT_NE(NULL, buf);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (aie_row_parse(line, &r) || strcmp(r.module, HELPER))
+			continue;
+		rows++;
+		EXPECT_EQ(0ULL, r.calls) TH_LOG("%s", line);
+		EXPECT_EQ(0LL, r.bytes) TH_LOG("%s", line);
+		EXPECT_EQ(0LL, r.slack) TH_LOG("%s", line);
+	}
+	free(buf);
+	EXPECT_EQ(6, rows);
+}
+
+TEST_HARNESS_MAIN

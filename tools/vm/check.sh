@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# check.sh - `make check`: build, boot KERNEL (default 6.12) under QEMU,
+# run the kselftests, print their TAP and a closing line
+# "N passed, N failed, N skipped". Exits non-zero when a test failed, the
+# guest did not reach its end, or its kernel log has a BUG, WARNING, Oops,
+# KASAN or lockdep report.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+aie_deps
+aie_kernel "${KERNEL:-6.12}"
+aie_ksft_sources
+aie_build
+aie_initramfs
+set +e
+aie_boot check "${AIE_TIMEOUT:-900}"
+qemu_rc=$?
+set -e
+
+out=$AIE_OUT/output.log
+con=$AIE_OUT/console.log
+touch "$out" "$con"
+sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$out" | grep -v '^AIE-'
+
+# Checks made on the host, reported as TAP lines of their own.
+host=()
+if grep -q '^AIE-END' "$out"; then
+	host+=("ok - vm: the guest ran to its end")
+else
+	host+=("not ok - vm: the guest did not reach its end (qemu/timeout status $qemu_rc)")
+fi
+bad=$(grep -aE "$AIE_BAD_LOG" "$con" | head -n 20 || true)
+if [ -z "$bad" ]; then
+	host+=("ok - vm: kernel log free of BUG/WARNING/Oops/KASAN/lockdep reports")
+else
+	host+=("not ok - vm: kernel log has reports (see $con)")
+	echo "$bad" | sed 's/^/# kernel: /'
+fi
+printf '%s\n' "${host[@]}"
+
+# Count test cases: the harness's own lines ("# ok N name" one level in),
+# then each program the runner marks "not ok" without a failed case of its
+# own (a crash or a timeout), then the host checks.
+summary=$( { sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$out"; printf '%s\n' "${host[@]}"; } | awk '
+	/^# (not )?ok [0-9]+ / {
+		cases++
+		if ($2 == "not") { fail++; prog_fail = 1 }
+		else if ($0 ~ /# SKIP/) skip++
+		else pass++
+		next
+	}
+	/^(not )?ok [0-9]+ selftests:/ {
+		if ($1 == "not" && !prog_fail) fail++
+		else if ($1 == "ok" && $0 ~ /# SKIP/ && !cases) skip++
+		cases = 0
+		prog_fail = 0
+		next
+	}
+	/^ok - / { pass++; next }
+	/^not ok - / { fail++; next }
+	END { printf "%d %d %d\n", pass, fail, skip }')
+read -r pass fail skip <<<"$summary"
+if [ "$pass" -eq 0 ] && [ "$fail" -eq 0 ]; then
+	fail=1
+fi
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

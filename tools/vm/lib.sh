@@ -1,0 +1,169 @@
+# SPDX-License-Identifier: GPL-2.0
+# lib.sh - shared steps of `make check` and `make run`: install what is
+# needed, pick a kernel, build, pack an initramfs, boot it under QEMU.
+# Sourced by check.sh and run.sh; every function dies on error.
+
+AIE_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+AIE_CACHE=${AIE_CACHE:-$AIE_TOP/.cache}
+AIE_BUILD=${AIE_BUILD:-$AIE_TOP/build}
+AIE_KSRC_TAR=/usr/src/linux-source-6.12.tar.xz
+
+aie_die() { echo "error: $*" >&2; exit 1; }
+aie_log() { echo ">>> $*" >&2; }
+
+aie_sudo() {
+	if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# Install Debian packages that are missing, running apt-get update once.
+aie_apt_install() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q "install ok installed" || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	aie_log "installing ${missing[*]}"
+	if [ -z "${AIE_APT_UPDATED:-}" ]; then
+		aie_sudo apt-get update -qq >&2 || aie_die "apt-get update failed"
+		AIE_APT_UPDATED=1
+	fi
+	DEBIAN_FRONTEND=noninteractive aie_sudo apt-get install -y -qq \
+		--no-install-recommends "${missing[@]}" >&2 ||
+		aie_die "apt-get install ${missing[*]} failed"
+}
+
+aie_deps() {
+	aie_apt_install make gcc libc6-dev bc flex bison libelf-dev cpio gzip \
+		rsync xz-utils qemu-system-x86 busybox-static linux-source-6.12
+}
+
+# Fetch a Debian package's .deb into the cache and unpack it under $2.
+aie_deb_extract() {
+	local pkg=$1 dest=$2 debs=$AIE_CACHE/debs deb
+	mkdir -p "$debs" "$dest"
+	deb=$(ls "$debs/${pkg}_"*.deb 2>/dev/null | head -n1 || true)
+	if [ -z "$deb" ]; then
+		[ -z "${AIE_APT_UPDATED:-}" ] && { aie_sudo apt-get update -qq >&2; AIE_APT_UPDATED=1; }
+		(cd "$debs" && apt-get download "$pkg" >&2) ||
+			aie_die "apt-get download $pkg failed"
+		deb=$(ls "$debs/${pkg}_"*.deb | head -n1)
+	fi
+	[ -e "$dest/.extracted" ] || { dpkg -x "$deb" "$dest" && touch "$dest/.extracted"; } ||
+		aie_die "cannot unpack $deb"
+}
+
+# aie_kernel SPEC: set AIE_KREL, AIE_VMLINUZ and AIE_KDIR.
+#   6.12 or 6.1: Debian's own kernel of that series (headers installed with
+#   apt, the image unpacked into the cache); a path to linux-image-*.deb:
+#   that kernel, with the linux-headers deb of the same release beside it.
+aie_kernel() {
+	local spec=${1:-6.12} meta dir hdr
+	case "$spec" in
+	6.12) meta=linux-headers-6.12-amd64 ;;
+	6.1) meta=linux-headers-amd64 ;;
+	*.deb)
+		[ -f "$spec" ] || aie_die "no such kernel package: $spec"
+		AIE_KREL=$(dpkg-deb -f "$spec" Package | sed 's/^linux-image-//')
+		dir=$AIE_CACHE/kernels/$AIE_KREL
+		hdr=$(ls "$(dirname "$spec")/linux-headers-${AIE_KREL}_"*.deb 2>/dev/null | head -n1 || true)
+		[ -n "$hdr" ] || aie_die "no linux-headers-${AIE_KREL}_*.deb beside $spec"
+		if [ ! -e "$dir/.extracted" ]; then
+			mkdir -p "$dir"
+			dpkg -x "$spec" "$dir" && dpkg -x "$hdr" "$dir" &&
+				touch "$dir/.extracted" || aie_die "cannot unpack $spec"
+		fi
+		AIE_VMLINUZ=$dir/boot/vmlinuz-$AIE_KREL
+		AIE_KDIR=$dir/usr/src/linux-headers-$AIE_KREL
+		[ -f "$AIE_VMLINUZ" ] && [ -d "$AIE_KDIR" ] ||
+			aie_die "$spec: no vmlinuz or kbuild tree inside"
+		return 0 ;;
+	*) aie_die "KERNEL=$spec: expected 6.12, 6.1 or a path to linux-image-*.deb" ;;
+	esac
+	aie_apt_install "$meta"
+	AIE_KREL=$(dpkg-query -W -f='${Depends}' "$meta" |
+		sed -n 's/.*linux-headers-\([^ ,]*\).*/\1/p')
+	[ -n "$AIE_KREL" ] || aie_die "cannot tell the release of $meta"
+	aie_apt_install "linux-headers-$AIE_KREL"
+	dir=$AIE_CACHE/kernels/$AIE_KREL
+	aie_deb_extract "linux-image-$AIE_KREL-unsigned" "$dir"
+	AIE_VMLINUZ=$dir/boot/vmlinuz-$AIE_KREL
+	AIE_KDIR=/lib/modules/$AIE_KREL/build
+	[ -f "$AIE_VMLINUZ" ] || aie_die "no $AIE_VMLINUZ in linux-image-$AIE_KREL-unsigned"
+}
+
+# The kselftest framework, taken from the kernel source tarball at build time.
+aie_ksft_sources() {
+	AIE_KSFT=$AIE_CACHE/linux-source-6.12
+	[ -e "$AIE_KSFT/.extracted" ] && return 0
+	[ -f "$AIE_KSRC_TAR" ] || aie_die "$AIE_KSRC_TAR missing: apt-get install linux-source-6.12"
+	aie_log "extracting kselftest files from $AIE_KSRC_TAR"
+	mkdir -p "$AIE_KSFT"
+	tar -C "$AIE_KSFT" --strip-components=1 -xf "$AIE_KSRC_TAR" \
+		linux-source-6.12/tools/testing/selftests/kselftest.h \
+		linux-source-6.12/tools/testing/selftests/kselftest_harness.h \
+		linux-source-6.12/tools/testing/selftests/kselftest \
+		linux-source-6.12/tools/testing/selftests/lib.mk \
+		linux-source-6.12/tools/testing/selftests/run_kselftest.sh \
+		linux-source-6.12/scripts/checkpatch.pl \
+		linux-source-6.12/scripts/spelling.txt \
+		linux-source-6.12/scripts/const_structs.checkpatch ||
+		aie_die "cannot extract kselftest files"
+	touch "$AIE_KSFT/.extracted"
+}
+
+# Build the module, the helper module and the kselftests for $AIE_KDIR and
+# install them into a kselftest tree at $AIE_OUT/stage/kselftest.
+aie_build() {
+	local ksft=$AIE_KSFT/tools/testing/selftests st
+	AIE_OUT=$AIE_BUILD/$AIE_KREL
+	st=$AIE_OUT/stage
+	rm -rf "$st" "$AIE_OUT/ksft" && mkdir -p "$st/kselftest" "$AIE_OUT/ksft"
+	aie_log "building for $AIE_KREL"
+	make -s -C "$AIE_TOP" clean KDIR="$AIE_KDIR" >/dev/null 2>&1 || true
+	make -s -C "$AIE_TOP" KDIR="$AIE_KDIR" >&2 || aie_die "module build failed"
+	make -s -C "$AIE_TOP/selftests/allocinfo_ext" KSFT_DIR="$ksft" \
+		KDIR="$AIE_KDIR" OUTPUT="$AIE_OUT/ksft" \
+		INSTALL_PATH="$st/kselftest/allocinfo_ext" install >&2 ||
+		aie_die "selftest build failed"
+	cp "$ksft/run_kselftest.sh" "$st/kselftest/"
+	cp -r "$ksft/kselftest" "$st/kselftest/"
+	make -s -C "$AIE_TOP/selftests/allocinfo_ext" KSFT_DIR="$ksft" \
+		COLLECTION=allocinfo_ext OUTPUT="$AIE_OUT/ksft" emit_tests \
+		> "$st/kselftest/kselftest-list.txt" || aie_die "emit_tests failed"
+	mkdir -p "$st/aie"
+	cp "$AIE_TOP/module/allocinfo_ext.ko" "$st/aie/"
+	cp "$AIE_TOP/tools/vm/guest/"* "$st/aie/"
+}
+
+# Pack $AIE_OUT/stage with busybox and the guest init into an initramfs.
+aie_initramfs() {
+	local st=$AIE_OUT/stage
+	mkdir -p "$st/bin" "$st/dev" "$st/proc" "$st/sys" "$st/tmp" "$st/root"
+	cp /bin/busybox "$st/bin/busybox"
+	ln -sf busybox "$st/bin/sh"
+	cp "$AIE_TOP/tools/vm/guest/init" "$st/init"
+	chmod +x "$st/init"
+	(cd "$st" && find . | cpio -o -H newc --quiet | gzip -1) \
+		> "$AIE_OUT/initramfs.cpio.gz" || aie_die "cannot pack the initramfs"
+}
+
+# aie_boot MODE [TIMEOUT]: boot the kernel with the initramfs; the guest's
+# kernel log goes to $AIE_OUT/console.log, the test output to
+# $AIE_OUT/output.log. Returns QEMU's (or timeout's) exit status.
+aie_boot() {
+	local mode=$1 limit=${2:-900} append
+	append="console=ttyS0 no5lvl panic=-1 kfence.sample_interval=0 aie.mode=$mode ${AIE_APPEND:-}"
+	rm -f "$AIE_OUT/console.log" "$AIE_OUT/output.log"
+	aie_log "booting $AIE_KREL (mode $mode, limit ${limit}s)"
+	timeout --foreground "$limit" qemu-system-x86_64 -accel "${AIE_ACCEL:-tcg}" -cpu max \
+		-smp "${AIE_VM_CPUS:-2}" -m "${AIE_VM_MEM:-1G}" \
+		-nodefaults -no-reboot -display none -monitor none \
+		-kernel "$AIE_VMLINUZ" -initrd "$AIE_OUT/initramfs.cpio.gz" \
+		-append "$append" ${AIE_QEMU_EXTRA:-} \
+		-serial "file:$AIE_OUT/console.log" \
+		-serial "file:$AIE_OUT/output.log" </dev/null
+}
+
+# Kernel log lines that fail a run whatever the tests said.
+AIE_BAD_LOG='BUG:|WARNING:|Oops|KASAN|Kernel panic|UBSAN|general protection fault|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|kmemleak: [0-9]+ new suspected|blocked for more than|Call Trace:'
