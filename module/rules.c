@@ -43,6 +43,13 @@ struct aie_rules {
 static DEFINE_MUTEX(aie_rules_mutex);
 static struct aie_rules __rcu *aie_rules;	/* NULL: no rule, all enabled */
 
+/* The rules in force, for a holder of aie_rules_mutex. */
+static struct aie_rules *aie_rules_locked(void)
+{
+	return rcu_dereference_protected(aie_rules,
+					 lockdep_is_held(&aie_rules_mutex));
+}
+
 int aie_rules_init(void)
 {
 	RCU_INIT_POINTER(aie_rules, NULL);
@@ -193,8 +200,7 @@ static int aie_rules_update(const struct aie_cmd *cmd, struct aie_sym *sym)
 	};
 	struct aie_rules *old, *new;
 
-	old = rcu_dereference_protected(aie_rules,
-					lockdep_is_held(&aie_rules_mutex));
+	old = aie_rules_locked();
 	new = aie_rules_add(old, &rule);
 	if (IS_ERR(new))
 		return PTR_ERR(new);
@@ -227,8 +233,7 @@ static int aie_rules_locate(const struct aie_cmd *cmd, struct aie_sym *sym)
 					  lockdep_is_held(&aie_rules_mutex));
 		synchronize_rcu();
 		kfree(old);
-		aie_rules_apply_site(rcu_dereference_protected(aie_rules,
-				lockdep_is_held(&aie_rules_mutex)), site, sym);
+		aie_rules_apply_site(aie_rules_locked(), site, sym);
 		found++;
 	}
 	return found ? 0 : -ENOENT;

@@ -112,6 +112,7 @@ static struct aie_site *aie_site_probe(unsigned long call_site, u32 *pos)
 	u32 i, b;
 
 	for (i = 0; i <= mask; i++) {
+		/* Pairs with the cmpxchg() that published the site. */
 		b = smp_load_acquire(&aie_site_hash[(home + i) & mask]);
 		if (!b) {
 			*pos = (home + i) & mask;

@@ -27,7 +27,12 @@
 static DEFINE_PER_CPU(struct aie_sym, aie_sym_buf[AIE_SYM_LEVELS]);
 
 /* Allocator entry points whose own inner trace events are ignored. */
-static const unsigned long aie_internal_start[] = { AIE_KMALLOC_ENTRY_POINTS };
+static const unsigned long aie_internal_start[] = {
+	(unsigned long)aie_kmalloc_entry,
+	(unsigned long)aie_kmalloc_node_entry,
+	(unsigned long)aie_kmalloc_caller_entry,
+};
+
 static unsigned long aie_internal_size[ARRAY_SIZE(aie_internal_start)];
 
 /* Parse "func+0xoff/0xsize [module]" as sprint_symbol() writes it. */

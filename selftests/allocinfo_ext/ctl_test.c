@@ -6,7 +6,10 @@
  * changing nothing.
  */
 #include <errno.h>
+#include <linux/capability.h>
 #include <stdio.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -226,6 +229,47 @@ TEST_F(ctl, bad_writes_rejected)
 	ASSERT_EQ(0, aie_helper("alloc kmalloc128 1"));
 	EXPECT_EQ(3ULL, row("aie_helper_kmalloc_128").calls);
 	EXPECT_EQ(1LL, row("aie_helper_kmalloc_128").total_calls);
+}
+
+static int drop_cap_sys_admin(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	int i = CAP_TO_INDEX(CAP_SYS_ADMIN);
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -errno;
+	data[i].effective &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
+	data[i].permitted &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
+	return syscall(SYS_capset, &hdr, data) ? -errno : 0;
+}
+
+/*
+ * uid 0 without CAP_SYS_ADMIN still opens the 0400 file for writing
+ * (CAP_DAC_OVERRIDE), but every control write is refused with EPERM.
+ */
+TEST_F(ctl, writes_need_cap_sys_admin)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (drop_cap_sys_admin())
+			_exit(10);
+		if (aie_ctl("disable all") != -EPERM)
+			_exit(11);
+		_exit(aie_ctl("reset") == -EPERM ? 0 : 12);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, aie_helper("alloc kmalloc96 2"));
+	EXPECT_EQ(2ULL, row("aie_helper_kmalloc_96").calls);
+	EXPECT_FALSE(row("aie_helper_kmalloc_96").disabled);
 }
 
 TEST_HARNESS_MAIN

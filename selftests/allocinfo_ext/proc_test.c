@@ -5,7 +5,9 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -38,6 +40,30 @@ TEST_F(proc, modes)
 	ASSERT_EQ(0, stat(AIE_STATS, &st));
 	EXPECT_EQ(0400, st.st_mode & 07777);
 	EXPECT_EQ(0u, st.st_uid);
+}
+
+/* An unprivileged user can neither read nor write either file. */
+TEST_F(proc, unprivileged_refused)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (setgid(65534) || setuid(65534))
+			_exit(10);
+		if (open(AIE_PROC, O_RDONLY) >= 0 || errno != EACCES)
+			_exit(11);
+		if (open(AIE_PROC, O_WRONLY) >= 0 || errno != EACCES)
+			_exit(12);
+		if (open(AIE_STATS, O_RDONLY) >= 0 || errno != EACCES)
+			_exit(13);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
 TEST_F(proc, header)
