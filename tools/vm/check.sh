@@ -8,11 +8,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-aie_deps
-aie_kernel "${KERNEL:-6.12}"
-aie_ksft_sources
-aie_build
-aie_initramfs
+aie_prepare
 set +e
 aie_boot check "${AIE_TIMEOUT:-900}"
 qemu_rc=$?

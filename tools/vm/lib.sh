@@ -174,3 +174,12 @@ aie_boot() {
 
 # Kernel log lines that fail a run whatever the tests said.
 AIE_BAD_LOG='BUG:|WARNING:|Oops|KASAN|Kernel panic|UBSAN|general protection fault|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|kmemleak: [0-9]+ new suspected|blocked for more than|Call Trace:'
+
+# Everything before the boot: packages, kernel, kselftest files, build, pack.
+aie_prepare() {
+	aie_deps
+	aie_kernel "${KERNEL:-6.12}"
+	aie_ksft_sources
+	aie_build
+	aie_initramfs
+}

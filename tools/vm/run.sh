@@ -6,11 +6,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-aie_deps
-aie_kernel "${KERNEL:-6.12}"
-aie_ksft_sources
-aie_build
-aie_initramfs
+aie_prepare
 set +e
 aie_boot run "${AIE_TIMEOUT:-600}"
 set -e
