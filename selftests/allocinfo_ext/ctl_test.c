@@ -216,7 +216,7 @@ TEST_F(ctl, bad_writes_rejected)
 
 	ASSERT_EQ(0, aie_helper("alloc kmalloc128 2"));
 	ASSERT_EQ(0, aie_ctl("reset"));
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		EXPECT_EQ(-EINVAL, aie_ctl_len(bad[i], strlen(bad[i])))
 			TH_LOG("write \"%s\" was not rejected", bad[i]);
 	EXPECT_EQ(-EINVAL, aie_ctl_len(bin, sizeof(bin)));

@@ -122,7 +122,7 @@ TEST_F(proc, stats)
 	long long before, mem;
 	size_t i;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
 		EXPECT_LE(0, aie_stat(keys[i])) TH_LOG("stat %zu missing", i);
 	EXPECT_EQ(4000, aie_stat("site_capacity"));
 	/* 65536 slots, 7/8 of each 256-slot shard usable */

@@ -74,7 +74,7 @@ TEST_F(slab, kmalloc_buckets)
 	long long slot, req;
 	size_t i;
 
-	for (i = 0; i < sizeof(kmallocs) / sizeof(kmallocs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(kmallocs); i++) {
 		slot = bucket_slot(kmallocs[i].bucket);
 		req = kmallocs[i].req;
 		ASSERT_EQ(kmallocs[i].bucket, slot);
