@@ -16,6 +16,7 @@
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/seq_file.h>
 #include <linux/types.h>
 
 #include <allocinfo_ext.h>
@@ -31,7 +32,8 @@ enum aie_type {
 enum {
 	AIE_SITE_PUBLISHED,	/* reachable through the hash */
 	AIE_SITE_DISABLED,	/* records no new allocations */
-	AIE_SITE_INTERNAL,	/* an allocator-internal duplicate event */
+	AIE_SITE_INTERNAL,	/* inside an allocator: events ignored */
+	AIE_SITE_HELPER,	/* inside a helper: charge its caller */
 };
 
 /*
@@ -53,10 +55,13 @@ struct aie_site {
 	u8 type;			/* enum aie_type */
 };
 
-/* What the object map keeps for each live tracked object. */
+/*
+ * What the object map keeps for each live tracked object. Sizes are in
+ * bytes for slab and percpu sites, in pages for page and vmalloc sites.
+ */
 struct aie_obj {
 	u32 site;			/* index into the site table */
-	u32 bytes;			/* bytes allocated (slot size) */
+	u32 size;			/* allocated: slot size, or pages */
 	u32 slack;			/* bytes allocated - bytes requested */
 };
 
@@ -66,8 +71,9 @@ struct aie_stats {
 	unsigned long sites_full;	/* site table full: allocation not tracked */
 	unsigned long unmatched_frees;	/* free of an object we never tracked */
 	unsigned long replaced;		/* object reused before its free was seen */
-	unsigned long internal;		/* allocator-internal duplicate events */
+	unsigned long internal;		/* events inside allocators, ignored */
 	unsigned long disabled;		/* allocations at disabled sites */
+	unsigned long helper_fallbacks;	/* helper's caller not found */
 };
 
 DECLARE_PER_CPU(struct aie_stats, aie_stats);
@@ -92,13 +98,14 @@ extern unsigned long aie_max_objects;
 int aie_sites_init(unsigned int capacity);
 void aie_sites_exit(void);
 struct aie_site *aie_site_get(unsigned long call_site, enum aie_type type);
+struct aie_site *aie_site_lookup(unsigned long call_site, enum aie_type type);
 struct aie_site *aie_site_at(u32 idx);
 u32 aie_site_index(const struct aie_site *site);
 u32 aie_sites_nr(void);
 u32 aie_sites_capacity(void);
 size_t aie_sites_memory(void);
-void aie_site_charge(struct aie_site *site, u32 bytes, u32 slack);
-void aie_site_uncharge(struct aie_site *site, u32 bytes, u32 slack);
+void aie_site_charge(struct aie_site *site, u64 bytes, u32 slack);
+void aie_site_uncharge(struct aie_site *site, u64 bytes, u32 slack);
 void aie_sites_reset(void);
 
 /* objmap.c */
@@ -114,22 +121,40 @@ size_t aie_objmap_memory(void);
 /* rules.c */
 int aie_rules_init(void);
 void aie_rules_exit(void);
-bool aie_rules_site_disabled(struct aie_site *site);
-bool aie_rules_empty(void);
+bool aie_rules_site_disabled(struct aie_site *site, const struct aie_sym *sym);
 int aie_ctl_write(const char *buf, size_t len);
 size_t aie_rules_memory(void);
 
 /* symbols.c */
-int aie_symbols_init(void);
-void aie_symbols_exit(void);
 void aie_sym_resolve(unsigned long call_site, struct aie_sym *sym);
 struct aie_sym *aie_sym_scratch(void);
-bool aie_sym_is_internal(unsigned long call_site);
 
-/* hooks.c */
+/* callers.c */
+int aie_callers_classify(const struct aie_sym *sym);
+struct aie_site *aie_callers_resolve(struct aie_site *site);
+
+/* hooks.c: what every hook shares */
+void aie_track_alloc(unsigned long call_site, enum aie_type type,
+		     const void *key, u64 bytes, u64 req);
+void aie_track_failed(unsigned long call_site, enum aie_type type);
+void aie_track_free(const void *key);
+struct tracepoint *aie_tracepoint_find(const char *name);
 int aie_hooks_register(void);
 void aie_hooks_unregister(void);
-const char *aie_hooks_bulk_free_state(void);
+void aie_hooks_show(struct seq_file *m);
+
+/* hooks_slab.c, hooks_page.c, hooks_vmalloc.c, hooks_percpu.c */
+int aie_slab_hooks_register(void);
+void aie_slab_hooks_unregister(void);
+bool aie_slab_bulk_hooked(void);
+int aie_page_hooks_register(void);
+void aie_page_hooks_unregister(void);
+unsigned long aie_page_hooks_missed(void);
+int aie_vmalloc_hooks_register(void);
+void aie_vmalloc_hooks_unregister(void);
+unsigned long aie_vmalloc_hooks_missed(void);
+int aie_percpu_hooks_register(void);
+void aie_percpu_hooks_unregister(void);
 
 /* proc.c */
 int aie_proc_init(void);

@@ -1,189 +1,183 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hooks.c - the probes on the slab allocator.
+ * hooks.c - what every hook shares: charging an allocation to its site,
+ * charging a free back, and attaching the hooks in a safe order.
  *
- * The kmem tracepoints give every kmalloc and kmem_cache_alloc with its
- * call site, and every kfree and kmem_cache_free. kmem_cache_free_bulk()
- * (and so kfree_bulk() and the kfree_rcu() batches) fires no tracepoint:
- * a kprobe on its entry sees the objects before they are freed. Without
- * it, objects freed that way would stay live until their address is
- * reused.
+ * Objects are keyed by what their free names: the object's address for
+ * slab and vmalloc, the struct page for pages, the __percpu pointer for
+ * percpu. These ranges never overlap, so one object map serves all.
  *
- * Contexts: probes run wherever the allocator runs (task, softirq, hardirq;
- * not NMI), with preemption disabled. They never sleep and never allocate:
- * they use the preallocated site table and object map only.
+ * Contexts: aie_track_*() run in the hooks, wherever the allocators run
+ * (task, softirq, hardirq; not NMI), with preemption disabled. They never
+ * sleep and never allocate. Registration runs in process context.
  */
 
-#include <linux/kprobes.h>
-#include <linux/ptrace.h>
-#include <linux/slab.h>
 #include <linux/tracepoint.h>
-#include <trace/events/kmem.h>
 
 #include "aie.h"
 
 DEFINE_PER_CPU(struct aie_stats, aie_stats);
 
-static bool aie_bulk_free_hooked;
+static bool aie_page_hooked, aie_vmalloc_hooked, aie_percpu_hooked;
 
-static void aie_track_alloc(unsigned long call_site, const void *ptr,
-			    size_t bytes_req, size_t bytes_alloc)
+/* Page and vmalloc objects are kept in pages, the others in bytes. */
+static bool aie_type_in_pages(enum aie_type type)
 {
-	struct aie_obj obj, old;
-	struct aie_site *site;
-	bool had_old;
+	return type == AIE_TYPE_PAGE || type == AIE_TYPE_VMALLOC;
+}
 
-	site = aie_site_get(call_site, AIE_TYPE_SLAB);
+static u64 aie_obj_bytes(const struct aie_site *site, const struct aie_obj *obj)
+{
+	if (aie_type_in_pages(site->type))
+		return (u64)obj->size << PAGE_SHIFT;
+	return obj->size;
+}
+
+/*
+ * The site an event at @call_site is charged to, or NULL when the event is
+ * not recorded (table full, inside an allocator, or disabled).
+ */
+static struct aie_site *aie_track_site(unsigned long call_site,
+				       enum aie_type type)
+{
+	struct aie_site *site = aie_site_get(call_site, type);
+
 	if (unlikely(!site)) {
 		aie_count(sites_full);
-		return;
+		return NULL;
 	}
-	if (unlikely(test_bit(AIE_SITE_INTERNAL, &site->flags))) {
-		aie_count(internal);
-		return;
+	if (unlikely(site->flags & (BIT(AIE_SITE_INTERNAL) |
+				    BIT(AIE_SITE_HELPER)))) {
+		if (test_bit(AIE_SITE_INTERNAL, &site->flags)) {
+			aie_count(internal);
+			return NULL;
+		}
+		site = aie_callers_resolve(site);
 	}
 	if (unlikely(test_bit(AIE_SITE_DISABLED, &site->flags))) {
 		aie_count(disabled);
-		return;
+		return NULL;
 	}
-	if (unlikely(!ptr)) {
-		atomic64_inc(&site->failed);
-		return;
-	}
-	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
-		return;
+	return site;
+}
 
+/* An allocation of @bytes (@req asked for) at @call_site, freed by @key. */
+void aie_track_alloc(unsigned long call_site, enum aie_type type,
+		     const void *key, u64 bytes, u64 req)
+{
+	struct aie_site *site = aie_track_site(call_site, type);
+	struct aie_obj obj, old;
+	bool had_old;
+
+	if (!site)
+		return;
 	obj.site = aie_site_index(site);
-	obj.bytes = bytes_alloc;
-	obj.slack = bytes_alloc > bytes_req ? bytes_alloc - bytes_req : 0;
-	if (unlikely(!aie_objmap_insert(ptr, &obj, &old, &had_old))) {
+	obj.size = aie_type_in_pages(type) ? bytes >> PAGE_SHIFT : bytes;
+	obj.slack = bytes > req ? bytes - req : 0;
+	if (unlikely(!aie_objmap_insert(key, &obj, &old, &had_old))) {
 		aie_count(untracked);
 		return;
 	}
 	if (unlikely(had_old)) {
 		/* Its free went unseen: the address is in use again. */
-		aie_site_uncharge(aie_site_at(old.site), old.bytes, old.slack);
+		struct aie_site *prev = aie_site_at(old.site);
+
+		aie_site_uncharge(prev, aie_obj_bytes(prev, &old), old.slack);
 		aie_count(replaced);
 	}
-	aie_site_charge(site, obj.bytes, obj.slack);
+	aie_site_charge(site, bytes, obj.slack);
 }
 
-static void aie_track_free(const void *ptr)
+/* An allocation at @call_site that returned nothing. */
+void aie_track_failed(unsigned long call_site, enum aie_type type)
+{
+	struct aie_site *site = aie_track_site(call_site, type);
+
+	if (site)
+		atomic64_inc(&site->failed);
+}
+
+void aie_track_free(const void *key)
 {
 	struct aie_site *site;
 	struct aie_obj obj;
 
-	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
-		return;
-	if (!aie_objmap_remove(ptr, &obj)) {
+	if (!aie_objmap_remove(key, &obj)) {
 		aie_count(unmatched_frees);
 		return;
 	}
 	site = aie_site_at(obj.site);
 	if (site)
-		aie_site_uncharge(site, obj.bytes, obj.slack);
+		aie_site_uncharge(site, aie_obj_bytes(site, &obj), obj.slack);
 }
 
-static void aie_probe_kmalloc(void *data, unsigned long call_site,
-			      const void *ptr, size_t bytes_req,
-			      size_t bytes_alloc, gfp_t gfp_flags, int node)
-{
-	aie_track_alloc(call_site, ptr, bytes_req, bytes_alloc);
-}
-
-/*
- * The cache's slot size is private to mm/; ksize() reports it for a live
- * object (the object size on caches with red zones, poisoning or KASAN).
- */
-static void aie_probe_kmem_cache_alloc(void *data, unsigned long call_site,
-				       const void *ptr, struct kmem_cache *s,
-				       gfp_t gfp_flags, int node)
-{
-	size_t req = kmem_cache_size(s);
-
-	aie_track_alloc(call_site, ptr, req, ptr ? ksize(ptr) : req);
-}
-
-static void aie_probe_kfree(void *data, unsigned long call_site,
-			    const void *ptr)
-{
-	aie_track_free(ptr);
-}
-
-static void aie_probe_kmem_cache_free(void *data, unsigned long call_site,
-				      const void *ptr,
-				      const struct kmem_cache *s)
-{
-	aie_track_free(ptr);
-}
-
-/* kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p) */
-static int aie_kp_free_bulk(struct kprobe *kp, struct pt_regs *regs)
-{
-	size_t i, nr = regs_get_kernel_argument(regs, 1);
-	void **objs = (void **)regs_get_kernel_argument(regs, 2);
-
-	for (i = 0; i < nr; i++)
-		aie_track_free(objs[i]);
-	return 0;
-}
-
-static struct kprobe aie_free_bulk_kp = {
-	.symbol_name = "kmem_cache_free_bulk",
-	.pre_handler = aie_kp_free_bulk,
+struct aie_tp_lookup {
+	const char *name;
+	struct tracepoint *tp;
 };
 
-const char *aie_hooks_bulk_free_state(void)
+static void aie_tp_match(struct tracepoint *tp, void *priv)
 {
-	return aie_bulk_free_hooked ? "present" : "absent";
+	struct aie_tp_lookup *l = priv;
+
+	if (!strcmp(tp->name, l->name))
+		l->tp = tp;
+}
+
+/* A tracepoint of the kernel proper that is not exported to modules. */
+struct tracepoint *aie_tracepoint_find(const char *name)
+{
+	struct aie_tp_lookup l = { .name = name };
+
+	for_each_kernel_tracepoint(aie_tp_match, &l);
+	return l.tp;
 }
 
 /*
- * Free hooks first: an object must never be tracked while its free could
- * still go unseen. Process context.
+ * Slab hooks are required; the others are optional: without them the
+ * module still counts slab allocations, says so once, and shows the hook
+ * as absent in the stats file. Each family attaches its free hooks before
+ * its allocation hooks.
  */
 int aie_hooks_register(void)
 {
-	int ret;
+	int ret = aie_slab_hooks_register();
 
-	ret = register_trace_kfree(aie_probe_kfree, NULL);
 	if (ret)
-		goto err_kfree;
-	ret = register_trace_kmem_cache_free(aie_probe_kmem_cache_free, NULL);
-	if (ret)
-		goto err_cache_free;
-	ret = register_trace_kmalloc(aie_probe_kmalloc, NULL);
-	if (ret)
-		goto err_kmalloc;
-	ret = register_trace_kmem_cache_alloc(aie_probe_kmem_cache_alloc, NULL);
-	if (ret)
-		goto err_cache_alloc;
-
-	aie_bulk_free_hooked = !register_kprobe(&aie_free_bulk_kp);
-	if (!aie_bulk_free_hooked)
-		pr_warn("no kprobe on kmem_cache_free_bulk: objects freed in bulk stay live\n");
+		return ret;
+	aie_page_hooked = !aie_page_hooks_register();
+	aie_vmalloc_hooked = !aie_vmalloc_hooks_register();
+	aie_percpu_hooked = !aie_percpu_hooks_register();
 	return 0;
-
-err_cache_alloc:
-	unregister_trace_kmalloc(aie_probe_kmalloc, NULL);
-err_kmalloc:
-	unregister_trace_kmem_cache_free(aie_probe_kmem_cache_free, NULL);
-err_cache_free:
-	unregister_trace_kfree(aie_probe_kfree, NULL);
-err_kfree:
-	tracepoint_synchronize_unregister();
-	pr_err("cannot attach to the kmem tracepoints: %d\n", ret);
-	return ret;
 }
 
-/* The mirror of aie_hooks_register(); on return no probe is running. */
+/* The mirror of aie_hooks_register(); on return no hook is running. */
 void aie_hooks_unregister(void)
 {
-	unregister_trace_kmem_cache_alloc(aie_probe_kmem_cache_alloc, NULL);
-	unregister_trace_kmalloc(aie_probe_kmalloc, NULL);
-	if (aie_bulk_free_hooked)
-		unregister_kprobe(&aie_free_bulk_kp);
-	unregister_trace_kmem_cache_free(aie_probe_kmem_cache_free, NULL);
-	unregister_trace_kfree(aie_probe_kfree, NULL);
+	if (aie_percpu_hooked)
+		aie_percpu_hooks_unregister();
+	if (aie_vmalloc_hooked)
+		aie_vmalloc_hooks_unregister();
+	if (aie_page_hooked)
+		aie_page_hooks_unregister();
+	aie_slab_hooks_unregister();
 	tracepoint_synchronize_unregister();
+}
+
+static const char *aie_hook_state(bool hooked)
+{
+	return hooked ? "present" : "absent";
+}
+
+/* The hooks' lines of /proc/allocinfo_ext_stats. */
+void aie_hooks_show(struct seq_file *m)
+{
+	seq_printf(m, "bulk_free_hook %s\n",
+		   aie_hook_state(aie_slab_bulk_hooked()));
+	seq_printf(m, "page_hooks %s\n", aie_hook_state(aie_page_hooked));
+	seq_printf(m, "vmalloc_hooks %s\n", aie_hook_state(aie_vmalloc_hooked));
+	seq_printf(m, "percpu_hooks %s\n", aie_hook_state(aie_percpu_hooked));
+	seq_printf(m, "probe_missed %lu\n",
+		   (aie_page_hooked ? aie_page_hooks_missed() : 0) +
+		   (aie_vmalloc_hooked ? aie_vmalloc_hooks_missed() : 0));
 }

@@ -26,12 +26,9 @@ static int __init allocinfo_ext_init(void)
 		pr_err("max_sites must be 1..16777216 and max_objects 1..1073741824\n");
 		return -EINVAL;
 	}
-	ret = aie_symbols_init();
-	if (ret)
-		return ret;
 	ret = aie_rules_init();
 	if (ret)
-		goto err_rules;
+		return ret;
 	ret = aie_sites_init(aie_max_sites);
 	if (ret)
 		goto err_sites;
@@ -54,8 +51,6 @@ err_objmap:
 	aie_sites_exit();
 err_sites:
 	aie_rules_exit();
-err_rules:
-	aie_symbols_exit();
 	return ret;
 }
 
@@ -66,7 +61,6 @@ static void __exit allocinfo_ext_exit(void)
 	aie_objmap_exit();
 	aie_sites_exit();
 	aie_rules_exit();
-	aie_symbols_exit();
 }
 
 module_init(allocinfo_ext_init);

@@ -24,7 +24,22 @@ static const char * const aie_type_names[] = {
 	[AIE_TYPE_PERCPU] = "percpu",
 };
 
-/* The first published, non-internal site at index >= @idx. */
+/*
+ * Rows show every site but those inside allocators, whose events are
+ * ignored, and those inside helpers that never held anything (their
+ * events go to the helper's caller).
+ */
+static bool aie_proc_shown(struct aie_site *site)
+{
+	if (test_bit(AIE_SITE_INTERNAL, &site->flags))
+		return false;
+	return !test_bit(AIE_SITE_HELPER, &site->flags) ||
+	       atomic64_read(&site->total_calls) ||
+	       atomic64_read(&site->live_calls) ||
+	       atomic64_read(&site->failed);
+}
+
+/* The first shown site at index >= @idx. */
 static struct aie_site *aie_proc_site_from(loff_t idx, loff_t *pos)
 {
 	struct aie_site *site;
@@ -32,7 +47,7 @@ static struct aie_site *aie_proc_site_from(loff_t idx, loff_t *pos)
 
 	for (; idx < n; idx++) {
 		site = aie_site_at(idx);
-		if (site && !test_bit(AIE_SITE_INTERNAL, &site->flags)) {
+		if (site && aie_proc_shown(site)) {
 			*pos = idx + 1;
 			return site;
 		}
@@ -180,7 +195,8 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	aie_stat_show(m, "replaced", replaced);
 	aie_stat_show(m, "internal_events", internal);
 	aie_stat_show(m, "disabled_allocs", disabled);
-	seq_printf(m, "bulk_free_hook %s\n", aie_hooks_bulk_free_state());
+	aie_stat_show(m, "helper_fallbacks", helper_fallbacks);
+	aie_hooks_show(m);
 	seq_printf(m, "memory_bytes %zu\n", memory);
 	return 0;
 }

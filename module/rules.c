@@ -63,11 +63,6 @@ void aie_rules_exit(void)
 	RCU_INIT_POINTER(aie_rules, NULL);
 }
 
-bool aie_rules_empty(void)
-{
-	return !rcu_access_pointer(aie_rules);
-}
-
 size_t aie_rules_memory(void)
 {
 	struct aie_rules *rules;
@@ -114,18 +109,16 @@ static bool aie_rules_eval(const struct aie_rules *rules,
 }
 
 /*
- * Whether a site seen for the first time starts disabled. Called by hooks,
- * in any context, with preemption disabled (an RCU-sched read section).
+ * Whether a site seen for the first time, named @sym, starts disabled.
+ * Called by hooks, in any context, with preemption disabled (an RCU-sched
+ * read section).
  */
-bool aie_rules_site_disabled(struct aie_site *site)
+bool aie_rules_site_disabled(struct aie_site *site, const struct aie_sym *sym)
 {
 	struct aie_rules *rules = rcu_dereference_sched(aie_rules);
-	struct aie_sym *sym;
 
 	if (!rules)
 		return false;
-	sym = aie_sym_scratch();
-	aie_sym_resolve(site->call_site, sym);
 	return aie_rules_eval(rules, sym,
 			      rcu_dereference_sched(site->location));
 }

@@ -105,10 +105,17 @@ u32 aie_site_index(const struct aie_site *site)
  * site when found; otherwise NULL with *@pos at the first empty bucket, or
  * at the table size when there is none.
  */
-static struct aie_site *aie_site_probe(unsigned long call_site, u32 *pos)
+static bool aie_site_is(const struct aie_site *site, unsigned long call_site,
+			enum aie_type type)
+{
+	return site->call_site == call_site && site->type == type;
+}
+
+static struct aie_site *aie_site_probe(unsigned long call_site,
+				       enum aie_type type, u32 *pos)
 {
 	u32 mask = (1U << aie_site_hash_bits) - 1;
-	u32 home = hash_long(call_site, aie_site_hash_bits);
+	u32 home = hash_long(call_site ^ type, aie_site_hash_bits);
 	u32 i, b;
 
 	for (i = 0; i <= mask; i++) {
@@ -118,7 +125,7 @@ static struct aie_site *aie_site_probe(unsigned long call_site, u32 *pos)
 			*pos = (home + i) & mask;
 			return NULL;
 		}
-		if (aie_sites[b - 1].call_site == call_site)
+		if (aie_site_is(&aie_sites[b - 1], call_site, type))
 			return &aie_sites[b - 1];
 	}
 	*pos = mask + 1;
@@ -139,22 +146,34 @@ static struct aie_site *aie_site_publish(struct aie_site *site, u32 pos)
 			return site;
 		}
 		other = &aie_sites[b - 1];
-		if (other->call_site == site->call_site)
+		if (aie_site_is(other, site->call_site, site->type))
 			return other;	/* another CPU published it first */
 	}
 	return NULL;	/* cannot happen: buckets outnumber entries 2:1 */
 }
 
+/* The published site of @type at @call_site, or NULL. */
+struct aie_site *aie_site_lookup(unsigned long call_site, enum aie_type type)
+{
+	u32 pos;
+
+	return aie_site_probe(call_site, type, &pos);
+}
+
 /*
- * The site for @call_site, created on first sight; NULL when the table is
- * full. A new site takes its enabled state from the rules in force.
+ * The site of @type at @call_site, created on first sight; NULL when the
+ * table is full. A new site is named once, to learn whether it lies inside
+ * an allocator or a helper (callers.c), and takes its enabled state from
+ * the rules in force. Preemption disabled.
  */
 struct aie_site *aie_site_get(unsigned long call_site, enum aie_type type)
 {
 	struct aie_site *site;
+	struct aie_sym *sym;
 	u32 pos, idx;
+	int class;
 
-	site = aie_site_probe(call_site, &pos);
+	site = aie_site_probe(call_site, type, &pos);
 	if (likely(site))
 		return site;
 
@@ -165,9 +184,12 @@ struct aie_site *aie_site_get(unsigned long call_site, enum aie_type type)
 	site = &aie_sites[idx];
 	site->call_site = call_site;
 	site->type = type;
-	if (aie_sym_is_internal(call_site))
-		set_bit(AIE_SITE_INTERNAL, &site->flags);
-	if (!aie_rules_empty() && aie_rules_site_disabled(site))
+	sym = aie_sym_scratch();
+	aie_sym_resolve(call_site, sym);
+	class = aie_callers_classify(sym);
+	if (class >= 0)
+		set_bit(class, &site->flags);
+	if (aie_rules_site_disabled(site, sym))
 		set_bit(AIE_SITE_DISABLED, &site->flags);
 	return aie_site_publish(site, pos);
 }
@@ -183,7 +205,7 @@ static void aie_site_raise_peak(struct aie_site *site, s64 live)
 }
 
 /* Account one new live object of @bytes with @slack at @site. */
-void aie_site_charge(struct aie_site *site, u32 bytes, u32 slack)
+void aie_site_charge(struct aie_site *site, u64 bytes, u32 slack)
 {
 	s64 live = atomic64_add_return(bytes, &site->live_bytes);
 
@@ -195,7 +217,7 @@ void aie_site_charge(struct aie_site *site, u32 bytes, u32 slack)
 }
 
 /* Account the free of one object charged earlier by aie_site_charge(). */
-void aie_site_uncharge(struct aie_site *site, u32 bytes, u32 slack)
+void aie_site_uncharge(struct aie_site *site, u64 bytes, u32 slack)
 {
 	atomic64_sub(bytes, &site->live_bytes);
 	atomic64_dec(&site->live_calls);

@@ -20,20 +20,10 @@
 #include <linux/string.h>
 
 #include "aie.h"
-#include "compat.h"
 
 #define AIE_SYM_LEVELS	4
 
 static DEFINE_PER_CPU(struct aie_sym, aie_sym_buf[AIE_SYM_LEVELS]);
-
-/* Allocator entry points whose own inner trace events are ignored. */
-static const unsigned long aie_internal_start[] = {
-	(unsigned long)aie_kmalloc_entry,
-	(unsigned long)aie_kmalloc_node_entry,
-	(unsigned long)aie_kmalloc_caller_entry,
-};
-
-static unsigned long aie_internal_size[ARRAY_SIZE(aie_internal_start)];
 
 /* Parse "func+0xoff/0xsize [module]" as sprint_symbol() writes it. */
 static void aie_sym_parse(struct aie_sym *sym)
@@ -66,16 +56,10 @@ static void aie_sym_parse(struct aie_sym *sym)
 	sym->known = true;
 }
 
-/* Name the code at @addr itself (not a return address). */
-static void aie_sym_resolve_addr(unsigned long addr, struct aie_sym *sym)
-{
-	sprint_symbol(sym->buf, addr);
-	aie_sym_parse(sym);
-}
-
 void aie_sym_resolve(unsigned long call_site, struct aie_sym *sym)
 {
-	aie_sym_resolve_addr(call_site - 1, sym);
+	sprint_symbol(sym->buf, call_site - 1);
+	aie_sym_parse(sym);
 	if (sym->known)
 		sym->offset++;
 }
@@ -84,39 +68,4 @@ void aie_sym_resolve(unsigned long call_site, struct aie_sym *sym)
 struct aie_sym *aie_sym_scratch(void)
 {
 	return this_cpu_ptr(&aie_sym_buf[interrupt_context_level()]);
-}
-
-bool aie_sym_is_internal(unsigned long call_site)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(aie_internal_start); i++) {
-		if (call_site > aie_internal_start[i] &&
-		    call_site <= aie_internal_start[i] + aie_internal_size[i])
-			return true;
-	}
-	return false;
-}
-
-/* Process context, before any hook is registered. */
-int aie_symbols_init(void)
-{
-	struct aie_sym *sym = kmalloc(sizeof(*sym), GFP_KERNEL);
-	unsigned int i;
-
-	if (!sym)
-		return -ENOMEM;
-	for (i = 0; i < ARRAY_SIZE(aie_internal_start); i++) {
-		aie_sym_resolve_addr(aie_internal_start[i], sym);
-		aie_internal_size[i] = sym->known ? sym->size : 0;
-		if (!sym->known || sym->offset)
-			pr_warn("cannot size %ps: large kmallocs through it count twice\n",
-				(void *)aie_internal_start[i]);
-	}
-	kfree(sym);
-	return 0;
-}
-
-void aie_symbols_exit(void)
-{
 }

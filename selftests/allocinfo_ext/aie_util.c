@@ -103,6 +103,11 @@ int aie_helper(const char *fmt, ...)
 	return aie_write(AIE_HELPER_CTL, buf, strlen(buf));
 }
 
+int aie_helper_raw(const void *buf, size_t len)
+{
+	return aie_write(AIE_HELPER_CTL, buf, len);
+}
+
 int aie_ctl(const char *cmd)
 {
 	return aie_write(AIE_PROC, cmd, strlen(cmd));
@@ -211,7 +216,8 @@ int aie_row_parse(const char *line, struct aie_row *row)
 	return row->func[0] && row->type[0] ? 0 : -EINVAL;
 }
 
-int aie_row_get(const char *module, const char *func, struct aie_row *row)
+int aie_row_get_type(const char *module, const char *func, const char *type,
+		     struct aie_row *row)
 {
 	char *buf = aie_read_file(AIE_PROC), *line, *save;
 	int found = 0;
@@ -220,16 +226,61 @@ int aie_row_get(const char *module, const char *func, struct aie_row *row)
 		return -errno;
 	for (line = strtok_r(buf, "\n", &save); line && !found;
 	     line = strtok_r(NULL, "\n", &save)) {
-		if (line[0] == '#' || !strncmp(line, "allocinfo_ext", 13))
-			continue;
 		if (aie_row_parse(line, row))
 			continue;
-		found = !strcmp(row->func, func) && !strcmp(row->module, module);
+		found = !strcmp(row->func, func) &&
+			(!module || !strcmp(row->module, module)) &&
+			(!type || !strcmp(row->type, type));
 	}
 	free(buf);
 	if (!found)
 		memset(row, 0, sizeof(*row));
 	return found;
+}
+
+int aie_row_get(const char *module, const char *func, struct aie_row *row)
+{
+	return aie_row_get_type(module, func, NULL, row);
+}
+
+long long aie_bytes_of(const char *func, const char *type)
+{
+	char *buf = aie_read_file(AIE_PROC), *line, *save;
+	struct aie_row row;
+	long long sum = 0;
+
+	if (!buf)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!aie_row_parse(line, &row) && !strcmp(row.func, func) &&
+		    !strcmp(row.type, type))
+			sum += row.bytes;
+	}
+	free(buf);
+	return sum;
+}
+
+int aie_possible_cpus(void)
+{
+	char *buf = aie_read_file("/sys/devices/system/cpu/possible"), *p;
+	int n = 0, lo, hi, used;
+
+	if (!buf)
+		return -1;
+	for (p = buf; sscanf(p, "%d%n", &lo, &used) == 1; p += used + 1) {
+		hi = lo;
+		p += used;
+		used = 0;
+		if (*p == '-' && sscanf(p + 1, "%d%n", &hi, &used) == 1)
+			p += used + 1;
+		n += hi - lo + 1;
+		used = 0;
+		if (*p != ',')
+			break;
+	}
+	free(buf);
+	return n;
 }
 
 long long aie_read_long(const char *path)

@@ -42,8 +42,22 @@ int aie_ctl_len(const void *buf, size_t len);
 /* Parse one row; returns 0, or -EINVAL when it is not a well-formed row. */
 int aie_row_parse(const char *line, struct aie_row *row);
 
-/* The row of func:@func in [@module] ("" for built-in); 1 found, 0 not. */
+/*
+ * The row of func:@func in [@module] ("" for built-in) of @type (NULL: any
+ * type); 1 found, 0 not.
+ */
 int aie_row_get(const char *module, const char *func, struct aie_row *row);
+int aie_row_get_type(const char *module, const char *func, const char *type,
+		     struct aie_row *row);
+
+/* Live bytes summed over the rows of @type whose function is @func. */
+long long aie_bytes_of(const char *func, const char *type);
+
+/* Write @len bytes to the helper's control file, as they are. */
+int aie_helper_raw(const void *buf, size_t len);
+
+/* Possible CPUs, from /sys/devices/system/cpu/possible; -1 on error. */
+int aie_possible_cpus(void);
 
 /* The whole table, NUL-terminated, malloc()ed; NULL on error. */
 char *aie_read_file(const char *path);

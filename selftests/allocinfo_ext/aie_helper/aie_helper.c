@@ -5,7 +5,10 @@
  *
  * Each kind of allocation is made by its own noinline function, with one
  * allocation call in it, so its call site is a row of /proc/allocinfo_ext
- * named func:<that function>. Control file /sys/kernel/debug/aie_helper/ctl:
+ * named func:<that function>: slab, page, vmalloc and percpu allocations,
+ * and every helper that allocates on its caller's behalf (kvmalloc and
+ * friends), whose allocations must be charged to that function too.
+ * Control file /sys/kernel/debug/aie_helper/ctl:
  *
  *	write "alloc <kind> <n>"	make n more objects of <kind>
  *	write "free <kind> <n>"		free the n newest objects of <kind>
@@ -20,12 +23,17 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/version.h>
+#include <linux/vmalloc.h>
 
 #define AIE_HELPER_MAX_HELD	4096
 #define AIE_HELPER_LARGE	(3 * PAGE_SIZE + 1)
@@ -37,6 +45,15 @@ static struct kmem_cache *aie_helper_cache;
 /* Non-constant sizes: the compiler must not pick the inline kmalloc path. */
 static size_t aie_helper_large_var = AIE_HELPER_LARGE;
 static size_t aie_helper_huge = AIE_HELPER_HUGE;
+
+/*
+ * The user buffer of the control write being served: vmemdup_user() and
+ * strndup_user() copy from it. Guarded by aie_helper_mutex.
+ */
+static const char __user *aie_helper_ubuf;
+
+/* Writable, so kstrdup_const() must copy it (it shares only .rodata). */
+static char aie_helper_wstr[] = "allocinfo_ext helper: a forty-char line.";
 
 /* 40 characters: kstrdup() asks for 41 bytes. */
 static const char aie_helper_str[] = "allocinfo_ext helper: a forty-char line.";
@@ -113,6 +130,161 @@ static noinline void *aie_helper_kmemdup(void)
 	return p;
 }
 
+/* Pages: every entry point of the page allocator. */
+#define AIE_HELPER_PAGES(o)						\
+static noinline void *aie_helper_pages##o(void)			\
+{									\
+	void *p = alloc_pages(GFP_KERNEL, o);				\
+									\
+	barrier();							\
+	return p;							\
+}									\
+static void aie_helper_free_pages##o(const void *p)			\
+{									\
+	__free_pages((struct page *)p, o);				\
+}
+
+AIE_HELPER_PAGES(0)
+AIE_HELPER_PAGES(2)
+AIE_HELPER_PAGES(5)
+
+/* Inline down to __alloc_pages() itself: no exported wrapper between. */
+static noinline void *aie_helper_pages_node(void)
+{
+	void *p = alloc_pages_node(NUMA_NO_NODE, GFP_KERNEL, 1);
+
+	barrier();
+	return p;
+}
+
+static void aie_helper_free_pages1(const void *p)
+{
+	__free_pages((struct page *)p, 1);
+}
+
+static noinline void *aie_helper_get_free_pages(void)
+{
+	void *p = (void *)__get_free_pages(GFP_KERNEL, 1);
+
+	barrier();
+	return p;
+}
+
+static void aie_helper_free_pages_addr1(const void *p)
+{
+	free_pages((unsigned long)p, 1);
+}
+
+static noinline void *aie_helper_get_zeroed_page(void)
+{
+	void *p = (void *)get_zeroed_page(GFP_KERNEL);
+
+	barrier();
+	return p;
+}
+
+static void aie_helper_free_page_addr(const void *p)
+{
+	free_page((unsigned long)p);
+}
+
+static noinline void *aie_helper_folio_alloc(void)
+{
+	void *p = folio_alloc(GFP_KERNEL, 2);
+
+	barrier();
+	return p;
+}
+
+static void aie_helper_folio_put(const void *p)
+{
+	folio_put((struct folio *)p);
+}
+
+#ifdef MAX_PAGE_ORDER
+#define AIE_HELPER_BAD_ORDER	(MAX_PAGE_ORDER + 1)
+#else
+#define AIE_HELPER_BAD_ORDER	MAX_ORDER	/* before 6.8: exclusive */
+#endif
+
+/* Always fails: above the largest order. */
+static noinline void *aie_helper_pages_fail(void)
+{
+	void *p = alloc_pages(GFP_KERNEL | __GFP_NOWARN, AIE_HELPER_BAD_ORDER);
+
+	barrier();
+	return p;
+}
+
+/* vmalloc: sizes that are and are not page multiples. */
+#define AIE_HELPER_VMALLOC(name, call)					\
+static noinline void *aie_helper_##name(void)				\
+{									\
+	void *p = call;							\
+									\
+	barrier();							\
+	return p;							\
+}
+
+AIE_HELPER_VMALLOC(vmalloc_12288, vmalloc(3 * PAGE_SIZE))
+AIE_HELPER_VMALLOC(vmalloc_10000, vmalloc(10000))
+AIE_HELPER_VMALLOC(vzalloc_5000, vzalloc(5000))
+AIE_HELPER_VMALLOC(vmalloc_node_4096, vmalloc_node(4096, NUMA_NO_NODE))
+AIE_HELPER_VMALLOC(__vmalloc_6000, __vmalloc(6000, GFP_KERNEL))
+
+/* Helpers that allocate on their caller's behalf. */
+AIE_HELPER_VMALLOC(kvmalloc_100, kvmalloc(100, GFP_KERNEL))
+AIE_HELPER_VMALLOC(kvmalloc_8m, kvmalloc(AIE_HELPER_HUGE, GFP_KERNEL))
+AIE_HELPER_VMALLOC(kvzalloc_300, kvzalloc(300, GFP_KERNEL))
+AIE_HELPER_VMALLOC(kvcalloc_10x30, kvcalloc(10, 30, GFP_KERNEL))
+AIE_HELPER_VMALLOC(kvmalloc_array_7x20, kvmalloc_array(7, 20, GFP_KERNEL))
+/* Helpers a kernel may lack answer EOPNOTSUPP: the test skips them. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+AIE_HELPER_VMALLOC(kvmemdup_100,
+		   kvmemdup(aie_helper_blob, 100, GFP_KERNEL))
+#else
+AIE_HELPER_VMALLOC(kvmemdup_100, ERR_PTR(-EOPNOTSUPP))
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+AIE_HELPER_VMALLOC(kmemdup_array_5x20,
+		   kmemdup_array(aie_helper_blob, 5, 20, GFP_KERNEL))
+#else
+AIE_HELPER_VMALLOC(kmemdup_array_5x20, ERR_PTR(-EOPNOTSUPP))
+#endif
+AIE_HELPER_VMALLOC(kstrdup_const, (void *)kstrdup_const(aie_helper_wstr,
+							GFP_KERNEL))
+AIE_HELPER_VMALLOC(vmemdup_user_16, vmemdup_user(aie_helper_ubuf, 16))
+AIE_HELPER_VMALLOC(strndup_user, strndup_user(aie_helper_ubuf, 64))
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+AIE_HELPER_VMALLOC(kvrealloc_200, kvrealloc(NULL, 200, GFP_KERNEL))
+#else
+AIE_HELPER_VMALLOC(kvrealloc_200, kvrealloc(NULL, 0, 200, GFP_KERNEL))
+#endif
+
+static void aie_helper_kvfree(const void *p)
+{
+	kvfree(p);
+}
+
+static void aie_helper_kfree_const(const void *p)
+{
+	kfree_const(p);
+}
+
+/* percpu: 40 bytes on every possible CPU. */
+static noinline void *aie_helper_percpu_40(void)
+{
+	void __percpu *p = __alloc_percpu(40, 8);
+
+	barrier();
+	return (void __force *)p;
+}
+
+static void aie_helper_free_percpu(const void *p)
+{
+	free_percpu((void __percpu __force *)p);
+}
+
 static void aie_helper_cache_free(const void *p)
 {
 	kmem_cache_free(aie_helper_cache, (void *)p);
@@ -151,6 +323,54 @@ static struct aie_helper_kind aie_helper_kinds[] = {
 			sizeof(aie_helper_str), kfree),
 	AIE_HELPER_KIND("kmemdup", aie_helper_kmemdup,
 			sizeof(aie_helper_blob), kfree),
+	AIE_HELPER_KIND("pages0", aie_helper_pages0, PAGE_SIZE,
+			aie_helper_free_pages0),
+	AIE_HELPER_KIND("pages2", aie_helper_pages2, PAGE_SIZE << 2,
+			aie_helper_free_pages2),
+	AIE_HELPER_KIND("pages5", aie_helper_pages5, PAGE_SIZE << 5,
+			aie_helper_free_pages5),
+	AIE_HELPER_KIND("pages_node", aie_helper_pages_node, PAGE_SIZE << 1,
+			aie_helper_free_pages1),
+	AIE_HELPER_KIND("get_free_pages", aie_helper_get_free_pages,
+			PAGE_SIZE << 1, aie_helper_free_pages_addr1),
+	AIE_HELPER_KIND("get_zeroed_page", aie_helper_get_zeroed_page,
+			PAGE_SIZE, aie_helper_free_page_addr),
+	AIE_HELPER_KIND("folio", aie_helper_folio_alloc, PAGE_SIZE << 2,
+			aie_helper_folio_put),
+	AIE_HELPER_KIND("pages_fail", aie_helper_pages_fail, 0, kfree),
+	AIE_HELPER_KIND("vmalloc12288", aie_helper_vmalloc_12288,
+			3 * PAGE_SIZE, aie_helper_kvfree),
+	AIE_HELPER_KIND("vmalloc10000", aie_helper_vmalloc_10000, 10000,
+			aie_helper_kvfree),
+	AIE_HELPER_KIND("vzalloc5000", aie_helper_vzalloc_5000, 5000,
+			aie_helper_kvfree),
+	AIE_HELPER_KIND("vmalloc_node4096", aie_helper_vmalloc_node_4096, 4096,
+			aie_helper_kvfree),
+	AIE_HELPER_KIND("__vmalloc6000", aie_helper___vmalloc_6000, 6000,
+			aie_helper_kvfree),
+	AIE_HELPER_KIND("kvmalloc100", aie_helper_kvmalloc_100, 100,
+			aie_helper_kvfree),
+	AIE_HELPER_KIND("kvmalloc8m", aie_helper_kvmalloc_8m, AIE_HELPER_HUGE,
+			aie_helper_kvfree),
+	AIE_HELPER_KIND("kvzalloc300", aie_helper_kvzalloc_300, 300,
+			aie_helper_kvfree),
+	AIE_HELPER_KIND("kvcalloc300", aie_helper_kvcalloc_10x30, 300,
+			aie_helper_kvfree),
+	AIE_HELPER_KIND("kvmalloc_array140", aie_helper_kvmalloc_array_7x20,
+			140, aie_helper_kvfree),
+	AIE_HELPER_KIND("kvmemdup100", aie_helper_kvmemdup_100, 100,
+			aie_helper_kvfree),
+	AIE_HELPER_KIND("kmemdup_array100", aie_helper_kmemdup_array_5x20, 100,
+			kfree),
+	AIE_HELPER_KIND("kstrdup_const", aie_helper_kstrdup_const,
+			sizeof(aie_helper_wstr), aie_helper_kfree_const),
+	AIE_HELPER_KIND("vmemdup_user16", aie_helper_vmemdup_user_16, 16,
+			aie_helper_kvfree),
+	AIE_HELPER_KIND("strndup_user", aie_helper_strndup_user, 0, kfree),
+	AIE_HELPER_KIND("kvrealloc200", aie_helper_kvrealloc_200, 200,
+			aie_helper_kvfree),
+	AIE_HELPER_KIND("percpu40", aie_helper_percpu_40, 40,
+			aie_helper_free_percpu),
 };
 
 static DEFINE_MUTEX(aie_helper_mutex);	/* guards aie_helper_kinds[].held */
@@ -167,7 +387,10 @@ static struct aie_helper_kind *aie_helper_find(const char *name)
 	return NULL;
 }
 
-/* A failed allocation is not held, and not an error: "fail" wants it. */
+/*
+ * A failed allocation is not held, and not an error: "fail" wants it. A
+ * kind this kernel lacks answers EOPNOTSUPP.
+ */
 static int aie_helper_alloc(struct aie_helper_kind *k, unsigned int n)
 {
 	void *p;
@@ -176,7 +399,9 @@ static int aie_helper_alloc(struct aie_helper_kind *k, unsigned int n)
 		return -ENOSPC;
 	while (n--) {
 		p = k->alloc();
-		if (p)
+		if (p == ERR_PTR(-EOPNOTSUPP))
+			return -EOPNOTSUPP;
+		if (!IS_ERR_OR_NULL(p))
 			k->obj[k->held++] = p;
 	}
 	return 0;
@@ -235,7 +460,9 @@ static ssize_t aie_helper_write(struct file *file, const char __user *ubuf,
 		return PTR_ERR(buf);
 	strim(buf);
 	mutex_lock(&aie_helper_mutex);
+	aie_helper_ubuf = ubuf;
 	ret = aie_helper_command(buf);
+	aie_helper_ubuf = NULL;
 	mutex_unlock(&aie_helper_mutex);
 	if (ret)
 		pr_err("command \"%s\" failed: %d\n", buf, ret);

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hooks_page.c - the page allocator.
+ *
+ * The mm_page_alloc tracepoint carries no call site, so allocations are
+ * seen through kretprobes on the page allocator's entry points: the entry
+ * handler saves the order, the return handler has the page and the return
+ * address. Wrappers call one another (alloc_pages -> alloc_pages_mpol ->
+ * __alloc_pages); the inner returns land inside a wrapper, a site that
+ * callers.c marks internal, so only the outermost call is charged, to its
+ * caller. Frees come from the mm_page_free tracepoint, which every freed
+ * block passes, with its order.
+ *
+ * Each entry point is listed under its 6.10+ name and its older one.
+ * alloc_pages_bulk() fills arrays without the tracepoint or the wrappers:
+ * its pages are not counted.
+ *
+ * Contexts: any in which pages are allocated (task, softirq, hardirq; not
+ * NMI). kretprobe handlers run with preemption disabled.
+ */
+
+#include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/ptrace.h>
+#include <linux/tracepoint.h>
+
+#include "aie.h"
+
+enum aie_page_ret {
+	AIE_RET_PAGE,	/* struct page *, or a struct folio * over it */
+	AIE_RET_ADDR,	/* the block's kernel address */
+};
+
+struct aie_page_probe {
+	const char *name[2];	/* 6.10+ name, older name */
+	int order_arg;		/* argument holding the order, or -1 for 0 */
+	enum aie_page_ret ret;
+	struct kretprobe rp;
+	bool hooked;
+};
+
+#define AIE_PAGE_PROBE(_new, _old, _order, _ret) \
+	{ .name = { _new, _old }, .order_arg = _order, .ret = _ret }
+
+/* The first is the heart of the allocator: without it, no page hooks. */
+static struct aie_page_probe aie_page_probes[] = {
+	AIE_PAGE_PROBE("__alloc_pages_noprof", "__alloc_pages", 1, AIE_RET_PAGE),
+	AIE_PAGE_PROBE("alloc_pages_noprof", "alloc_pages", 1, AIE_RET_PAGE),
+	AIE_PAGE_PROBE("alloc_pages_mpol_noprof", NULL, 1, AIE_RET_PAGE),
+	AIE_PAGE_PROBE("__folio_alloc_noprof", "__folio_alloc", 1, AIE_RET_PAGE),
+	AIE_PAGE_PROBE("folio_alloc_noprof", "folio_alloc", 1, AIE_RET_PAGE),
+	AIE_PAGE_PROBE("folio_alloc_mpol_noprof", NULL, 1, AIE_RET_PAGE),
+	AIE_PAGE_PROBE("vma_alloc_folio_noprof", "vma_alloc_folio", 1,
+		       AIE_RET_PAGE),
+	AIE_PAGE_PROBE("get_free_pages_noprof", "__get_free_pages", 1,
+		       AIE_RET_ADDR),
+	AIE_PAGE_PROBE("get_zeroed_page_noprof", "get_zeroed_page", -1,
+		       AIE_RET_ADDR),
+};
+
+static struct tracepoint *aie_page_free_tp;
+
+static int aie_page_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct aie_page_probe *p = container_of(get_kretprobe(ri),
+						struct aie_page_probe, rp);
+	unsigned int *order = (unsigned int *)ri->data;
+
+	*order = p->order_arg < 0 ? 0 :
+		 regs_get_kernel_argument(regs, p->order_arg);
+	return 0;
+}
+
+static int aie_page_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct aie_page_probe *p = container_of(get_kretprobe(ri),
+						struct aie_page_probe, rp);
+	unsigned long ret = regs_return_value(regs);
+	unsigned long caller = get_kretprobe_retaddr(ri);
+	u64 bytes = PAGE_SIZE << *(unsigned int *)ri->data;
+	struct page *page;
+
+	if (!ret) {
+		aie_track_failed(caller, AIE_TYPE_PAGE);
+		return 0;
+	}
+	page = p->ret == AIE_RET_ADDR ? virt_to_page((void *)ret) :
+					(struct page *)ret;
+	aie_track_alloc(caller, AIE_TYPE_PAGE, page, bytes, bytes);
+	return 0;
+}
+
+static void aie_probe_page_free(void *data, struct page *page,
+				unsigned int order)
+{
+	aie_track_free(page);
+}
+
+/* Try the probe's names in turn; a kernel has one of them, or neither. */
+static void aie_page_probe_register(struct aie_page_probe *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(p->name) && p->name[i] && !p->hooked; i++) {
+		memset(&p->rp, 0, sizeof(p->rp));
+		p->rp.kp.symbol_name = p->name[i];
+		p->rp.entry_handler = aie_page_entry;
+		p->rp.handler = aie_page_return;
+		p->rp.data_size = sizeof(unsigned int);
+		/* GFP_KERNEL allocations sleep in reclaim with a call open. */
+		p->rp.maxactive = max(64U, 8 * num_possible_cpus());
+		p->hooked = !register_kretprobe(&p->rp);
+	}
+}
+
+unsigned long aie_page_hooks_missed(void)
+{
+	unsigned long missed = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(aie_page_probes); i++) {
+		if (aie_page_probes[i].hooked)
+			missed += aie_page_probes[i].rp.nmissed;
+	}
+	return missed;
+}
+
+/* The free hook first: no block is tracked while its free could go unseen. */
+int aie_page_hooks_register(void)
+{
+	unsigned int i;
+	int ret;
+
+	aie_page_free_tp = aie_tracepoint_find("mm_page_free");
+	if (!aie_page_free_tp) {
+		pr_warn("no mm_page_free tracepoint: pages are not counted\n");
+		return -ENOENT;
+	}
+	ret = tracepoint_probe_register(aie_page_free_tp, aie_probe_page_free,
+					NULL);
+	if (ret) {
+		pr_warn("cannot attach to mm_page_free (%d): pages are not counted\n",
+			ret);
+		return ret;
+	}
+	for (i = 0; i < ARRAY_SIZE(aie_page_probes); i++)
+		aie_page_probe_register(&aie_page_probes[i]);
+	if (!aie_page_probes[0].hooked) {
+		pr_warn("no kretprobe on %s: pages are not counted\n",
+			aie_page_probes[0].name[0]);
+		aie_page_hooks_unregister();
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* The caller waits for running probes: tracepoint_synchronize_unregister(). */
+void aie_page_hooks_unregister(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(aie_page_probes); i++) {
+		if (aie_page_probes[i].hooked)
+			unregister_kretprobe(&aie_page_probes[i].rp);
+		aie_page_probes[i].hooked = false;
+	}
+	tracepoint_probe_unregister(aie_page_free_tp, aie_probe_page_free, NULL);
+}

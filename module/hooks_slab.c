@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hooks_slab.c - the slab allocator: kmalloc and kmem_cache_alloc.
+ *
+ * The kmem tracepoints give every kmalloc and kmem_cache_alloc with its
+ * call site, and every kfree and kmem_cache_free. kmem_cache_free_bulk()
+ * (and so kfree_bulk() and the kfree_rcu() batches) fires no tracepoint:
+ * a kprobe on its entry sees the objects before they are freed. Without
+ * it, objects freed that way would stay live until their address is
+ * reused.
+ *
+ * Contexts: wherever the slab allocator runs (task, softirq, hardirq; not
+ * NMI), preemption disabled.
+ */
+
+#include <linux/kprobes.h>
+#include <linux/ptrace.h>
+#include <linux/slab.h>
+#include <linux/tracepoint.h>
+#include <trace/events/kmem.h>
+
+#include "aie.h"
+
+static bool aie_bulk_free_hooked;
+
+static void aie_slab_alloc(unsigned long call_site, const void *ptr,
+			   size_t bytes_req, size_t bytes_alloc)
+{
+	if (unlikely(!ptr))
+		aie_track_failed(call_site, AIE_TYPE_SLAB);
+	else if (likely(!ZERO_OR_NULL_PTR(ptr)))
+		aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes_alloc,
+				bytes_req);
+}
+
+static void aie_slab_free(const void *ptr)
+{
+	if (likely(!ZERO_OR_NULL_PTR(ptr)))
+		aie_track_free(ptr);
+}
+
+static void aie_probe_kmalloc(void *data, unsigned long call_site,
+			      const void *ptr, size_t bytes_req,
+			      size_t bytes_alloc, gfp_t gfp_flags, int node)
+{
+	aie_slab_alloc(call_site, ptr, bytes_req, bytes_alloc);
+}
+
+/*
+ * The cache's slot size is private to mm/; ksize() reports it for a live
+ * object (the object size on caches with red zones, poisoning or KASAN).
+ */
+static void aie_probe_kmem_cache_alloc(void *data, unsigned long call_site,
+				       const void *ptr, struct kmem_cache *s,
+				       gfp_t gfp_flags, int node)
+{
+	size_t req = kmem_cache_size(s);
+
+	aie_slab_alloc(call_site, ptr, req, ptr ? ksize(ptr) : req);
+}
+
+static void aie_probe_kfree(void *data, unsigned long call_site,
+			    const void *ptr)
+{
+	aie_slab_free(ptr);
+}
+
+static void aie_probe_kmem_cache_free(void *data, unsigned long call_site,
+				      const void *ptr,
+				      const struct kmem_cache *s)
+{
+	aie_slab_free(ptr);
+}
+
+/* kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p) */
+static int aie_kp_free_bulk(struct kprobe *kp, struct pt_regs *regs)
+{
+	size_t i, nr = regs_get_kernel_argument(regs, 1);
+	void **objs = (void **)regs_get_kernel_argument(regs, 2);
+
+	for (i = 0; i < nr; i++)
+		aie_slab_free(objs[i]);
+	return 0;
+}
+
+static struct kprobe aie_free_bulk_kp = {
+	.symbol_name = "kmem_cache_free_bulk",
+	.pre_handler = aie_kp_free_bulk,
+};
+
+bool aie_slab_bulk_hooked(void)
+{
+	return aie_bulk_free_hooked;
+}
+
+/* Free hooks first: no object is tracked while its free could go unseen. */
+int aie_slab_hooks_register(void)
+{
+	int ret;
+
+	ret = register_trace_kfree(aie_probe_kfree, NULL);
+	if (ret)
+		goto err_kfree;
+	ret = register_trace_kmem_cache_free(aie_probe_kmem_cache_free, NULL);
+	if (ret)
+		goto err_cache_free;
+	ret = register_trace_kmalloc(aie_probe_kmalloc, NULL);
+	if (ret)
+		goto err_kmalloc;
+	ret = register_trace_kmem_cache_alloc(aie_probe_kmem_cache_alloc, NULL);
+	if (ret)
+		goto err_cache_alloc;
+
+	aie_bulk_free_hooked = !register_kprobe(&aie_free_bulk_kp);
+	if (!aie_bulk_free_hooked)
+		pr_warn("no kprobe on kmem_cache_free_bulk: objects freed in bulk stay live\n");
+	return 0;
+
+err_cache_alloc:
+	unregister_trace_kmalloc(aie_probe_kmalloc, NULL);
+err_kmalloc:
+	unregister_trace_kmem_cache_free(aie_probe_kmem_cache_free, NULL);
+err_cache_free:
+	unregister_trace_kfree(aie_probe_kfree, NULL);
+err_kfree:
+	tracepoint_synchronize_unregister();
+	pr_err("cannot attach to the kmem tracepoints: %d\n", ret);
+	return ret;
+}
+
+/* The caller waits for running probes: tracepoint_synchronize_unregister(). */
+void aie_slab_hooks_unregister(void)
+{
+	unregister_trace_kmem_cache_alloc(aie_probe_kmem_cache_alloc, NULL);
+	unregister_trace_kmalloc(aie_probe_kmalloc, NULL);
+	if (aie_bulk_free_hooked)
+		unregister_kprobe(&aie_free_bulk_kp);
+	unregister_trace_kmem_cache_free(aie_probe_kmem_cache_free, NULL);
+	unregister_trace_kfree(aie_probe_kfree, NULL);
+}

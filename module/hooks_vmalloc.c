@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hooks_vmalloc.c - vmalloc and its family.
+ *
+ * Every vmalloc-family call (vmalloc, vzalloc, vmalloc_node, __vmalloc,
+ * the kvmalloc fallback, module and BPF memory) reaches
+ * __vmalloc_node_range(), which takes the caller's address as its last
+ * argument. A kretprobe saves the size and the caller at entry and charges
+ * the returned area at return; a kprobe on vfree() (which kvfree() and the
+ * deferred vfree_atomic() reach) charges it back.
+ *
+ * Bytes are the pages mapped for the request, PAGE_ALIGN(size). An area
+ * the kernel maps with huge pages may take more (up to the next huge-page
+ * boundary); that difference is not seen.
+ *
+ * Contexts: vmalloc runs in process context; vfree in any context. The
+ * handlers run with preemption disabled.
+ */
+
+#include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/ptrace.h>
+
+#include "aie.h"
+
+/* __vmalloc_node_range(size, align, start, end, gfp, prot, vm_flags, node, caller) */
+#define AIE_VMALLOC_ARG_SIZE	0
+#define AIE_VMALLOC_ARG_CALLER	8
+
+struct aie_vmalloc_call {
+	unsigned long size;
+	unsigned long caller;
+};
+
+static const char * const aie_vmalloc_names[] = {
+	"__vmalloc_node_range_noprof",	/* 6.10+ */
+	"__vmalloc_node_range",
+};
+
+static int aie_vmalloc_entry(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	struct aie_vmalloc_call *call = (struct aie_vmalloc_call *)ri->data;
+
+	call->size = regs_get_kernel_argument(regs, AIE_VMALLOC_ARG_SIZE);
+	call->caller = regs_get_kernel_argument(regs, AIE_VMALLOC_ARG_CALLER);
+	return 0;
+}
+
+static int aie_vmalloc_return(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	struct aie_vmalloc_call *call = (struct aie_vmalloc_call *)ri->data;
+	void *addr = (void *)regs_return_value(regs);
+	unsigned long caller = call->caller ?: get_kretprobe_retaddr(ri);
+
+	if (!addr)
+		aie_track_failed(caller, AIE_TYPE_VMALLOC);
+	else
+		aie_track_alloc(caller, AIE_TYPE_VMALLOC, addr,
+				PAGE_ALIGN(call->size), call->size);
+	return 0;
+}
+
+static struct kretprobe aie_vmalloc_rp;
+
+static int aie_kp_vfree(struct kprobe *kp, struct pt_regs *regs)
+{
+	const void *addr = (const void *)regs_get_kernel_argument(regs, 0);
+
+	if (addr)
+		aie_track_free(addr);
+	return 0;
+}
+
+static struct kprobe aie_vfree_kp = {
+	.symbol_name = "vfree",
+	.pre_handler = aie_kp_vfree,
+};
+
+unsigned long aie_vmalloc_hooks_missed(void)
+{
+	return aie_vmalloc_rp.nmissed;
+}
+
+static int aie_vmalloc_rp_register(void)
+{
+	unsigned int i;
+	int ret = -ENOENT;
+
+	for (i = 0; i < ARRAY_SIZE(aie_vmalloc_names) && ret; i++) {
+		memset(&aie_vmalloc_rp, 0, sizeof(aie_vmalloc_rp));
+		aie_vmalloc_rp.kp.symbol_name = aie_vmalloc_names[i];
+		aie_vmalloc_rp.entry_handler = aie_vmalloc_entry;
+		aie_vmalloc_rp.handler = aie_vmalloc_return;
+		aie_vmalloc_rp.data_size = sizeof(struct aie_vmalloc_call);
+		aie_vmalloc_rp.maxactive = max(64U, 4 * num_possible_cpus());
+		ret = register_kretprobe(&aie_vmalloc_rp);
+	}
+	return ret;
+}
+
+/* The free hook first: no area is tracked while its free could go unseen. */
+int aie_vmalloc_hooks_register(void)
+{
+	int ret = register_kprobe(&aie_vfree_kp);
+
+	if (ret) {
+		pr_warn("no kprobe on vfree (%d): vmalloc is not counted\n", ret);
+		return ret;
+	}
+	ret = aie_vmalloc_rp_register();
+	if (ret) {
+		pr_warn("no kretprobe on __vmalloc_node_range (%d): vmalloc is not counted\n",
+			ret);
+		unregister_kprobe(&aie_vfree_kp);
+	}
+	return ret;
+}
+
+void aie_vmalloc_hooks_unregister(void)
+{
+	unregister_kretprobe(&aie_vmalloc_rp);
+	unregister_kprobe(&aie_vfree_kp);
+}

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * callers_test - allocations made through helpers that hide their caller
+ * (kvmalloc and friends) are charged to the function that called the
+ * helper, as /proc/allocinfo does with alloc_hooks(): one variant per
+ * helper, each with the exact slot size its request takes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "aie_util.h"
+#include "aie_expect.h"
+
+FIXTURE(callers) {
+};
+
+/* @kind of the helper module, its function, bytes asked, kmalloc bucket. */
+FIXTURE_VARIANT(callers) {
+	const char *kind, *func;
+	long long req, bucket;
+};
+
+#define CALLER(_name, _kind, _func, _req, _bucket)			\
+	FIXTURE_VARIANT_ADD(callers, _name) {				\
+		.kind = _kind, .func = _func, .req = _req,		\
+		.bucket = _bucket,					\
+	}
+
+CALLER(kvmalloc, "kvmalloc100", "aie_helper_kvmalloc_100", 100, 128);
+CALLER(kvzalloc, "kvzalloc300", "aie_helper_kvzalloc_300", 300, 512);
+CALLER(kvcalloc, "kvcalloc300", "aie_helper_kvcalloc_10x30", 300, 512);
+CALLER(kvmalloc_array, "kvmalloc_array140",
+       "aie_helper_kvmalloc_array_7x20", 140, 192);
+CALLER(kvmemdup, "kvmemdup100", "aie_helper_kvmemdup_100", 100, 128);
+CALLER(kvrealloc, "kvrealloc200", "aie_helper_kvrealloc_200", 200, 256);
+CALLER(vmemdup_user, "vmemdup_user16", "aie_helper_vmemdup_user_16", 16, 16);
+CALLER(kmemdup_array, "kmemdup_array100", "aie_helper_kmemdup_array_5x20",
+       100, 128);
+CALLER(kstrdup_const, "kstrdup_const", "aie_helper_kstrdup_const", 41, 64);
+/* strndup_user copies "alloc strndup_user 3" and its NUL: 21 bytes */
+CALLER(strndup_user, "strndup_user", "aie_helper_strndup_user", 21, 32);
+
+FIXTURE_SETUP(callers)
+{
+	if (geteuid())
+		SKIP(return, "must be root");
+	ASSERT_EQ(0, aie_setup(NULL));
+}
+
+FIXTURE_TEARDOWN(callers)
+{
+	aie_teardown();
+}
+
+/* "alloc <kind> 3", with the NUL strndup_user() stops at. */
+static int helper_alloc3(const char *kind)
+{
+	char cmd[64];
+	int len = snprintf(cmd, sizeof(cmd), "alloc %s 3", kind);
+
+	return aie_helper_raw(cmd, len + 1);
+}
+
+TEST_F(callers, charged_to_caller)
+{
+	long long fallbacks = aie_stat("helper_fallbacks");
+	long long slot;
+	char name[32];
+	int ret;
+
+	snprintf(name, sizeof(name), "kmalloc-%lld", variant->bucket);
+	slot = aie_slab_size(name);
+	ASSERT_EQ(variant->bucket, slot);
+	ret = helper_alloc3(variant->kind);
+	if (ret == -EOPNOTSUPP)
+		SKIP(return, "%s: not in this kernel", variant->kind);
+	ASSERT_EQ(0, ret);
+	EXPECT_ROW(variant->func, "slab", 3, 3 * slot, 3 * (slot - variant->req),
+		   3, 3 * slot, 3 * slot, 0);
+	EXPECT_EQ(fallbacks, aie_stat("helper_fallbacks"));
+	ASSERT_EQ(0, aie_helper("free %s 3", variant->kind));
+	EXPECT_ROW(variant->func, "slab", 0, 0, 0, 3, 3 * slot, 3 * slot, 0);
+}
+
+/*
+ * kvmalloc() of 8 MiB: its kmalloc attempt fails (above the largest
+ * order) and it falls back to vmalloc. Both are charged to the caller:
+ * one failure on its slab row, the area on its vmalloc row. The area's
+ * array of 2048 page pointers (16 KiB, more than a page) is vmalloc()ed
+ * by __vmalloc_area_node() with the area's caller, so it is the caller's
+ * too, as the in-kernel profiler has it: two vmalloc calls per kvmalloc.
+ */
+FIXTURE(kvmalloc_fallback) {
+};
+
+FIXTURE_SETUP(kvmalloc_fallback)
+{
+	if (geteuid())
+		SKIP(return, "must be root");
+	ASSERT_EQ(0, aie_setup(NULL));
+}
+
+FIXTURE_TEARDOWN(kvmalloc_fallback)
+{
+	aie_teardown();
+}
+
+TEST_F(kvmalloc_fallback, both_rows_at_caller)
+{
+	long long page = sysconf(_SC_PAGESIZE);
+	long long area = 8LL << 20, array = area / page * sizeof(void *);
+	long long b = area + array;
+
+	ASSERT_LT(page, array);
+	ASSERT_EQ(0, aie_helper("alloc kvmalloc8m 2"));
+	EXPECT_ROW("aie_helper_kvmalloc_8m", "vmalloc", 4, 2 * b, 0, 4, 2 * b,
+		   2 * b, 0);
+	EXPECT_ROW("aie_helper_kvmalloc_8m", "slab", 0, 0, 0, 0, 0, 0, 2);
+	ASSERT_EQ(0, aie_helper("free kvmalloc8m 2"));
+	EXPECT_ROW("aie_helper_kvmalloc_8m", "vmalloc", 0, 0, 0, 4, 2 * b,
+		   2 * b, 0);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mm_test - exact per-site figures for page, vmalloc and percpu
+ * allocations made by the helper module, and the two rules that keep the
+ * page figures honest: pages under a slab show at the slab-page site, not
+ * at the function whose object sits in them; pages under a large kmalloc
+ * count once, at the kmalloc caller.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "aie_util.h"
+#include "aie_expect.h"
+
+FIXTURE(mm) {
+	long long page;
+};
+
+FIXTURE_SETUP(mm)
+{
+	if (geteuid())
+		SKIP(return, "must be root");
+	self->page = sysconf(_SC_PAGESIZE);
+	ASSERT_EQ(0, aie_setup(NULL));
+}
+
+FIXTURE_TEARDOWN(mm)
+{
+	aie_teardown();
+}
+
+/* Every page-allocator entry point, orders 0, 1, 2 and 5. */
+TEST_F(mm, pages)
+{
+	static const struct {
+		const char *kind, *func;
+		int order;
+	} k[] = {
+		{ "pages0", "aie_helper_pages0", 0 },
+		{ "pages2", "aie_helper_pages2", 2 },
+		{ "pages5", "aie_helper_pages5", 5 },
+		{ "pages_node", "aie_helper_pages_node", 1 },
+		{ "get_free_pages", "aie_helper_get_free_pages", 1 },
+		{ "get_zeroed_page", "aie_helper_get_zeroed_page", 0 },
+		{ "folio", "aie_helper_folio_alloc", 2 },
+	};
+	long long b;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(k); i++) {
+		b = self->page << k[i].order;
+		ASSERT_EQ(0, aie_helper("alloc %s 3", k[i].kind));
+		EXPECT_ROW(k[i].func, "page", 3, 3 * b, 0, 3, 3 * b, 3 * b, 0);
+		ASSERT_EQ(0, aie_helper("free %s 1", k[i].kind));
+		EXPECT_ROW(k[i].func, "page", 2, 2 * b, 0, 3, 3 * b, 3 * b, 0);
+		ASSERT_EQ(0, aie_helper("free %s 2", k[i].kind));
+		EXPECT_ROW(k[i].func, "page", 0, 0, 0, 3, 3 * b, 3 * b, 0);
+	}
+}
+
+TEST_F(mm, pages_failed)
+{
+	ASSERT_EQ(0, aie_helper("alloc pages_fail 2"));
+	EXPECT_ROW("aie_helper_pages_fail", "page", 0, 0, 0, 0, 0, 0, 2);
+}
+
+/* Bytes are the pages mapped; slack what the request left of them. */
+TEST_F(mm, vmalloc)
+{
+	static const struct {
+		const char *kind, *func;
+		long long req, pages;
+	} k[] = {
+		{ "vmalloc12288", "aie_helper_vmalloc_12288", 12288, 3 },
+		{ "vmalloc10000", "aie_helper_vmalloc_10000", 10000, 3 },
+		{ "vzalloc5000", "aie_helper_vzalloc_5000", 5000, 2 },
+		{ "vmalloc_node4096", "aie_helper_vmalloc_node_4096", 4096, 1 },
+		{ "__vmalloc6000", "aie_helper___vmalloc_6000", 6000, 2 },
+	};
+	long long b;
+	size_t i;
+
+	ASSERT_EQ(4096, self->page);
+	for (i = 0; i < ARRAY_SIZE(k); i++) {
+		b = k[i].pages * self->page;
+		ASSERT_EQ(0, aie_helper("alloc %s 2", k[i].kind));
+		EXPECT_ROW(k[i].func, "vmalloc", 2, 2 * b, 2 * (b - k[i].req),
+			   2, 2 * b, 2 * b, 0);
+		ASSERT_EQ(0, aie_helper("free %s 2", k[i].kind));
+		EXPECT_ROW(k[i].func, "vmalloc", 0, 0, 0, 2, 2 * b, 2 * b, 0);
+	}
+}
+
+TEST_F(mm, percpu)
+{
+	long long b = 40LL * aie_possible_cpus();
+
+	ASSERT_LT(0, aie_possible_cpus());
+	ASSERT_EQ(0, aie_helper("alloc percpu40 5"));
+	EXPECT_ROW("aie_helper_percpu_40", "percpu", 5, 5 * b, 0, 5, 5 * b,
+		   5 * b, 0);
+	ASSERT_EQ(0, aie_helper("free percpu40 5"));
+	EXPECT_ROW("aie_helper_percpu_40", "percpu", 0, 0, 0, 5, 5 * b, 5 * b, 0);
+}
+
+/* Functions whose pages are counted elsewhere never show as page sites. */
+static const char * const hidden[] = {
+	"___kmalloc_large_node", "__kmalloc_large_noprof",
+	"__kmalloc_large_node_noprof", "__kmalloc_noprof",
+	"__kmalloc_node_noprof", "alloc_pages_noprof", "alloc_pages_mpol_noprof",
+	"__alloc_pages_noprof", "vm_area_alloc_pages", "__vmalloc_area_node",
+};
+
+/* A large kmalloc takes pages: they count once, as the kmalloc. */
+TEST_F(mm, large_kmalloc_not_counted_as_pages)
+{
+	struct aie_row r;
+	size_t i;
+
+	ASSERT_EQ(0, aie_helper("alloc large_const 4"));
+	ASSERT_EQ(0, aie_helper("alloc large_var 4"));
+	EXPECT_EQ(0, aie_row_get_type("aie_helper", "aie_helper_kmalloc_large_const",
+				      "page", &r));
+	EXPECT_EQ(0, aie_row_get_type("aie_helper", "aie_helper_kmalloc_large_var",
+				      "page", &r));
+	EXPECT_EQ(1, aie_row_get_type("aie_helper", "aie_helper_kmalloc_large_var",
+				      "slab", &r));
+	EXPECT_EQ(4ULL, r.calls);
+	for (i = 0; i < ARRAY_SIZE(hidden); i++)
+		EXPECT_EQ(0, aie_row_get_type(NULL, hidden[i], "page", &r))
+			TH_LOG("page row for %s", hidden[i]);
+}
+
+/*
+ * The helper's private cache takes slabs of 2^order pages: they show under
+ * the slab allocator's own page site, never under the helper.
+ */
+TEST_F(mm, slab_pages_at_slab_site)
+{
+	long long slabs, order, slab_bytes;
+	char *buf;
+
+	ASSERT_EQ(0, aie_helper("alloc cache 2000"));
+	buf = aie_read_file("/sys/kernel/slab/aie_helper_obj/slabs");
+	ASSERT_NE(NULL, buf);
+	slabs = atoll(buf);
+	free(buf);
+	order = aie_read_long("/sys/kernel/slab/aie_helper_obj/order");
+	ASSERT_LT(0, slabs);
+	ASSERT_LE(0, order);
+	slab_bytes = aie_bytes_of("allocate_slab", "page") +
+		     aie_bytes_of("alloc_slab_page", "page") +
+		     aie_bytes_of("new_slab", "page");
+	EXPECT_LE(slabs * (self->page << order), slab_bytes);
+	EXPECT_EQ(0, aie_bytes_of("aie_helper_cache_alloc", "page"));
+	EXPECT_ROW("aie_helper_cache_alloc", "slab", 2000,
+		   2000 * aie_slab_size("aie_helper_obj"),
+		   2000 * (aie_slab_size("aie_helper_obj") - 200), 2000,
+		   2000 * aie_slab_size("aie_helper_obj"),
+		   2000 * aie_slab_size("aie_helper_obj"), 0);
+}
+
+TEST_HARNESS_MAIN
