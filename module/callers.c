@@ -70,6 +70,11 @@ static const struct aie_fn aie_fns[] = {
 	INTERNAL("get_zeroed_page"),
 	INTERNAL("alloc_pages_bulk_noprof"),
 	INTERNAL("__alloc_pages_bulk"),
+	/* charged PAGE_ALIGN(size) by their own probe, see hooks_page.c */
+	INTERNAL("alloc_pages_exact_noprof"),
+	INTERNAL("alloc_pages_exact"),
+	INTERNAL("alloc_pages_exact_nid_noprof"),
+	INTERNAL("alloc_pages_exact_nid"),
 	/* the pages under a vmalloc area */
 	INTERNAL("__vmalloc_area_node"),
 	INTERNAL("vm_area_alloc_pages"),
@@ -83,10 +88,7 @@ static const struct aie_fn aie_fns[] = {
 	HELPER("kmemdup_array"),
 	HELPER("strndup_user"),
 	HELPER("kstrdup_const"),
-	HELPER("alloc_pages_exact_noprof"),
-	HELPER("alloc_pages_exact"),
-	HELPER("alloc_pages_exact_nid_noprof"),
-	HELPER("alloc_pages_exact_nid"),
+
 	HELPER("__alloc_percpu_gfp"),
 	HELPER("__alloc_percpu"),
 	HELPER("__alloc_reserved_percpu"),

@@ -11,6 +11,12 @@
  * caller. Frees come from the mm_page_free tracepoint, which every freed
  * block passes, with its order.
  *
+ * alloc_pages_exact() takes a power-of-two block and frees its tail at
+ * once: it is charged PAGE_ALIGN(size) by a probe of its own, and the
+ * block it takes inside is internal. free_pages_exact() frees page by
+ * page: the first page's free charges back the whole, the rest match
+ * nothing.
+ *
  * Each entry point is listed under its 6.10+ name and its older one.
  * alloc_pages_bulk() fills arrays without the tracepoint or the wrappers:
  * its pages are not counted.
@@ -34,13 +40,18 @@ enum aie_page_ret {
 struct aie_page_probe {
 	const char *name[2];	/* 6.10+ name, older name */
 	int order_arg;		/* argument holding the order, or -1 for 0 */
+	int size_arg;		/* argument holding a size in bytes, or -1 */
 	enum aie_page_ret ret;
 	struct kretprobe rp;
 	bool hooked;
 };
 
 #define AIE_PAGE_PROBE(_new, _old, _order, _ret) \
-	{ .name = { _new, _old }, .order_arg = _order, .ret = _ret }
+	{ .name = { _new, _old }, .order_arg = _order, .size_arg = -1, \
+	  .ret = _ret }
+#define AIE_PAGE_EXACT_PROBE(_new, _old, _size) \
+	{ .name = { _new, _old }, .order_arg = -1, .size_arg = _size, \
+	  .ret = AIE_RET_ADDR }
 
 /* The first is the heart of the allocator: without it, no page hooks. */
 static struct aie_page_probe aie_page_probes[] = {
@@ -56,6 +67,9 @@ static struct aie_page_probe aie_page_probes[] = {
 		       AIE_RET_ADDR),
 	AIE_PAGE_PROBE("get_zeroed_page_noprof", "get_zeroed_page", -1,
 		       AIE_RET_ADDR),
+	AIE_PAGE_EXACT_PROBE("alloc_pages_exact_noprof", "alloc_pages_exact", 0),
+	AIE_PAGE_EXACT_PROBE("alloc_pages_exact_nid_noprof",
+			     "alloc_pages_exact_nid", 1),
 };
 
 static struct tracepoint *aie_page_free_tp;
@@ -64,10 +78,16 @@ static int aie_page_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct aie_page_probe *p = container_of(get_kretprobe(ri),
 						struct aie_page_probe, rp);
-	unsigned int *order = (unsigned int *)ri->data;
+	u64 *bytes = (u64 *)ri->data;
+	unsigned int order = 0;
 
-	*order = p->order_arg < 0 ? 0 :
-		 regs_get_kernel_argument(regs, p->order_arg);
+	if (p->size_arg >= 0) {
+		*bytes = PAGE_ALIGN(regs_get_kernel_argument(regs, p->size_arg));
+		return 0;
+	}
+	if (p->order_arg >= 0)
+		order = regs_get_kernel_argument(regs, p->order_arg);
+	*bytes = PAGE_SIZE << order;
 	return 0;
 }
 
@@ -77,7 +97,7 @@ static int aie_page_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 						struct aie_page_probe, rp);
 	unsigned long ret = regs_return_value(regs);
 	unsigned long caller = get_kretprobe_retaddr(ri);
-	u64 bytes = PAGE_SIZE << *(unsigned int *)ri->data;
+	u64 bytes = *(u64 *)ri->data;
 	struct page *page;
 
 	if (!ret) {
@@ -106,7 +126,7 @@ static void aie_page_probe_register(struct aie_page_probe *p)
 		p->rp.kp.symbol_name = p->name[i];
 		p->rp.entry_handler = aie_page_entry;
 		p->rp.handler = aie_page_return;
-		p->rp.data_size = sizeof(unsigned int);
+		p->rp.data_size = sizeof(u64);
 		/* GFP_KERNEL allocations sleep in reclaim with a call open. */
 		p->rp.maxactive = max(64U, 8 * num_possible_cpus());
 		p->hooked = !register_kretprobe(&p->rp);

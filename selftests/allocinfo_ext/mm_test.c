@@ -45,6 +45,7 @@ TEST_F(mm, pages)
 		{ "get_free_pages", "aie_helper_get_free_pages", 1 },
 		{ "get_zeroed_page", "aie_helper_get_zeroed_page", 0 },
 		{ "folio", "aie_helper_folio_alloc", 2 },
+		{ "folio_node", "aie_helper_folio_node", 1 },
 	};
 	long long b;
 	size_t i;
@@ -58,6 +59,18 @@ TEST_F(mm, pages)
 		ASSERT_EQ(0, aie_helper("free %s 2", k[i].kind));
 		EXPECT_ROW(k[i].func, "page", 0, 0, 0, 3, 3 * b, 3 * b, 0);
 	}
+}
+
+/* alloc_pages_exact: the pages kept, not the power-of-two block taken. */
+TEST_F(mm, pages_exact)
+{
+	long long b = 3 * self->page;
+
+	ASSERT_EQ(0, aie_helper("alloc pages_exact 2"));
+	EXPECT_ROW("aie_helper_pages_exact", "page", 2, 2 * b, 0, 2, 2 * b,
+		   2 * b, 0);
+	ASSERT_EQ(0, aie_helper("free pages_exact 2"));
+	EXPECT_ROW("aie_helper_pages_exact", "page", 0, 0, 0, 2, 2 * b, 2 * b, 0);
 }
 
 TEST_F(mm, pages_failed)

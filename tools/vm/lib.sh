@@ -134,6 +134,9 @@ aie_build() {
 	mkdir -p "$st/aie"
 	cp "$AIE_TOP/module/allocinfo_ext.ko" "$st/aie/"
 	cp "$AIE_TOP/tools/vm/guest/"* "$st/aie/"
+	# the functions module/callers.c lists as allocator-internal or helpers
+	sed -n 's/^\t\(INTERNAL\|HELPER\)("\([^"]*\)"),$/\2/p' \
+		"$AIE_TOP/module/callers.c" > "$st/aie/allocator-functions"
 }
 
 # Pack $AIE_OUT/stage with busybox and the guest init into an initramfs.

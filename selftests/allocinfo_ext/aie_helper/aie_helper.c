@@ -201,6 +201,28 @@ static void aie_helper_folio_put(const void *p)
 	folio_put((struct folio *)p);
 }
 
+static noinline void *aie_helper_folio_node(void)
+{
+	void *p = __folio_alloc_node(GFP_KERNEL, 1, numa_node_id());
+
+	barrier();
+	return p;
+}
+
+/* Three pages: an order-2 block whose fourth page is freed at once. */
+static noinline void *aie_helper_pages_exact(void)
+{
+	void *p = alloc_pages_exact(3 * PAGE_SIZE, GFP_KERNEL);
+
+	barrier();
+	return p;
+}
+
+static void aie_helper_free_pages_exact(const void *p)
+{
+	free_pages_exact((void *)p, 3 * PAGE_SIZE);
+}
+
 #ifdef MAX_PAGE_ORDER
 #define AIE_HELPER_BAD_ORDER	(MAX_PAGE_ORDER + 1)
 #else
@@ -337,6 +359,10 @@ static struct aie_helper_kind aie_helper_kinds[] = {
 			PAGE_SIZE, aie_helper_free_page_addr),
 	AIE_HELPER_KIND("folio", aie_helper_folio_alloc, PAGE_SIZE << 2,
 			aie_helper_folio_put),
+	AIE_HELPER_KIND("folio_node", aie_helper_folio_node, PAGE_SIZE << 1,
+			aie_helper_folio_put),
+	AIE_HELPER_KIND("pages_exact", aie_helper_pages_exact, 3 * PAGE_SIZE,
+			aie_helper_free_pages_exact),
 	AIE_HELPER_KIND("pages_fail", aie_helper_pages_fail, 0, kfree),
 	AIE_HELPER_KIND("vmalloc12288", aie_helper_vmalloc_12288,
 			3 * PAGE_SIZE, aie_helper_kvfree),

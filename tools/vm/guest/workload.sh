@@ -31,3 +31,24 @@ sort -g -r /proc/allocinfo_ext | head -25
 echo
 echo "== /proc/allocinfo_ext_stats"
 cat /proc/allocinfo_ext_stats
+echo
+# Allocator-internal: a function module/callers.c lists, or any function
+# named like an allocator entry point, listed or not.
+echo "== live bytes charged to allocator-internal functions and helpers"
+awk 'NR == FNR { fn[$1] = 1; next }
+	/^ *-?[0-9]+ +[0-9]+ / {
+		total += $1
+		for (i = 3; i <= NF; i++) {
+			if ($i !~ /^func:/)
+				continue
+			f = substr($i, 6)
+			if (f in fn || f ~ /^_*(kmalloc|kmem_cache_alloc|krealloc|kv[mz]alloc|kvrealloc|kvcalloc|v[mz]alloc|alloc_pages|folio_alloc|get_free_page|get_zeroed_page|pcpu_alloc|alloc_percpu|kmemdup|kstrdup|memdup|vmemdup|strndup)/) {
+				internal += $1
+				print "  " $0
+			}
+		}
+	}
+	END {
+		printf "allocator-internal share: %.3f%% (%d of %d live bytes)\n",
+			total ? 100 * internal / total : 0, internal, total
+	}' /aie/allocator-functions /proc/allocinfo_ext
