@@ -124,4 +124,31 @@ TEST_F(kvmalloc_fallback, both_rows_at_caller)
 		   2 * b, 0);
 }
 
+/*
+ * Frees through krealloc() and kfree_sensitive() match by pointer: the
+ * object krealloc() replaces leaves its own site's live figures, the new
+ * one is charged to krealloc()'s caller.
+ */
+TEST_F(kvmalloc_fallback, krealloc_and_kfree_sensitive)
+{
+	long long s64 = aie_slab_size("kmalloc-64");
+	long long s96 = aie_slab_size("kmalloc-96");
+	long long s512 = aie_slab_size("kmalloc-512");
+
+	ASSERT_EQ(0, aie_helper("alloc krealloc500 3"));
+	/* each source object is freed at once: one held at a time */
+	EXPECT_ROW("aie_helper_krealloc_src", "slab", 0, 0, 0, 3, 3 * s64, s64,
+		   0);
+	EXPECT_ROW("aie_helper_krealloc_500", "slab", 3, 3 * s512,
+		   3 * (s512 - 500), 3, 3 * s512, 3 * s512, 0);
+	ASSERT_EQ(0, aie_helper("free krealloc500 3"));
+	EXPECT_ROW("aie_helper_krealloc_500", "slab", 0, 0, 0, 3, 3 * s512,
+		   3 * s512, 0);
+
+	ASSERT_EQ(0, aie_helper("alloc kfree_sensitive96 4"));
+	ASSERT_EQ(0, aie_helper("free kfree_sensitive96 4"));
+	EXPECT_ROW("aie_helper_kmalloc_sensitive_96", "slab", 0, 0, 0, 4,
+		   4 * s96, 4 * s96, 0);
+}
+
 TEST_HARNESS_MAIN

@@ -283,6 +283,31 @@ AIE_HELPER_VMALLOC(kvrealloc_200, kvrealloc(NULL, 200, GFP_KERNEL))
 AIE_HELPER_VMALLOC(kvrealloc_200, kvrealloc(NULL, 0, 200, GFP_KERNEL))
 #endif
 
+/* krealloc() frees the first object by pointer, at its own call site. */
+static noinline void *aie_helper_krealloc_src(void)
+{
+	void *p = kmalloc(64, GFP_KERNEL);
+
+	barrier();
+	return p;
+}
+
+static noinline void *aie_helper_krealloc_500(void)
+{
+	void *p = aie_helper_krealloc_src();
+
+	p = p ? krealloc(p, 500, GFP_KERNEL) : NULL;
+	barrier();
+	return p;
+}
+
+AIE_HELPER_VMALLOC(kmalloc_sensitive_96, kmalloc(96, GFP_KERNEL))
+
+static void aie_helper_kfree_sensitive(const void *p)
+{
+	kfree_sensitive(p);
+}
+
 static void aie_helper_kvfree(const void *p)
 {
 	kvfree(p);
@@ -397,6 +422,9 @@ static struct aie_helper_kind aie_helper_kinds[] = {
 			aie_helper_kvfree),
 	AIE_HELPER_KIND("percpu40", aie_helper_percpu_40, 40,
 			aie_helper_free_percpu),
+	AIE_HELPER_KIND("krealloc500", aie_helper_krealloc_500, 500, kfree),
+	AIE_HELPER_KIND("kfree_sensitive96", aie_helper_kmalloc_sensitive_96, 96,
+			aie_helper_kfree_sensitive),
 };
 
 static DEFINE_MUTEX(aie_helper_mutex);	/* guards aie_helper_kinds[].held */
