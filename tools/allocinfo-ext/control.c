@@ -129,19 +129,20 @@ static char *ctl_join(int argc, char **argv)
 	return word;
 }
 
+/* The word is checked before anything is opened: a typo needs no root. */
 static int ctl_run(const char *path, const char *word, bool dry_run)
 {
+	const char *why = control_check(word);
 	struct control c;
-	const char *why;
 	int ret;
 
+	if (why) {
+		aie_err("invalid control word \"%s\": %s", word, why);
+		return AIE_EXIT_FAIL;
+	}
 	if (dry_run) {
-		why = control_check(word);
-		if (why)
-			aie_err("invalid control word \"%s\": %s", word, why);
-		else
-			printf("%s\n", word);
-		return why ? AIE_EXIT_FAIL : 0;
+		printf("%s\n", word);
+		return 0;
 	}
 	if (control_open(&c, path))
 		return AIE_EXIT_FAIL;
