@@ -181,6 +181,28 @@ static void export_usage(FILE *f)
 		"  allocinfo-ext export -f prometheus -o /var/lib/prometheus/node-exporter/allocinfo.prom\n");
 }
 
+enum export_format { EXPORT_JSON, EXPORT_CSV, EXPORT_PROMETHEUS };
+
+static int export_run(const char *path, int fmt, const char *out_path)
+{
+	struct output out;
+	struct table t;
+	int ret = AIE_EXIT_FAIL;
+
+	if (!table_load(&t, path)) {
+		output_open(&out, out_path);
+		if (fmt == EXPORT_JSON)
+			export_json(out.f, &t);
+		else if (fmt == EXPORT_CSV)
+			export_csv(out.f, &t);
+		else
+			export_prometheus(out.f, &t);
+		ret = output_close(&out) ? AIE_EXIT_FAIL : 0;
+	}
+	table_free(&t);
+	return ret;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -190,40 +212,22 @@ int cmd_export(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out_path = NULL;
-	struct output out;
-	struct table t;
-	int c, fmt = -1, ret;
+	int c, fmt = -1;
 
 	while ((c = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
-		if (c == 'f' && export_parse_format(optarg, &fmt))
-			return AIE_EXIT_USAGE;
-		else if (c == 'o')
-			out_path = optarg;
-		else if (c == 'h')
-			break;
-		else if (c != 'f')
+		if (c == 'h') {
+			export_usage(stdout);
+			return 0;
+		}
+		if ((c == 'f' && export_parse_format(optarg, &fmt)) ||
+		    (c != 'f' && c != 'o'))
 			return cmd_usage_error(argv[0]);
-	}
-	if (c == 'h') {
-		export_usage(stdout);
-		return 0;
+		if (c == 'o')
+			out_path = optarg;
 	}
 	if (fmt < 0 || argc - optind > 1) {
 		aie_err(fmt < 0 ? "export needs --format" : "export reads one table");
 		return cmd_usage_error(argv[0]);
 	}
-	if (table_load(&t, argv[optind])) {
-		table_free(&t);
-		return AIE_EXIT_FAIL;
-	}
-	output_open(&out, out_path);
-	if (fmt == 0)
-		export_json(out.f, &t);
-	else if (fmt == 1)
-		export_csv(out.f, &t);
-	else
-		export_prometheus(out.f, &t);
-	ret = output_close(&out) ? AIE_EXIT_FAIL : 0;
-	table_free(&t);
-	return ret;
+	return export_run(argv[optind], fmt, out_path);
 }

@@ -38,7 +38,7 @@ aie_deps() {
 		rsync xz-utils qemu-system-x86 busybox-static linux-source-6.12
 	# tools/allocinfo-ext (static too, for the guest) and its host tests
 	aie_apt_install libdw-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev \
-		binutils python3 curl chromium prometheus prometheus-node-exporter
+		binutils python3 curl tmux chromium prometheus prometheus-node-exporter
 }
 
 # Fetch a Debian package's .deb into the cache and unpack it under $2.

@@ -71,9 +71,41 @@ top_tests() {
 	else
 		not_ok "top: -n samples, -l rows, kernel format" "$(cat "$TMP/top")"
 	fi
+	top_terminal_test
 	expect_err "top: unknown sort key refused" 2 \
 		"allocinfo-ext: cannot sort by \"size\": expected bytes, calls, slack or growth
 Try 'allocinfo-ext top --help'." "$TOOL" top -s size ext-a.txt
+}
+
+# tmux_screen_has TEXT: the top session's screen shows TEXT.
+tmux_screen_has() {
+	tmux -L "$TMUX_SOCK" capture-pane -p -t top 2>/dev/null | grep -qF "$1"
+}
+
+tmux_gone() {
+	! tmux -L "$TMUX_SOCK" has-session -t top 2>/dev/null
+}
+
+# In a terminal (tmux, 100x9): the screen holds 5 rows, keys sort, q quits.
+top_terminal_test() {
+	local name="top: in a terminal, rows fit the screen, keys sort, q quits"
+
+	TMUX_SOCK=aie-top-$$
+	if ! tmux -L "$TMUX_SOCK" new-session -d -s top -x 100 -y 9 \
+		"$TOOL top -d 0.5 ext-a.txt"; then
+		not_ok "$name" "tmux did not start"
+		return
+	fi
+	if wait_until 10 tmux_screen_has "sorted by bytes" &&
+		tmux_screen_has "alloc_pipe_info" && ! tmux_screen_has "odd_name" &&
+		tmux -L "$TMUX_SOCK" send-keys -t top c &&
+		wait_until 10 tmux_screen_has "sorted by calls" &&
+		tmux -L "$TMUX_SOCK" send-keys -t top q && wait_until 10 tmux_gone; then
+		ok "$name"
+	else
+		not_ok "$name" "$(tmux -L "$TMUX_SOCK" capture-pane -p -t top 2>&1)"
+	fi
+	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null
 }
 
 ctl_tests() {

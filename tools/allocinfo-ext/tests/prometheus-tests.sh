@@ -12,16 +12,6 @@ for x in s: x.bind(("127.0.0.1", 0))
 print(*[x.getsockname()[1] for x in s])'
 }
 
-# prom_wait SECONDS CMD...: run CMD every half second until it succeeds.
-prom_wait() {
-	local end=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ "$SECONDS" -ge "$end" ] && return 1
-		sleep 0.5
-	done
-}
-
 prom_exporter_ok() {
 	curl -sf --max-time 5 "http://127.0.0.1:$PROM_NE_PORT/metrics" >"$TMP/ne.metrics" &&
 		grep -qx 'node_textfile_scrape_error 0' "$TMP/ne.metrics" &&
@@ -75,14 +65,14 @@ prometheus_tests() {
 	prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/data" \
 		--web.listen-address="127.0.0.1:$PROM_PORT" >"$dir/prometheus.log" 2>&1 &
 	pr_pid=$!
-	if prom_wait 30 prom_exporter_ok; then
+	if wait_until 30 prom_exporter_ok; then
 		ok "prometheus: node_exporter's textfile collector reads the export"
 	else
 		not_ok "prometheus: node_exporter's textfile collector reads the export" \
 			"$(grep -E 'textfile|allocinfo_ext_bytes' "$TMP/ne.metrics" | head -n 5)" \
 			"$(tail -n 5 "$dir/ne.log")"
 	fi
-	if prom_wait 60 prom_query_is alloc_pipe_info "245760 " &&
+	if wait_until 60 prom_query_is alloc_pipe_info "245760 " &&
 		prom_query_is odd_name '512 lib/we"ird\path,x.c'; then
 		ok "prometheus: PromQL returns a site's bytes, labels unescaped intact"
 	else

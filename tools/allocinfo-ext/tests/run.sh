@@ -54,6 +54,31 @@ expect_err() {
 	fi
 }
 
+# wait_until SECONDS CMD...: run CMD every half second until it succeeds.
+wait_until() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -ge "$end" ] && return 1
+		sleep 0.5
+	done
+}
+
+# make install honours DESTDIR and PREFIX.
+install_tests() {
+	local d=$TMP/inst name="install: DESTDIR and PREFIX, binary and man page"
+
+	if make -s -C "$HERE/../../.." install DESTDIR="$d" PREFIX=/usr \
+		>"$TMP/out" 2>&1 &&
+		[ "$("$d/usr/bin/allocinfo-ext" --version)" = "allocinfo-ext 1.0" ] &&
+		cmp -s "$d/usr/share/man/man1/allocinfo-ext.1" \
+			"$HERE/../../../Documentation/allocinfo-ext.1"; then
+		ok "$name"
+	else
+		not_ok "$name" "$(cat "$TMP/out")" "$(find "$d" 2>&1)"
+	fi
+}
+
 . "$HERE/parse-tests.sh"
 . "$HERE/cmd-tests.sh"
 . "$HERE/annotate-tests.sh"
@@ -71,5 +96,6 @@ ctl_tests
 annotate_tests
 report_tests
 prometheus_tests
+install_tests
 "$HERE/unit" || FAILED=1
 exit $FAILED
