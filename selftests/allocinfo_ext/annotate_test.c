@@ -169,4 +169,18 @@ TEST_F(annotate, located_site_selected_by_file_line)
 	EXPECT_STREQ(sel, r.location);
 }
 
+/* A .ko of another build (its build-id differs) is not used. */
+TEST_F(annotate, other_build_is_not_used)
+{
+	char *const args[] = { TOOL, "annotate", "--module-dir", "/tmp/aie-other",
+			       NULL };
+	struct aie_row r;
+
+	ASSERT_EQ(0, system("mkdir -p /tmp/aie-other && cp ./allocinfo_ext.ko /tmp/aie-other/aie_helper.ko"));
+	ASSERT_EQ(0, run_tool(args));
+	ASSERT_EQ(1, aie_row_get("aie_helper", "aie_helper_kstrdup", &r));
+	EXPECT_NE(NULL, strstr(r.location, "aie_helper_kstrdup+0x"))
+		TH_LOG("%s", r.location);
+}
+
 TEST_HARNESS_MAIN

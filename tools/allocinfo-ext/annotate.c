@@ -33,7 +33,7 @@ struct annotate_opts {
 	const char *input;	/* table to read; NULL: /proc/allocinfo_ext */
 	const char *proc;	/* control file; NULL: /proc/allocinfo_ext */
 	const char *vmlinux;
-	const char *dirs[ANNOTATE_MAX_DIRS + 2];
+	const char *dirs[ANNOTATE_MAX_DIRS];	/* --module-dir */
 	size_t ndirs;
 	bool dry_run, innermost, verbose;
 };
@@ -63,6 +63,7 @@ struct annotate_ctx {
 	struct control ctl;
 	struct annotate_stats st;
 	char release[256];
+	char *system_dirs[2];	/* searched after the --module-dir ones */
 };
 
 /* "foo-bar.ko.xz" -> "foo_bar"; NULL when not a module file. */
@@ -304,6 +305,8 @@ static void annotate_free(struct annotate_ctx *c)
 	}
 	free(c->dbg);
 	free(c->mods);
+	free(c->system_dirs[0]);
+	free(c->system_dirs[1]);
 }
 
 static int annotate_run(struct annotate_opts *o)
@@ -315,8 +318,8 @@ static int annotate_run(struct annotate_opts *o)
 	int ret = AIE_EXIT_FAIL;
 
 	snprintf(c.release, sizeof(c.release), "%s", uname(&u) ? "unknown" : u.release);
-	o->dirs[o->ndirs++] = xasprintf("/usr/lib/debug/lib/modules/%s", c.release);
-	o->dirs[o->ndirs++] = xasprintf("/lib/modules/%s", c.release);
+	c.system_dirs[0] = xasprintf("/usr/lib/debug/lib/modules/%s", c.release);
+	c.system_dirs[1] = xasprintf("/lib/modules/%s", c.release);
 	if (table_load(&t, o->input ? o->input : AIE_PROC_EXT))
 		goto out;
 	if (t.format != TABLE_EXT) {
@@ -327,14 +330,14 @@ static int annotate_run(struct annotate_opts *o)
 		goto out;
 	for (i = 0; i < o->ndirs; i++)
 		annotate_index_dir(&c, o->dirs[i]);
+	for (i = 0; i < ARRAY_SIZE(c.system_dirs); i++)
+		annotate_index_dir(&c, c.system_dirs[i]);
 	for (i = 0; i < t.nr; i++)
 		annotate_site(&c, &t.sites[i]);
 	annotate_summary(&c);
 	ret = c.st.failed ? AIE_EXIT_FAIL : 0;
 out:
 	control_close(&c.ctl);
-	free((char *)o->dirs[--o->ndirs]);
-	free((char *)o->dirs[--o->ndirs]);
 	table_free(&t);
 	annotate_free(&c);
 	return ret;

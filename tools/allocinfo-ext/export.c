@@ -154,9 +154,14 @@ static void export_csv(FILE *f, const struct table *t)
 	}
 }
 
+enum export_format { EXPORT_JSON, EXPORT_CSV, EXPORT_PROMETHEUS };
+
 static int export_parse_format(const char *s, int *fmt)
 {
-	static const char * const names[] = { "json", "csv", "prometheus" };
+	static const char * const names[] = {
+		[EXPORT_JSON] = "json", [EXPORT_CSV] = "csv",
+		[EXPORT_PROMETHEUS] = "prometheus",
+	};
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
@@ -180,8 +185,6 @@ static void export_usage(FILE *f)
 		"Example:\n"
 		"  allocinfo-ext export -f prometheus -o /var/lib/prometheus/node-exporter/allocinfo.prom\n");
 }
-
-enum export_format { EXPORT_JSON, EXPORT_CSV, EXPORT_PROMETHEUS };
 
 static int export_run(const char *path, int fmt, const char *out_path)
 {

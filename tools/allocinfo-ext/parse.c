@@ -8,7 +8,8 @@
  *
  *	<bytes> <calls> <location> [[<module>]] func:<name> [fields]
  *
- * where the fields are, for allocinfo_ext 1.0, exactly type, slack,
+ * (lines may end in CRLF, as a serial console's copy does), where the
+ * fields are, for allocinfo_ext 1.0, exactly type, slack,
  * total_calls, total_bytes, peak, failed and an optional "disabled";
  * later 1.x versions may append key:value fields, which are skipped. The
  * kernel's format has no fields in 1.0; key:value fields that later
@@ -266,7 +267,7 @@ int table_parse(struct table *t, const char *name, char *text, size_t len)
 {
 	struct parse_ctx p = { .t = t, .lineno = 0 };
 	bool have_version = false;
-	const char *line = text, *nl;
+	const char *line = text, *nl, *end;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
@@ -277,11 +278,12 @@ int table_parse(struct table *t, const char *name, char *text, size_t len)
 		nl = memchr(line, '\n', text + len - line);
 		if (!nl)
 			nl = text + len;
+		end = nl > line && nl[-1] == '\r' ? nl - 1 : nl;	/* CRLF */
 		p.lineno++;
-		if (memchr(line, '\0', nl - line))
+		if (memchr(line, '\0', end - line))
 			ret = perr(&p, "binary data (a NUL byte): not a text table");
 		else
-			ret = parse_line(&p, line, nl - line, &have_version);
+			ret = parse_line(&p, line, end - line, &have_version);
 		if (ret) {
 			aie_err("%s:%u: %s", name, p.lineno, p.msg);
 			return -1;

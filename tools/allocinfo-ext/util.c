@@ -196,6 +196,14 @@ void format_size(char *buf, size_t len, long long bytes)
 			 units[u]);
 }
 
+static unsigned int note_word(const unsigned char *p)
+{
+	unsigned int v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
 /* Notes: namesz, descsz, type (4 bytes each), name and desc padded to 4. */
 int read_build_id(const char *path, char *hex, size_t len)
 {
@@ -204,9 +212,9 @@ int read_build_id(const char *path, char *hex, size_t len)
 	int ret = -1;
 
 	while (buf && off + 12 <= size) {
-		namesz = *(unsigned int *)(buf + off);
-		descsz = *(unsigned int *)(buf + off + 4);
-		type = *(unsigned int *)(buf + off + 8);
+		namesz = note_word(buf + off);
+		descsz = note_word(buf + off + 4);
+		type = note_word(buf + off + 8);
 		off += 12;
 		if (namesz > size || descsz > size ||
 		    off + ((namesz + 3) & ~3UL) + descsz > size)
