@@ -12,7 +12,8 @@
  * /usr/lib/debug/lib/modules/<release> and /lib/modules/<release> ('-'
  * and '_' alike, as module names have them). A file whose build-id
  * differs from the loaded kernel's or module's (/sys/kernel/notes,
- * /sys/module/<name>/notes) is not used: its lines would be wrong.
+ * /sys/module/<name>/notes) is not used: its lines would be wrong. With
+ * --input the table may come from another machine: no check then.
  */
 #include <fts.h>
 #include <getopt.h>
@@ -183,7 +184,7 @@ static struct dwarf_file *annotate_open(struct annotate_ctx *c,
 				c->release);
 	} else {
 		dw = dwarf_open(p);
-		if (dw && !annotate_same_build(dw, p, module)) {
+		if (dw && !c->o->input && !annotate_same_build(dw, p, module)) {
 			dwarf_close(dw);
 			dw = NULL;
 		}

@@ -181,6 +181,26 @@ static bool dwarf_is_header(const char *file)
 }
 
 /*
+ * The scopes around @pc, innermost first, in the concrete DIE tree:
+ * dwarf_getscopes() follows the innermost inlined instance to its
+ * abstract origin, whose parents skip the outer inlined instances;
+ * dwarf_getscopes_die() on that instance walks its real parents.
+ */
+static int dwarf_concrete_scopes(Dwarf_Die *cu, Dwarf_Addr pc,
+				 Dwarf_Die **scopes)
+{
+	Dwarf_Die inner;
+	int n = dwarf_getscopes(cu, pc, scopes);
+
+	if (n <= 0)
+		return n;
+	inner = (*scopes)[0];
+	free(*scopes);
+	*scopes = NULL;
+	return dwarf_getscopes_die(&inner, scopes);
+}
+
+/*
  * Step out of inlined scopes while the line is in a header: each
  * DW_TAG_inlined_subroutine's call_file:call_line is where it was called.
  */
@@ -193,7 +213,7 @@ static void dwarf_outer_line(Dwarf_Die *cu, Dwarf_Addr pc, const char **file,
 	Dwarf_Word cf, cl;
 	size_t nfiles;
 	const char *name;
-	int i, n = dwarf_getscopes(cu, pc, &scopes);
+	int i, n = dwarf_concrete_scopes(cu, pc, &scopes);
 
 	if (dwarf_getsrcfiles(cu, &files, &nfiles))
 		n = 0;
