@@ -228,9 +228,14 @@ static void report_draw(struct report_ctx *c, const struct rnode *n,
 	report_title(c->f, n, report_level[depth], c->total, c->ext);
 	fputs("</rect>\n", c->f);
 	format_size(size, sizeof(size), n->bytes);
-	snprintf(label, sizeof(label), "%s %s", n->name, size);
-	report_label(c->f, &r, depth == 1 ? label : n->name,
-		     depth == 1 ? "#fff" : "#111", depth == 1);
+	if (depth == 1)
+		snprintf(label, sizeof(label), "%s %s", n->name, size);
+	else if (depth == 3 && site_file_line(n->site, NULL, 0, NULL) &&
+		 strrchr(n->name, '/'))	/* the directory is in the tooltip */
+		snprintf(label, sizeof(label), "%s", strrchr(n->name, '/') + 1);
+	else
+		snprintf(label, sizeof(label), "%s", n->name);
+	report_label(c->f, &r, label, depth == 1 ? "#fff" : "#111", depth == 1);
 	if (depth == 3 || !n->nkids)
 		return;
 	if (r.h < 2 * band || r.w < 30)
