@@ -4,9 +4,13 @@
 # the user part.
 #
 #   make                 build module/allocinfo_ext.ko against KDIR
+#   make tools           build tools/allocinfo-ext/allocinfo-ext (libdw-dev)
+#   make install         install allocinfo-ext and its man page under
+#                        $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
 #   make run             boot a VM with the module loaded, run a workload,
 #                        print the top sites
-#   make check           build and run the kselftests in a VM
+#   make check           run the tool's host tests, then build and run the
+#                        kselftests in a VM
 #   make clean
 #
 # KDIR defaults to the running kernel's build tree. KERNEL selects the
@@ -15,8 +19,9 @@
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 KERNEL ?= 6.12
+PREFIX ?= /usr/local
 
-.PHONY: all modules clean check run
+.PHONY: all modules tools install clean check run
 
 all: modules
 
@@ -26,8 +31,15 @@ modules:
 	  exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
+tools:
+	$(MAKE) -C tools/allocinfo-ext
+
+install: tools
+	$(MAKE) -C tools/allocinfo-ext install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	$(MAKE) -C tools/allocinfo-ext clean
 	$(MAKE) -C selftests/allocinfo_ext/aie_helper KDIR=$(KDIR) clean 2>/dev/null || true
 
 check:

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # check.sh - `make check`: build, boot KERNEL (default 6.12) under QEMU,
-# run the kselftests, print their TAP and a closing line
+# run the kselftests, print their TAP (after that of the host-side tool
+# tests, run before the boot) and a closing line
 # "N passed, N failed, N skipped". Exits non-zero when a test failed, the
 # guest did not reach its end, or its kernel log has a BUG, WARNING, Oops,
 # KASAN or lockdep report.
@@ -9,6 +10,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 aie_prepare
+host_tap=$AIE_OUT/host.tap
+aie_host_tests "$host_tap"
+cat "$host_tap"
 set +e
 aie_boot check "${AIE_TIMEOUT:-900}"
 qemu_rc=$?
@@ -35,10 +39,12 @@ else
 fi
 printf '%s\n' "${host[@]}"
 
-# Count test cases: the harness's own lines ("# ok N name" one level in),
-# then each program the runner marks "not ok" without a failed case of its
-# own (a crash or a timeout), then the host checks.
-summary=$( { sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$out"; printf '%s\n' "${host[@]}"; } | awk '
+# Count test cases: the host-side tool tests, the harness's own lines
+# ("# ok N name" one level in), then each program the runner marks
+# "not ok" without a failed case of its own (a crash or a timeout), then
+# the host checks.
+summary=$( { cat "$host_tap"; sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$out"
+	printf '%s\n' "${host[@]}"; } | awk '
 	/^# (not )?ok [0-9]+ / {
 		cases++
 		if ($2 == "not") { fail++; prog_fail = 1 }

@@ -36,6 +36,9 @@ aie_apt_install() {
 aie_deps() {
 	aie_apt_install make gcc libc6-dev bc flex bison libelf-dev cpio gzip \
 		rsync xz-utils qemu-system-x86 busybox-static linux-source-6.12
+	# tools/allocinfo-ext (static too, for the guest) and its host tests
+	aie_apt_install libdw-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev \
+		binutils python3 curl tmux chromium prometheus prometheus-node-exporter
 }
 
 # Fetch a Debian package's .deb into the cache and unpack it under $2.
@@ -131,12 +134,31 @@ aie_build() {
 	make -s -C "$AIE_TOP/selftests/allocinfo_ext" KSFT_DIR="$ksft" \
 		COLLECTION=allocinfo_ext OUTPUT="$AIE_OUT/ksft" emit_tests \
 		> "$st/kselftest/kselftest-list.txt" || aie_die "emit_tests failed"
+	make -s -C "$AIE_TOP" tools >&2 &&
+		make -s -C "$AIE_TOP/tools/allocinfo-ext" allocinfo-ext.static \
+			tests/unit >&2 ||
+		aie_die "tools/allocinfo-ext build failed"
+	cp "$AIE_TOP/tools/allocinfo-ext/allocinfo-ext.static" \
+		"$st/kselftest/allocinfo_ext/allocinfo-ext"
 	mkdir -p "$st/aie"
 	cp "$AIE_TOP/module/allocinfo_ext.ko" "$st/aie/"
 	cp "$AIE_TOP/tools/vm/guest/"* "$st/aie/"
 	# the functions module/callers.c lists as allocator-internal or helpers
 	sed -n 's/^\t\(INTERNAL\|HELPER\)("\([^"]*\)"),$/\2/p' \
 		"$AIE_TOP/module/callers.c" > "$st/aie/allocator-functions"
+}
+
+# aie_host_tests FILE: the host-side tests of tools/allocinfo-ext (no VM);
+# their TAP lines go to FILE, their other output to $AIE_OUT/host-tests.log.
+aie_host_tests() {
+	local rc=0
+	aie_log "host tests of tools/allocinfo-ext"
+	"$AIE_TOP/tools/allocinfo-ext/tests/run.sh" >"$1" 2>"$AIE_OUT/host-tests.log" ||
+		rc=$?
+	if [ "$rc" != 0 ] && ! grep -q '^not ok - ' "$1"; then
+		echo "not ok - host: tools/allocinfo-ext/tests/run.sh exited $rc" >>"$1"
+	fi
+	return 0
 }
 
 # Pack $AIE_OUT/stage with busybox and the guest init into an initramfs.

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cmd.h - the commands of allocinfo-ext. Each takes its own argv (argv[0]
+ * is the command's name), parses its options with getopt_long() and
+ * returns the exit status.
+ */
+#ifndef _AIE_TOOL_CMD_H
+#define _AIE_TOOL_CMD_H
+
+int cmd_top(int argc, char **argv);
+int cmd_snapshot(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_group(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_ctl(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+/* "Try 'allocinfo-ext <cmd> --help'." and the usage exit status. */
+int cmd_usage_error(const char *cmd);
+
+#endif /* _AIE_TOOL_CMD_H */

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * diff.c - `allocinfo-ext diff A B`: the change of every site's live bytes
+ * and calls from table A to table B, largest growth first, with the sites
+ * that appeared in B and those that vanished from A.
+ *
+ * Sites are matched by key (location, module, function); rows of one
+ * table with the same key are summed first. A site given a file:line by
+ * `annotate` between A and B has a new key: annotate before the first
+ * snapshot.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "table.h"
+#include "util.h"
+
+enum diff_state { DIFF_SAME, DIFF_CHANGED, DIFF_NEW, DIFF_GONE };
+
+static const char * const diff_state_names[] = {
+	[DIFF_SAME] = "same", [DIFF_CHANGED] = "changed",
+	[DIFF_NEW] = "new", [DIFF_GONE] = "gone",
+};
+
+/* One key's figures in A and B. */
+struct diff_entry {
+	const struct site *site;	/* B's row, else A's */
+	long long bytes_a, calls_a, bytes_b, calls_b;
+	enum diff_state state;
+};
+
+struct diff_opts {
+	bool all;		/* list unchanged sites too */
+	long limit;		/* rows at most, 0 for all */
+};
+
+static int diff_key_cmp(const void *a, const void *b)
+{
+	return site_key_cmp(*(const struct site * const *)a,
+			    *(const struct site * const *)b);
+}
+
+static const struct site **diff_sorted(const struct table *t)
+{
+	const struct site **v = xcalloc(t->nr, sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		v[i] = &t->sites[i];
+	qsort(v, t->nr, sizeof(*v), diff_key_cmp);
+	return v;
+}
+
+/* Add the run of rows with @v[*i]'s key to @bytes and @calls. */
+static void diff_take(const struct site **v, size_t n, size_t *i,
+		      long long *bytes, long long *calls)
+{
+	const struct site *first = v[*i];
+
+	while (*i < n && !site_key_cmp(first, v[*i])) {
+		*bytes += v[*i]->bytes;
+		*calls += v[*i]->calls;
+		(*i)++;
+	}
+}
+
+/* Merge-join the two tables sorted by key. Returns the entry count. */
+static size_t diff_join(const struct table *a, const struct table *b,
+			struct diff_entry *out)
+{
+	const struct site **va = diff_sorted(a), **vb = diff_sorted(b);
+	size_t i = 0, j = 0, n = 0;
+	int c;
+
+	while (i < a->nr || j < b->nr) {
+		struct diff_entry *e = &out[n++];
+
+		memset(e, 0, sizeof(*e));
+		c = i == a->nr ? 1 : j == b->nr ? -1 : site_key_cmp(va[i], vb[j]);
+		e->site = c < 0 ? va[i] : vb[j];
+		if (c <= 0)
+			diff_take(va, a->nr, &i, &e->bytes_a, &e->calls_a);
+		if (c >= 0)
+			diff_take(vb, b->nr, &j, &e->bytes_b, &e->calls_b);
+		e->state = c < 0 ? DIFF_GONE : c > 0 ? DIFF_NEW :
+			   e->bytes_a != e->bytes_b || e->calls_a != e->calls_b ?
+			   DIFF_CHANGED : DIFF_SAME;
+	}
+	free(va);
+	free(vb);
+	return n;
+}
+
+/* Growth first; then calls; then the key, so the order is total. */
+static int diff_growth_cmp(const void *pa, const void *pb)
+{
+	const struct diff_entry *a = pa, *b = pb;
+	long long da = a->bytes_b - a->bytes_a, db = b->bytes_b - b->bytes_a;
+	long long ca = a->calls_b - a->calls_a, cb = b->calls_b - b->calls_a;
+
+	if (da != db)
+		return da < db ? 1 : -1;
+	if (ca != cb)
+		return ca < cb ? 1 : -1;
+	return site_key_cmp(a->site, b->site);
+}
+
+static void diff_summary(const struct table *a, const struct table *b,
+			 const struct diff_entry *e, size_t n)
+{
+	size_t i, count[4] = { 0 };
+	long long ta = table_total_bytes(a), tb = table_total_bytes(b);
+
+	for (i = 0; i < n; i++)
+		count[e[i].state]++;
+	printf("# allocinfo-ext diff: %s -> %s\n", a->name, b->name);
+	printf("# sites: %zu in A, %zu in B: %zu new, %zu gone, %zu changed, %zu same\n",
+	       a->nr, b->nr, count[DIFF_NEW], count[DIFF_GONE],
+	       count[DIFF_CHANGED], count[DIFF_SAME]);
+	printf("# live bytes: %lld -> %lld (%+lld)\n", ta, tb, tb - ta);
+	printf("#  delta_bytes delta_calls      bytes_a      bytes_b state   site\n");
+}
+
+static void diff_print(const struct diff_entry *e, size_t n,
+		       const struct diff_opts *o)
+{
+	char tag[4400];
+	size_t i;
+	long shown = 0;
+
+	for (i = 0; i < n && (!o->limit || shown < o->limit); i++) {
+		if (e[i].state == DIFF_SAME && !o->all)
+			continue;
+		site_tag(e[i].site, tag, sizeof(tag));
+		printf("%+14lld %+11lld %12lld %12lld %-7s %s\n",
+		       e[i].bytes_b - e[i].bytes_a, e[i].calls_b - e[i].calls_a,
+		       e[i].bytes_a, e[i].bytes_b, diff_state_names[e[i].state],
+		       tag);
+		shown++;
+	}
+}
+
+static void diff_usage(FILE *f)
+{
+	fprintf(f, "Usage: allocinfo-ext diff [-a] [-n N] A B\n\n"
+		"The change of each site's live bytes and calls from table A to table B\n"
+		"(snapshots, or a /proc file), largest growth first. State \"new\": the\n"
+		"site is in B only; \"gone\": in A only.\n\n"
+		"  -a, --all        list unchanged sites too\n"
+		"  -n, --lines N    at most N rows\n\n"
+		"Example:\n"
+		"  allocinfo-ext snapshot -o a.snap; sleep 60; allocinfo-ext diff a.snap /proc/allocinfo_ext\n");
+}
+
+static int diff_run(const char *pa, const char *pb, const struct diff_opts *o)
+{
+	struct table a, b;
+	struct diff_entry *e;
+	size_t n;
+	int ret = AIE_EXIT_FAIL;
+
+	if (table_load(&a, pa))
+		goto out_a;
+	if (table_load(&b, pb))
+		goto out_b;
+	e = xcalloc(a.nr + b.nr, sizeof(*e));
+	n = diff_join(&a, &b, e);
+	qsort(e, n, sizeof(*e), diff_growth_cmp);
+	diff_summary(&a, &b, e, n);
+	diff_print(e, n, o);
+	free(e);
+	ret = fflush(stdout) ? AIE_EXIT_FAIL : 0;
+out_b:
+	table_free(&b);
+out_a:
+	table_free(&a);
+	return ret;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "all", no_argument, NULL, 'a' },
+		{ "lines", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct diff_opts o = { .all = false, .limit = 0 };
+	long long n;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "an:h", opts, NULL)) != -1) {
+		if (c == 'a') {
+			o.all = true;
+		} else if (c == 'n' && parse_ll(optarg, &n) && n >= 0) {
+			o.limit = n;
+		} else if (c == 'h') {
+			diff_usage(stdout);
+			return 0;
+		} else {
+			if (c == 'n')
+				aie_err("bad row count \"%s\"", optarg);
+			return cmd_usage_error(argv[0]);
+		}
+	}
+	if (argc - optind != 2) {
+		aie_err("diff takes two tables, A and B");
+		return cmd_usage_error(argv[0]);
+	}
+	return diff_run(argv[optind], argv[optind + 1], &o);
+}

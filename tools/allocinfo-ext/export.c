@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * export.c - `allocinfo-ext export`: the table as JSON, CSV, or the
+ * Prometheus text exposition format (for node_exporter's textfile
+ * collector).
+ *
+ * JSON and CSV give the rows as they are. Prometheus needs every series
+ * once: rows with the same labels (the kernel's /proc/allocinfo repeats a
+ * header's inline function's tag per module) are summed into one.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "export.h"
+#include "table.h"
+#include "util.h"
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void json_key_string(FILE *f, const char *key, const char *val)
+{
+	fprintf(f, "\"%s\": ", key);
+	if (val && *val)
+		json_string(f, val);
+	else
+		fputs("null", f);
+}
+
+static void json_meta(FILE *f, const struct table_meta *m)
+{
+	const char *keys[] = { "time", "kernel", "uptime", "module_version", "source" };
+	const char *vals[] = { m->time, m->kernel, m->uptime, m->module_version, m->source };
+	const char *sep = "";
+	size_t i;
+
+	fputs("  \"snapshot\": {", f);
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		if (!vals[i])
+			continue;
+		fputs(sep, f);
+		json_key_string(f, keys[i], vals[i]);
+		sep = ", ";
+	}
+	fputs("},\n", f);
+}
+
+static void json_site(FILE *f, const struct table *t, const struct site *s)
+{
+	char file[4096];
+	unsigned int line;
+	bool located = site_file_line(s, file, sizeof(file), &line);
+
+	fprintf(f, "    {\"bytes\": %lld, \"calls\": %lld, ", s->bytes, s->calls);
+	json_key_string(f, "site", s->location);
+	fputs(", ", f);
+	json_key_string(f, "file", located ? file : NULL);
+	if (located)
+		fprintf(f, ", \"line\": %u, ", line);
+	else
+		fputs(", \"line\": null, ", f);
+	json_key_string(f, "module", s->module);
+	fputs(", ", f);
+	json_key_string(f, "func", s->func);
+	if (t->format == TABLE_EXT) {
+		fputs(", ", f);
+		json_key_string(f, "type", s->type);
+		fprintf(f, ", \"slack\": %lld, \"total_calls\": %lld, \"total_bytes\": %lld, \"peak\": %lld, \"failed\": %lld, \"disabled\": %s",
+			s->slack, s->total_calls, s->total_bytes, s->peak,
+			s->failed, s->disabled ? "true" : "false");
+	}
+	fputc('}', f);
+}
+
+static void export_json(FILE *f, const struct table *t)
+{
+	size_t i;
+
+	fputs("{\n  ", f);
+	json_key_string(f, "source", t->name);
+	fputs(",\n  ", f);
+	json_key_string(f, "format", table_format_name(t->format));
+	fprintf(f, ",\n  \"version\": \"%d.%d\",\n", t->major, t->minor);
+	json_meta(f, &t->meta);
+	fputs("  \"sites\": [", f);
+	for (i = 0; i < t->nr; i++) {
+		fputs(i ? ",\n" : "\n", f);
+		json_site(f, t, &t->sites[i]);
+	}
+	fputs(t->nr ? "\n  ]\n}\n" : "]\n}\n", f);
+}
+
+/* RFC 4180: quote a field holding a comma, a quote or a line break. */
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void export_csv(FILE *f, const struct table *t)
+{
+	char file[4096];
+	unsigned int line;
+	size_t i;
+
+	fputs("bytes,calls,site,file,line,module,func,type,slack,total_calls,total_bytes,peak,failed,disabled\n", f);
+	for (i = 0; i < t->nr; i++) {
+		const struct site *s = &t->sites[i];
+		bool located = site_file_line(s, file, sizeof(file), &line);
+
+		fprintf(f, "%lld,%lld,", s->bytes, s->calls);
+		csv_field(f, s->location);
+		fputc(',', f);
+		csv_field(f, located ? file : "");
+		if (located)
+			fprintf(f, ",%u,", line);
+		else
+			fputs(",,", f);
+		csv_field(f, s->module);
+		fputc(',', f);
+		csv_field(f, s->func);
+		fputc(',', f);
+		csv_field(f, s->type);
+		if (t->format == TABLE_EXT)
+			fprintf(f, ",%lld,%lld,%lld,%lld,%lld,%d\n", s->slack,
+				s->total_calls, s->total_bytes, s->peak,
+				s->failed, s->disabled);
+		else
+			fputs(",,,,,,\n", f);
+	}
+}
+
+enum export_format { EXPORT_JSON, EXPORT_CSV, EXPORT_PROMETHEUS };
+
+static int export_parse_format(const char *s, int *fmt)
+{
+	static const char * const names[] = {
+		[EXPORT_JSON] = "json", [EXPORT_CSV] = "csv",
+		[EXPORT_PROMETHEUS] = "prometheus",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(s, names[i])) {
+			*fmt = i;
+			return 0;
+		}
+	}
+	aie_err("unknown format \"%s\": expected json, csv or prometheus", s);
+	return -1;
+}
+
+static void export_usage(FILE *f)
+{
+	fprintf(f, "Usage: allocinfo-ext export --format json|csv|prometheus [-o FILE] [FILE]\n\n"
+		"Write the table read from FILE (default: /proc/allocinfo_ext, else\n"
+		"/proc/allocinfo) as JSON, CSV, or Prometheus text exposition format.\n"
+		"-o replaces FILE atomically, as node_exporter's textfile collector wants.\n\n"
+		"  -f, --format FMT   json, csv or prometheus\n"
+		"  -o, --output FILE  write there instead of stdout\n\n"
+		"Example:\n"
+		"  allocinfo-ext export -f prometheus -o /var/lib/prometheus/node-exporter/allocinfo.prom\n");
+}
+
+static int export_run(const char *path, int fmt, const char *out_path)
+{
+	struct output out;
+	struct table t;
+	int ret = AIE_EXIT_FAIL;
+
+	if (!table_load(&t, path)) {
+		output_open(&out, out_path);
+		if (fmt == EXPORT_JSON)
+			export_json(out.f, &t);
+		else if (fmt == EXPORT_CSV)
+			export_csv(out.f, &t);
+		else
+			export_prometheus(out.f, &t);
+		ret = output_close(&out) ? AIE_EXIT_FAIL : 0;
+	}
+	table_free(&t);
+	return ret;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out_path = NULL;
+	int c, fmt = -1;
+
+	while ((c = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			export_usage(stdout);
+			return 0;
+		}
+		if ((c == 'f' && export_parse_format(optarg, &fmt)) ||
+		    (c != 'f' && c != 'o'))
+			return cmd_usage_error(argv[0]);
+		if (c == 'o')
+			out_path = optarg;
+	}
+	if (fmt < 0 || argc - optind > 1) {
+		aie_err(fmt < 0 ? "export needs --format" : "export reads one table");
+		return cmd_usage_error(argv[0]);
+	}
+	return export_run(argv[optind], fmt, out_path);
+}

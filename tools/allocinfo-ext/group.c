@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * group.c - `allocinfo-ext group --by module|subsystem|function|file`:
+ * live bytes, calls and slack summed per group, largest first.
+ *
+ *	module		the site's module, "vmlinux" for built-in code
+ *	subsystem	first directory of its file (mm, net, fs,
+ *			drivers/<x>, ...), else its module, else "vmlinux"
+ *	function	its function, with [module] for module code
+ *	file		its source file, "(unknown)" until it has a file:line
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "table.h"
+#include "util.h"
+
+enum group_by { GROUP_MODULE, GROUP_SUBSYSTEM, GROUP_FUNCTION, GROUP_FILE };
+
+static const char * const group_by_names[] = {
+	[GROUP_MODULE] = "module", [GROUP_SUBSYSTEM] = "subsystem",
+	[GROUP_FUNCTION] = "function", [GROUP_FILE] = "file",
+};
+
+struct group {
+	char *name;
+	long long bytes, calls, slack;
+	size_t sites;
+};
+
+static char *group_key(const struct site *s, enum group_by by)
+{
+	char buf[4096];
+
+	switch (by) {
+	case GROUP_MODULE:
+		return xstrdup(s->module[0] ? s->module : "vmlinux");
+	case GROUP_SUBSYSTEM:
+		site_subsystem(s, buf, sizeof(buf));
+		return xstrdup(buf);
+	case GROUP_FUNCTION:
+		return s->module[0] ? xasprintf("%s [%s]", s->func, s->module) :
+		       xstrdup(s->func);
+	case GROUP_FILE:
+		if (!site_file_line(s, buf, sizeof(buf), NULL))
+			snprintf(buf, sizeof(buf), "(unknown)");
+		return xstrdup(buf);
+	}
+	return xstrdup("?");
+}
+
+static int group_name_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct group *)a)->name,
+		      ((const struct group *)b)->name);
+}
+
+static int group_bytes_cmp(const void *pa, const void *pb)
+{
+	const struct group *a = pa, *b = pb;
+
+	if (a->bytes != b->bytes)
+		return a->bytes < b->bytes ? 1 : -1;
+	if (a->calls != b->calls)
+		return a->calls < b->calls ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+/* One group per distinct key, largest first. Returns the group count. */
+static size_t group_table(const struct table *t, enum group_by by,
+			  struct group **out)
+{
+	struct group *g = xcalloc(t->nr, sizeof(*g));
+	size_t i, n = 0;
+
+	for (i = 0; i < t->nr; i++) {
+		g[i].name = group_key(&t->sites[i], by);
+		g[i].bytes = t->sites[i].bytes;
+		g[i].calls = t->sites[i].calls;
+		g[i].slack = t->sites[i].slack;
+		g[i].sites = 1;
+	}
+	qsort(g, t->nr, sizeof(*g), group_name_cmp);
+	for (i = 0; i < t->nr; i++) {
+		if (n && !strcmp(g[n - 1].name, g[i].name)) {
+			g[n - 1].bytes += g[i].bytes;
+			g[n - 1].calls += g[i].calls;
+			g[n - 1].slack += g[i].slack;
+			g[n - 1].sites++;
+			free(g[i].name);
+		} else {
+			g[n++] = g[i];
+		}
+	}
+	qsort(g, n, sizeof(*g), group_bytes_cmp);
+	*out = g;
+	return n;
+}
+
+static void group_print(const struct table *t, enum group_by by)
+{
+	struct group *g;
+	size_t i, n = group_table(t, by, &g);
+	char slack[24];
+
+	printf("# allocinfo-ext group --by %s: %s, %zu sites, %lld live bytes\n",
+	       group_by_names[by], t->name, t->nr, table_total_bytes(t));
+	printf("#        bytes      calls      slack  sites %s\n",
+	       group_by_names[by]);
+	for (i = 0; i < n; i++) {
+		if (t->format == TABLE_EXT)
+			snprintf(slack, sizeof(slack), "%lld", g[i].slack);
+		else
+			snprintf(slack, sizeof(slack), "-");
+		printf("%14lld %10lld %10s %6zu %s\n", g[i].bytes, g[i].calls,
+		       slack, g[i].sites, g[i].name);
+		free(g[i].name);
+	}
+	free(g);
+}
+
+static void group_usage(FILE *f)
+{
+	fprintf(f, "Usage: allocinfo-ext group --by module|subsystem|function|file [FILE]\n\n"
+		"Live bytes, calls and slack summed per group, largest first.\n"
+		"subsystem is the first directory of a site's file:line (mm, net, fs,\n"
+		"drivers/<x>, arch/<x>, ...) when the site has one, else its module,\n"
+		"else \"vmlinux\"; file is \"(unknown)\" for sites without file:line\n"
+		"(see annotate).\n\n"
+		"  -b, --by KEY   module, subsystem, function or file\n\n"
+		"Example:\n"
+		"  allocinfo-ext group --by module | head\n");
+}
+
+static int group_parse_by(const char *s, enum group_by *by)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(group_by_names); i++) {
+		if (!strcmp(s, group_by_names[i])) {
+			*by = i;
+			return 0;
+		}
+	}
+	aie_err("cannot group by \"%s\": expected module, subsystem, function or file", s);
+	return -1;
+}
+
+int cmd_group(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "by", required_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum group_by by = GROUP_MODULE;
+	bool have_by = false;
+	struct table t;
+	int c, ret = AIE_EXIT_FAIL;
+
+	while ((c = getopt_long(argc, argv, "b:h", opts, NULL)) != -1) {
+		if (c == 'b' && !group_parse_by(optarg, &by)) {
+			have_by = true;
+		} else if (c == 'h') {
+			group_usage(stdout);
+			return 0;
+		} else {
+			return cmd_usage_error(argv[0]);
+		}
+	}
+	if (!have_by || argc - optind > 1) {
+		aie_err(have_by ? "group reads one table" : "group needs --by");
+		return cmd_usage_error(argv[0]);
+	}
+	if (!table_load(&t, argv[optind])) {
+		group_print(&t, by);
+		ret = fflush(stdout) ? AIE_EXIT_FAIL : 0;
+	}
+	table_free(&t);
+	return ret;
+}

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * allocinfo-ext - read, compare, group, export and picture the kernel's
+ * per-call-site memory figures of /proc/allocinfo_ext (the allocinfo_ext
+ * module) or /proc/allocinfo (CONFIG_MEM_ALLOC_PROFILING), and give sites
+ * their file:line from DWARF debug info.
+ *
+ * main.c: the command table and the top-level help.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "util.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *args;
+	const char *what;
+};
+
+static const struct command commands[] = {
+	{ "top", cmd_top, "[-s bytes|calls|slack|growth] [-b] [-n N] [-d SEC] [FILE]",
+	  "live view of the sites, refreshed like top" },
+	{ "snapshot", cmd_snapshot, "[-o FILE] [SOURCE]",
+	  "a copy of the table with time, kernel, uptime, module version" },
+	{ "diff", cmd_diff, "[-a] [-n N] A B",
+	  "per-site change from A to B, sorted by growth" },
+	{ "group", cmd_group, "--by module|subsystem|function|file [FILE]",
+	  "live figures summed per group" },
+	{ "export", cmd_export, "--format json|csv|prometheus [-o FILE] [FILE]",
+	  "the table for other programs" },
+	{ "ctl", cmd_ctl, "enable SEL | disable SEL | reset | locate SITE FILE:LINE",
+	  "control writes to /proc/allocinfo_ext" },
+	{ "annotate", cmd_annotate, "[--vmlinux FILE] [--module-dir DIR] [-n]",
+	  "give sites their file:line from DWARF debug info" },
+	{ "report", cmd_report, "--svg FILE [SOURCE]",
+	  "a treemap picture: subsystem, function, site" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "Usage: %s COMMAND [OPTIONS] [ARGS]\n\n"
+		"Per-call-site kernel memory, from /proc/allocinfo_ext (the allocinfo_ext\n"
+		"module), /proc/allocinfo (CONFIG_MEM_ALLOC_PROFILING) or a snapshot file.\n"
+		"FILE and SOURCE default to /proc/allocinfo_ext, else /proc/allocinfo.\n\n"
+		"Commands:\n", AIE_TOOL_NAME);
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-9s %s\n  %-9s   %s\n", commands[i].name,
+			commands[i].args, "", commands[i].what);
+	fprintf(f, "\nExamples:\n"
+		"  allocinfo-ext top -s growth            sites whose memory grows fastest\n"
+		"  allocinfo-ext top -b -n 3 -d 5         three samples, for a log\n"
+		"  allocinfo-ext snapshot -o before.snap; ...; allocinfo-ext snapshot -o after.snap\n"
+		"  allocinfo-ext diff before.snap after.snap | head\n"
+		"  allocinfo-ext group --by subsystem\n"
+		"  allocinfo-ext export --format prometheus -o /var/lib/prometheus/node-exporter/allocinfo.prom\n"
+		"  allocinfo-ext ctl disable '[nf_conntrack]'\n"
+		"  allocinfo-ext annotate                 file:line from linux-image-$(uname -r)-dbg\n"
+		"  allocinfo-ext report --svg memory.svg\n\n"
+		"'%s COMMAND --help' tells more; man allocinfo-ext tells all.\n",
+		AIE_TOOL_NAME);
+}
+
+int cmd_usage_error(const char *cmd)
+{
+	fprintf(stderr, "Try '%s %s --help'.\n", AIE_TOOL_NAME, cmd);
+	return AIE_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return AIE_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("%s %s\n", AIE_TOOL_NAME, AIE_TOOL_VERSION);
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	}
+	aie_err("unknown command \"%s\"", argv[1]);
+	fprintf(stderr, "Try '%s --help'.\n", AIE_TOOL_NAME);
+	return AIE_EXIT_USAGE;
+}

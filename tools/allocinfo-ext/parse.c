@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * parse.c - reading /proc/allocinfo_ext, /proc/allocinfo and snapshots.
+ *
+ * A table is an optional snapshot head ("# key: value" lines), a version
+ * line, then rows; other lines starting with '#' are comments, empty
+ * lines are skipped. A row is
+ *
+ *	<bytes> <calls> <location> [[<module>]] func:<name> [fields]
+ *
+ * (lines may end in CRLF, as a serial console's copy does), where the
+ * fields are, for allocinfo_ext 1.0, exactly type, slack,
+ * total_calls, total_bytes, peak, failed and an optional "disabled";
+ * later 1.x versions may append key:value fields, which are skipped. The
+ * kernel's format has no fields in 1.0; key:value fields that later
+ * kernels append are skipped as well. Anything else is an error naming
+ * the input and its line.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "table.h"
+#include "util.h"
+
+#define EXT_VERSION_PREFIX	"allocinfo_ext - version: "
+#define KERNEL_VERSION_PREFIX	"allocinfo - version: "
+
+struct parse_ctx {
+	struct table *t;
+	unsigned int lineno;
+	char msg[320];
+};
+
+static int perr(struct parse_ctx *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int perr(struct parse_ctx *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p->msg, sizeof(p->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* At most 60 bytes of @s, for quoting in a message. */
+static const char *quote(const char *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.60s%s", s, strlen(s) > 60 ? "..." : "");
+	return buf;
+}
+
+static int parse_version(struct parse_ctx *p, const char *line)
+{
+	const char *ver;
+	char *end;
+	long major, minor = -1;
+
+	if (str_starts(line, EXT_VERSION_PREFIX)) {
+		p->t->format = TABLE_EXT;
+		ver = line + strlen(EXT_VERSION_PREFIX);
+	} else {
+		p->t->format = TABLE_KERNEL;
+		ver = line + strlen(KERNEL_VERSION_PREFIX);
+	}
+	major = strtol(ver, &end, 10);
+	if (end != ver && *end == '.' && end[1] >= '0' && end[1] <= '9')
+		minor = strtol(end + 1, &end, 10);
+	if (minor < 0 || *end)
+		return perr(p, "bad version \"%s\": expected <major>.<minor>", ver);
+	if (major != 1)
+		return perr(p, "format version %ld.%ld is not supported (this tool reads 1.x)",
+			    major, minor);
+	p->t->major = major;
+	p->t->minor = minor;
+	return 0;
+}
+
+static bool is_version_line(const char *line)
+{
+	return str_starts(line, EXT_VERSION_PREFIX) ||
+	       str_starts(line, KERNEL_VERSION_PREFIX);
+}
+
+/* "# key: value" of a snapshot head; other comments are ignored. */
+static void parse_meta(struct table_meta *m, const char *line)
+{
+	static const struct { const char *key; size_t off; } keys[] = {
+		{ "# time: ", offsetof(struct table_meta, time) },
+		{ "# kernel: ", offsetof(struct table_meta, kernel) },
+		{ "# uptime: ", offsetof(struct table_meta, uptime) },
+		{ "# module_version: ", offsetof(struct table_meta, module_version) },
+		{ "# source: ", offsetof(struct table_meta, source) },
+	};
+	char **field;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		if (!str_starts(line, keys[i].key))
+			continue;
+		field = (char **)((char *)m + keys[i].off);
+		free(*field);
+		*field = xstrdup(line + strlen(keys[i].key));
+	}
+}
+
+/* An integer that must fit: bytes are signed, calls are not. */
+static int parse_count(struct parse_ctx *p, char **s, long long *val,
+		       bool is_signed, const char *what)
+{
+	char *end;
+
+	while (**s == ' ' || **s == '\t')
+		(*s)++;
+	if (!(**s >= '0' && **s <= '9') && !(is_signed && **s == '-'))
+		return perr(p, "expected %s, a number, at the start of the row", what);
+	errno = 0;
+	*val = strtoll(*s, &end, 10);
+	if (errno == ERANGE)
+		return perr(p, "%s out of range", what);
+	if (end == *s || (*end != ' ' && *end != '\t'))
+		return perr(p, "expected %s, a number, followed by a space", what);
+	*s = end;
+	return 0;
+}
+
+#define SITE_FIELD(name) { #name ":", offsetof(struct site, name) }
+
+static int parse_field(struct parse_ctx *p, struct site *s, char *tok,
+		       unsigned int *seen)
+{
+	static const struct { const char *key; size_t off; } keys[] = {
+		SITE_FIELD(slack), SITE_FIELD(total_calls),
+		SITE_FIELD(total_bytes), SITE_FIELD(peak), SITE_FIELD(failed),
+	};
+	char buf[80];
+	size_t i;
+
+	if (!strcmp(tok, "disabled")) {
+		s->disabled = true;
+		return 0;
+	}
+	if (str_starts(tok, "type:") && tok[5]) {
+		s->type = tok + 5;
+		*seen |= 1u << ARRAY_SIZE(keys);
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		if (!str_starts(tok, keys[i].key))
+			continue;
+		if (*seen & (1u << i))
+			return perr(p, "field \"%s\" given twice", keys[i].key);
+		*seen |= 1u << i;
+		if (!parse_ll(tok + strlen(keys[i].key),
+			      (long long *)((char *)s + keys[i].off)))
+			return perr(p, "bad value in \"%s\"", quote(tok, buf, sizeof(buf)));
+		return 0;
+	}
+	if (p->t->minor > 0 && strchr(tok, ':') && tok[0] != ':')
+		return 0;	/* a field added by a later minor version */
+	return perr(p, "unknown field \"%s\"", quote(tok, buf, sizeof(buf)));
+}
+
+/* The fields after func:<name>; @save continues the strtok_r(). */
+static int parse_fields(struct parse_ctx *p, struct site *s, char **save)
+{
+	unsigned int seen = 0, all = (1u << 6) - 1;
+	char *tok, buf[80];
+
+	while ((tok = strtok_r(NULL, " \t", save))) {
+		if (p->t->format == TABLE_EXT) {
+			if (parse_field(p, s, tok, &seen))
+				return -1;
+		} else if (!strchr(tok, ':') || tok[0] == ':') {
+			return perr(p, "unexpected \"%s\" after func:%s",
+				    quote(tok, buf, sizeof(buf)), s->func);
+		}
+	}
+	if (p->t->format == TABLE_EXT && (seen & all) != all)
+		return perr(p, "missing fields: a row has type, slack, total_calls, total_bytes, peak and failed");
+	return 0;
+}
+
+/* "<location> [[<module>]] func:<name> ..." */
+static int parse_tag(struct parse_ctx *p, struct site *s)
+{
+	char *save, *tok, buf[80];
+
+	tok = strtok_r(s->text, " \t", &save);
+	if (!tok || tok[0] == '[' || str_starts(tok, "func:"))
+		return perr(p, "expected a location (file:line or function+offset) after the calls");
+	s->location = tok;
+	s->module = "";
+	s->type = "";
+	tok = strtok_r(NULL, " \t", &save);
+	if (tok && tok[0] == '[') {
+		if (strlen(tok) < 3 || tok[strlen(tok) - 1] != ']')
+			return perr(p, "bad module name \"%s\"", quote(tok, buf, sizeof(buf)));
+		tok[strlen(tok) - 1] = '\0';
+		s->module = tok + 1;
+		tok = strtok_r(NULL, " \t", &save);
+	}
+	if (!tok || !str_starts(tok, "func:") || !tok[5])
+		return perr(p, "expected \"func:<name>\" after the location");
+	s->func = tok + 5;
+	return parse_fields(p, s, &save);
+}
+
+static int parse_row(struct parse_ctx *p, const char *line, size_t len)
+{
+	struct table *t = p->t;
+	struct site s = { .lineno = p->lineno };
+	char *rest;
+
+	s.text = xstrndup(line, len);
+	rest = s.text;
+	if (parse_count(p, &rest, &s.bytes, true, "live bytes") ||
+	    parse_count(p, &rest, &s.calls, false, "live calls"))
+		goto err;
+	while (*rest == ' ' || *rest == '\t')
+		rest++;
+	memmove(s.text, rest, strlen(rest) + 1);
+	if (parse_tag(p, &s))
+		goto err;
+	if (t->nr == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 256;
+		t->sites = xrealloc_array(t->sites, t->cap, sizeof(*t->sites));
+	}
+	t->sites[t->nr++] = s;
+	return 0;
+err:
+	free(s.text);
+	return -1;
+}
+
+static int parse_line(struct parse_ctx *p, const char *line, size_t len,
+		      bool *have_version)
+{
+	char *copy, buf[80];
+	int ret = 0;
+
+	if (!len)
+		return 0;
+	copy = xstrndup(line, len);
+	if (copy[0] == '#') {
+		if (!*have_version)
+			parse_meta(&p->t->meta, copy);
+	} else if (is_version_line(copy)) {
+		ret = *have_version ?
+		      perr(p, "a second version line: two tables in one input?") :
+		      parse_version(p, copy);
+		*have_version = true;
+	} else if (!*have_version) {
+		ret = perr(p, "expected \"allocinfo_ext - version: 1.0\" or \"allocinfo - version: 1.0\", found \"%s\"",
+			   quote(copy, buf, sizeof(buf)));
+	} else {
+		ret = parse_row(p, line, len);
+	}
+	free(copy);
+	return ret;
+}
+
+int table_parse(struct table *t, const char *name, char *text, size_t len)
+{
+	struct parse_ctx p = { .t = t, .lineno = 0 };
+	bool have_version = false;
+	const char *line = text, *nl, *end;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	t->name = xstrdup(name);
+	t->raw = text;
+	t->raw_len = len;
+	while (line < text + len) {
+		nl = memchr(line, '\n', text + len - line);
+		if (!nl)
+			nl = text + len;
+		end = nl > line && nl[-1] == '\r' ? nl - 1 : nl;	/* CRLF */
+		p.lineno++;
+		if (memchr(line, '\0', end - line))
+			ret = perr(&p, "binary data (a NUL byte): not a text table");
+		else
+			ret = parse_line(&p, line, end - line, &have_version);
+		if (ret) {
+			aie_err("%s:%u: %s", name, p.lineno, p.msg);
+			return -1;
+		}
+		line = nl + 1;
+	}
+	if (!have_version) {
+		aie_err("%s: no version line: not /proc/allocinfo_ext, /proc/allocinfo or a snapshot of either",
+			name);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * table.c - loading and freeing tables, and what a site's key and
+ * location tell: its file and line, its subsystem.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "table.h"
+#include "util.h"
+
+const char *table_default_source(void)
+{
+	if (!access(AIE_PROC_EXT, F_OK))
+		return AIE_PROC_EXT;
+	if (!access(AIE_PROC_KERNEL, F_OK))
+		return AIE_PROC_KERNEL;
+	aie_err("neither %s nor %s exists: load allocinfo_ext.ko, or name a snapshot file",
+		AIE_PROC_EXT, AIE_PROC_KERNEL);
+	return NULL;
+}
+
+int table_load(struct table *t, const char *path)
+{
+	size_t len;
+	char *text;
+
+	memset(t, 0, sizeof(*t));
+	if (!path)
+		path = table_default_source();
+	if (!path)
+		return -1;
+	text = read_whole_file(path, &len);
+	if (!text) {
+		aie_err("cannot read %s: %s%s", path, strerror(errno),
+			errno == EACCES ? " (the /proc files are for root)" : "");
+		return -1;
+	}
+	return table_parse(t, path, text, len);
+}
+
+void table_free(struct table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		free(t->sites[i].text);
+	free(t->sites);
+	free(t->raw);
+	free(t->name);
+	free(t->meta.time);
+	free(t->meta.kernel);
+	free(t->meta.uptime);
+	free(t->meta.module_version);
+	free(t->meta.source);
+	memset(t, 0, sizeof(*t));
+}
+
+const char *table_format_name(enum table_format f)
+{
+	return f == TABLE_EXT ? "allocinfo_ext" : "allocinfo";
+}
+
+int site_key_cmp(const struct site *a, const struct site *b)
+{
+	int c = strcmp(a->location, b->location);
+
+	if (!c)
+		c = strcmp(a->module, b->module);
+	if (!c)
+		c = strcmp(a->func, b->func);
+	return c;
+}
+
+bool site_file_line(const struct site *s, char *file, size_t len,
+		    unsigned int *line)
+{
+	const char *colon = strrchr(s->location, ':');
+	const char *d;
+
+	if (!colon || colon == s->location || !colon[1])
+		return false;
+	for (d = colon + 1; *d; d++) {
+		if (*d < '0' || *d > '9')
+			return false;
+	}
+	if (file)
+		snprintf(file, len, "%.*s", (int)(colon - s->location),
+			 s->location);
+	if (line)
+		*line = strtoul(colon + 1, NULL, 10);
+	return true;
+}
+
+/* Top-level directories whose subsystems are one level further down. */
+static bool two_level_dir(const char *dir, size_t len)
+{
+	static const char * const dirs[] = { "drivers", "arch", "sound" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		if (len == strlen(dirs[i]) && !memcmp(dir, dirs[i], len))
+			return true;
+	}
+	return false;
+}
+
+void site_subsystem(const struct site *s, char *buf, size_t len)
+{
+	char file[4096];
+	const char *p = file, *slash, *next;
+
+	if (site_file_line(s, file, sizeof(file), NULL)) {
+		while (str_starts(p, "./"))
+			p += 2;
+		slash = strchr(p, '/');
+		if (p[0] != '/' && slash && slash != p) {
+			next = strchr(slash + 1, '/');
+			if (two_level_dir(p, slash - p) && next)
+				slash = next;
+			snprintf(buf, len, "%.*s", (int)(slash - p), p);
+			return;
+		}
+	}
+	snprintf(buf, len, "%s", s->module[0] ? s->module : "vmlinux");
+}
+
+void site_tag(const struct site *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s func:%s", s->location,
+		 s->module[0] ? " [" : "", s->module, s->module[0] ? "]" : "",
+		 s->func);
+}
+
+long long table_total_bytes(const struct table *t)
+{
+	long long sum = 0;
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		sum += t->sites[i].bytes;
+	return sum;
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * table.h - a table of allocation sites as read from /proc/allocinfo_ext,
+ * /proc/allocinfo, or a snapshot of either.
+ *
+ * A site is known by its key: location, module and function. Strings of
+ * a site point into its own copy of the row's tag (site->text).
+ */
+#ifndef _AIE_TOOL_TABLE_H
+#define _AIE_TOOL_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define AIE_PROC_EXT	"/proc/allocinfo_ext"
+#define AIE_PROC_KERNEL	"/proc/allocinfo"
+
+enum table_format {
+	TABLE_EXT,	/* allocinfo_ext - version: 1.x */
+	TABLE_KERNEL,	/* allocinfo - version: 1.x */
+};
+
+struct site {
+	long long bytes;	/* live bytes */
+	long long calls;	/* live calls */
+	const char *location;	/* file:line, function+0xoff/0xsize, ... */
+	const char *module;	/* "" for built-in code */
+	const char *func;
+	const char *type;	/* "" in the kernel's format */
+	long long slack, total_calls, total_bytes, peak, failed;
+	bool disabled;
+	unsigned int lineno;	/* line of the input it came from */
+	char *text;		/* owns the strings above */
+};
+
+/* "# key: value" lines at the head of a snapshot. */
+struct table_meta {
+	char *time;
+	char *kernel;
+	char *uptime;
+	char *module_version;
+	char *source;
+};
+
+struct table {
+	char *name;		/* where it was read from, for messages */
+	enum table_format format;
+	int major, minor;
+	struct table_meta meta;
+	struct site *sites;
+	size_t nr, cap;
+	char *raw;		/* the text read, NUL-terminated */
+	size_t raw_len;
+};
+
+/*
+ * Parse @text (NUL-terminated, @len bytes; the table keeps it). Returns 0,
+ * or -1 after printing "<name>:<line>: <what is wrong>".
+ */
+int table_parse(struct table *t, const char *name, char *text, size_t len);
+
+/* Read @path (NULL: the default source) and parse it. 0 or -1. */
+int table_load(struct table *t, const char *path);
+
+void table_free(struct table *t);
+
+/* The source read when none is given, or NULL (with a message). */
+const char *table_default_source(void);
+
+const char *table_format_name(enum table_format f);
+
+/* Order by key: location, module, function. */
+int site_key_cmp(const struct site *a, const struct site *b);
+
+/*
+ * The source file and line of a site located at "file:line"; false for a
+ * function+offset or unknown location. @file gets the file name.
+ */
+bool site_file_line(const struct site *s, char *file, size_t len,
+		    unsigned int *line);
+
+/*
+ * The subsystem: the first directory of the site's file in the kernel
+ * tree (drivers/<x> and arch/<x> keep two), or else its module, or
+ * "vmlinux".
+ */
+void site_subsystem(const struct site *s, char *buf, size_t len);
+
+/* "<location> [<module>] func:<name>", as the table prints the tag. */
+void site_tag(const struct site *s, char *buf, size_t len);
+
+/* Sum of live bytes of all sites. */
+long long table_total_bytes(const struct table *t);
+
+#endif /* _AIE_TOOL_TABLE_H */

@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: GPL-2.0
+# cmd-tests.sh - diff, group, export, top and ctl against exact expected
+# output. Sourced by run.sh, run in fixtures/.
+
+diff_tests() {
+	expect_out "diff: growth order, new and gone sites, totals" \
+		"$EXP/diff.out" "$TOOL" diff ext-a.txt ext-b.txt
+	expect_out "diff: -a lists unchanged sites, -n limits rows" \
+		"$EXP/diff-all.out" "$TOOL" diff -a -n 7 ext-a.txt ext-b.txt
+	expect_out "diff: rows of one key summed (kernel format)" \
+		"$EXP/diff-kernel.out" "$TOOL" diff -a kernel.txt kernel.txt
+	expect_err "diff: needs two tables" 2 \
+		"allocinfo-ext: diff takes two tables, A and B
+Try 'allocinfo-ext diff --help'." "$TOOL" diff ext-a.txt
+}
+
+group_tests() {
+	local by
+
+	for by in module subsystem function file; do
+		expect_out "group: --by $by" "$EXP/group-$by.out" \
+			"$TOOL" group --by "$by" ext-a.txt
+	done
+	expect_out "group: --by function, kernel format, duplicates summed" \
+		"$EXP/group-kernel.out" "$TOOL" group --by function kernel.txt
+	expect_err "group: unknown key refused" 2 \
+		"allocinfo-ext: cannot group by \"colour\": expected module, subsystem, function or file
+Try 'allocinfo-ext group --help'." "$TOOL" group --by colour ext-a.txt
+}
+
+export_tests() {
+	expect_out "export: json, with a snapshot's head" "$EXP/ext-b.json" \
+		"$TOOL" export --format json ext-b.txt
+	if python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+assert [s["bytes"] for s in d["sites"]][:2] == [262144, 4096]
+assert d["sites"][6]["file"] == "lib/we\"ird\\path,x.c"' "$EXP/ext-b.json"; then
+		ok "export: json parses, escapes read back"
+	else
+		not_ok "export: json parses, escapes read back"
+	fi
+	expect_out "export: prometheus, allocinfo_ext format" "$EXP/ext-a.prom" \
+		"$TOOL" export -f prometheus ext-a.txt
+	expect_out "export: prometheus, kernel format, one series per label set" \
+		"$EXP/kernel.prom" "$TOOL" export -f prometheus kernel.txt
+	if promtool check metrics <"$EXP/ext-a.prom" >"$TMP/out" 2>&1 &&
+		promtool check metrics <"$EXP/kernel.prom" >>"$TMP/out" 2>&1; then
+		ok "export: promtool check metrics finds no problem"
+	else
+		not_ok "export: promtool check metrics finds no problem" "$(cat "$TMP/out")"
+	fi
+	"$TOOL" export -f csv -o "$TMP/a.csv" ext-a.txt
+	if cmp -s "$TMP/a.csv" "$EXP/ext-a.csv" && [ -z "$(ls "$TMP"/a.csv.tmp.* 2>/dev/null)" ]; then
+		ok "export: -o writes the file, no temporary left"
+	else
+		not_ok "export: -o writes the file, no temporary left"
+	fi
+}
+
+top_tests() {
+	"$TOOL" top -b -n 1 -l 0 ext-a.txt >"$TMP/top" 2>&1
+	if [[ "$(head -n 1 "$TMP/top")" =~ ^"allocinfo-ext top - "[0-9]{2}:[0-9]{2}:[0-9]{2}" - ext-a.txt - sorted by bytes - every 3.0s"$ ]] &&
+		cmp -s <(tail -n +2 "$TMP/top") "$EXP/top-bytes.out"; then
+		ok "top: batch mode, sorted by bytes"
+	else
+		not_ok "top: batch mode, sorted by bytes" "$(cat "$TMP/top")"
+	fi
+	"$TOOL" top -b -n 2 -d 0.1 -s slack -l 3 kernel.txt >"$TMP/top" 2>&1
+	if [ "$(grep -c '^allocinfo-ext top' "$TMP/top")" = 2 ] &&
+		cmp -s <(tail -n +9 "$TMP/top") "$EXP/top-kernel.out"; then
+		ok "top: -n samples, -l rows, kernel format, growth of a repeated sample is 0"
+	else
+		not_ok "top: -n samples, -l rows, kernel format" "$(cat "$TMP/top")"
+	fi
+	top_terminal_test
+	expect_err "top: unknown sort key refused" 2 \
+		"allocinfo-ext: cannot sort by \"size\": expected bytes, calls, slack or growth
+Try 'allocinfo-ext top --help'." "$TOOL" top -s size ext-a.txt
+}
+
+# tmux_screen_has TEXT: the top session's screen shows TEXT.
+tmux_screen_has() {
+	tmux -L "$TMUX_SOCK" capture-pane -p -t top 2>/dev/null | grep -qF "$1"
+}
+
+tmux_gone() {
+	! tmux -L "$TMUX_SOCK" has-session -t top 2>/dev/null
+}
+
+# In a terminal (tmux, 100x9): the screen holds 5 rows, keys sort, q quits.
+top_terminal_test() {
+	local name="top: in a terminal, rows fit the screen, keys sort, q quits"
+
+	TMUX_SOCK=aie-top-$$
+	if ! tmux -L "$TMUX_SOCK" new-session -d -s top -x 100 -y 9 \
+		"$TOOL top -d 0.5 ext-a.txt"; then
+		not_ok "$name" "tmux did not start"
+		return
+	fi
+	if wait_until 10 tmux_screen_has "sorted by bytes" &&
+		tmux_screen_has "alloc_pipe_info" && ! tmux_screen_has "odd_name" &&
+		tmux -L "$TMUX_SOCK" send-keys -t top c &&
+		wait_until 10 tmux_screen_has "sorted by calls" &&
+		tmux -L "$TMUX_SOCK" send-keys -t top q && wait_until 10 tmux_gone; then
+		ok "$name"
+	else
+		not_ok "$name" "$(tmux -L "$TMUX_SOCK" capture-pane -p -t top 2>&1)"
+	fi
+	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null
+}
+
+ctl_tests() {
+	expect_out "ctl: a good command passes the module's own parser" \
+		<(echo "disable [nf_conntrack]") "$TOOL" ctl -n disable '[nf_conntrack]'
+	expect_err "ctl: a bad selector is refused with the module's reason" 1 \
+		'allocinfo-ext: invalid control word "disable func:": bad selector' \
+		"$TOOL" ctl -n disable func:
+	expect_err "ctl: locate needs function+offset and file:line" 1 \
+		'allocinfo-ext: invalid control word "locate foo mm/x.c:1": expected <function>+0x<off> <file>:<line>' \
+		"$TOOL" ctl locate foo mm/x.c:1
+	: >"$TMP/ctl"
+	if "$TOOL" ctl --proc "$TMP/ctl" enable func:kstrdup 2>"$TMP/err" &&
+		[ "$(cat "$TMP/ctl")" = "enable func:kstrdup" ]; then
+		ok "ctl: the words joined, written in one write"
+	else
+		not_ok "ctl: the words joined, written in one write" "$(cat "$TMP/err")"
+	fi
+	expect_err "ctl: ENOSPC said as a full rule list" 1 \
+		'allocinfo-ext: /dev/full refused "reset": the rule list is full (at most 64 rules; "enable all" removes them all)' \
+		"$TOOL" ctl --proc /dev/full reset
+	expect_err "ctl: a missing control file said as a module not loaded" 1 \
+		"allocinfo-ext: $TMP/none does not exist: is the allocinfo_ext module loaded? (insmod allocinfo_ext.ko)" \
+		"$TOOL" ctl --proc "$TMP/none" reset
+}

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+# parse-tests.sh - reading both formats and snapshots, and refusing
+# malformed input with the file and line. Sourced by run.sh, run in
+# fixtures/.
+
+# Each malformed fixture and the exact message it must get.
+MALFORMED=(
+	"bad-no-version.txt|no version line before the first row|bad-no-version.txt:1: expected \"allocinfo_ext - version: 1.0\" or \"allocinfo - version: 1.0\", found \"         512        4 mm/util.c:62 func:kstrdup type:slab sl...\""
+	"bad-bytes.txt|live bytes not a number|bad-bytes.txt:4: expected live bytes, a number, followed by a space"
+	"bad-range.txt|live bytes out of range|bad-range.txt:3: live bytes out of range"
+	"bad-no-location.txt|row without a location|bad-no-location.txt:3: expected a location (file:line or function+offset) after the calls"
+	"bad-no-func.txt|row without func:|bad-no-func.txt:5: expected \"func:<name>\" after the location"
+	"bad-unknown-field.txt|unknown field in version 1.0|bad-unknown-field.txt:3: unknown field \"colour:blue\""
+	"bad-field-value.txt|field with a bad value|bad-field-value.txt:3: bad value in \"slack:lots\""
+	"bad-missing-fields.txt|row missing fields|bad-missing-fields.txt:3: missing fields: a row has type, slack, total_calls, total_bytes, peak and failed"
+	"bad-kernel-extra.txt|kernel row with a stray word|bad-kernel-extra.txt:2: unexpected \"extra\" after func:kstrdup"
+	"bad-version.txt|unsupported major version|bad-version.txt:1: format version 2.0 is not supported (this tool reads 1.x)"
+	"bad-two-tables.txt|two tables in one file|bad-two-tables.txt:4: a second version line: two tables in one input?"
+	"bad-nul.txt|binary data|bad-nul.txt:4: binary data (a NUL byte): not a text table"
+	"bad-empty.txt|snapshot head without a table|bad-empty.txt: no version line: not /proc/allocinfo_ext, /proc/allocinfo or a snapshot of either"
+)
+
+parse_tests() {
+	local m file what msg
+
+	expect_out "parse: allocinfo_ext rows, every field" \
+		"$EXP/ext-a.csv" "$TOOL" export -f csv ext-a.txt
+	expect_out "parse: /proc/allocinfo rows, trailing space, later kernels' key:value" \
+		"$EXP/kernel.csv" "$TOOL" export -f csv kernel.txt
+	expect_out "parse: fields of a later minor version are skipped" \
+		"$EXP/ext-minor.csv" "$TOOL" export -f csv ext-minor.txt
+	for m in "${MALFORMED[@]}"; do
+		IFS='|' read -r file what msg <<<"$m"
+		expect_err "parse: malformed input: $what" 1 "allocinfo-ext: $msg" \
+			"$TOOL" export -f csv "$file"
+	done
+	expect_err "parse: a missing file is named" 1 \
+		"allocinfo-ext: cannot read no-such.txt: No such file or directory" \
+		"$TOOL" group --by module no-such.txt
+}
+
+snapshot_tests() {
+	local s=$TMP/a.snap s2=$TMP/b.snap head want
+
+	"$TOOL" snapshot -o "$s" ext-a.txt 2>"$TMP/err"
+	head=$(head -n 6 "$s")
+	want="^# allocinfo-ext snapshot
+# time: [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z
+# kernel: $(uname -r | sed 's/[.+]/\\&/g')
+# uptime: [0-9]+\.[0-9]+
+# module_version: [^ ].*
+# source: ext-a\.txt$"
+	if [[ "$head" =~ $want ]] && cmp -s <(tail -n +7 "$s") ext-a.txt; then
+		ok "snapshot: head of time, kernel, uptime, module version, source; table verbatim"
+	else
+		not_ok "snapshot: head of time, kernel, uptime, module version, source; table verbatim" \
+			"$head" "$(cat "$TMP/err")"
+	fi
+	expect_out "snapshot: read back like its source" "$EXP/ext-a.csv" \
+		"$TOOL" export -f csv "$s"
+	"$TOOL" snapshot -o "$s2" "$s" 2>"$TMP/err"
+	if [ "$(grep -c '^# allocinfo-ext snapshot' "$s2")" = 1 ] &&
+		grep -qx "# source: $s" "$s2" && cmp -s <(tail -n +7 "$s2") ext-a.txt; then
+		ok "snapshot: of a snapshot has one head, the new one"
+	else
+		not_ok "snapshot: of a snapshot has one head, the new one" "$(cat "$s2")"
+	fi
+}

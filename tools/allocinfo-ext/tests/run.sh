@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# run.sh - host-side tests of allocinfo-ext; no VM, no module needed.
+#
+# Parsing (both formats, snapshots, malformed input), diff, group, export
+# and top against exact expected outputs of small fixtures; ctl and
+# annotate (DWARF of an ET_REL object built here with -g); report drawn
+# by headless Chromium; export scraped by a real node_exporter and
+# Prometheus on loopback ports. Prints one TAP line per test,
+# "ok - host: <name>" or "not ok - host: <name>" with "# " lines after it,
+# and exits 1 when any failed. AIE_TOOL overrides the binary tested.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOOL=${AIE_TOOL:-$HERE/../allocinfo-ext}
+FIX=$HERE/fixtures
+EXP=$HERE/expected
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+FAILED=0
+
+ok() { echo "ok - host: $1"; }
+not_ok() {
+	echo "not ok - host: $1"
+	shift
+	printf '%s\n' "$@" | head -n 30 | sed 's/^/#   /'
+	FAILED=1
+}
+
+# expect_out NAME WANT CMD...: exit 0, stdout exactly WANT, stderr empty.
+expect_out() {
+	local name=$1 want=$2
+	shift 2
+	if "$@" >"$TMP/out" 2>"$TMP/err" && cmp -s "$want" "$TMP/out" &&
+		[ ! -s "$TMP/err" ]; then
+		ok "$name"
+	else
+		not_ok "$name" "command: $*" "$(cat "$TMP/err")" \
+			"$(diff -u "$want" "$TMP/out")"
+	fi
+}
+
+# expect_err NAME STATUS MESSAGE CMD...: exit STATUS, no stdout, stderr MESSAGE.
+expect_err() {
+	local name=$1 status=$2 msg=$3 rc
+	shift 3
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" = "$status" ] && [ ! -s "$TMP/out" ] &&
+		[ "$(cat "$TMP/err")" = "$msg" ]; then
+		ok "$name"
+	else
+		not_ok "$name" "command: $*" "exit $rc, want $status" \
+			"stderr: $(cat "$TMP/err")" "want:   $msg"
+	fi
+}
+
+# wait_until SECONDS CMD...: run CMD every half second until it succeeds.
+wait_until() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -ge "$end" ] && return 1
+		sleep 0.5
+	done
+}
+
+# make install honours DESTDIR and PREFIX.
+install_tests() {
+	local d=$TMP/inst name="install: DESTDIR and PREFIX, binary and man page"
+
+	if make -s -C "$HERE/../../.." install DESTDIR="$d" PREFIX=/usr \
+		>"$TMP/out" 2>&1 &&
+		[ "$("$d/usr/bin/allocinfo-ext" --version)" = "allocinfo-ext 1.0" ] &&
+		cmp -s "$d/usr/share/man/man1/allocinfo-ext.1" \
+			"$HERE/../../../Documentation/allocinfo-ext.1"; then
+		ok "$name"
+	else
+		not_ok "$name" "$(cat "$TMP/out")" "$(find "$d" 2>&1)"
+	fi
+}
+
+. "$HERE/parse-tests.sh"
+. "$HERE/cmd-tests.sh"
+. "$HERE/annotate-tests.sh"
+. "$HERE/report-tests.sh"
+. "$HERE/prometheus-tests.sh"
+
+cd "$FIX" || exit 1
+parse_tests
+snapshot_tests
+diff_tests
+group_tests
+export_tests
+top_tests
+ctl_tests
+annotate_tests
+report_tests
+prometheus_tests
+install_tests
+"$HERE/unit" || FAILED=1
+exit $FAILED

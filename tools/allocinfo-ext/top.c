@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * top.c - rows of `allocinfo-ext top`: growth between samples, ordering,
+ * rendering. The terminal and the refresh loop are in topterm.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "top.h"
+#include "util.h"
+
+static const char * const top_key_names[] = {
+	[TOP_BYTES] = "bytes", [TOP_CALLS] = "calls",
+	[TOP_SLACK] = "slack", [TOP_GROWTH] = "growth",
+};
+
+int top_parse_key(const char *s, enum top_key *key)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(top_key_names); i++) {
+		if (!strcmp(s, top_key_names[i])) {
+			*key = i;
+			return 0;
+		}
+	}
+	aie_err("cannot sort by \"%s\": expected bytes, calls, slack or growth", s);
+	return -1;
+}
+
+/* By key, then by line in the input: duplicates pair up in order. */
+static int top_key_cmp(const void *pa, const void *pb)
+{
+	const struct site *a = *(const struct site * const *)pa;
+	const struct site *b = *(const struct site * const *)pb;
+	int c = site_key_cmp(a, b);
+
+	if (c)
+		return c;
+	return a->lineno < b->lineno ? -1 : a->lineno > b->lineno;
+}
+
+static const struct site **top_by_key(const struct table *t)
+{
+	const struct site **v = xcalloc(t->nr, sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		v[i] = &t->sites[i];
+	qsort(v, t->nr, sizeof(*v), top_key_cmp);
+	return v;
+}
+
+size_t top_rows(const struct table *cur, const struct table *prev, double dt,
+		struct top_row **rows)
+{
+	const struct site **vc = top_by_key(cur), **vp = NULL;
+	struct top_row *r = xcalloc(cur->nr, sizeof(*r));
+	size_t i, j = 0;
+
+	if (prev && dt > 0)
+		vp = top_by_key(prev);
+	for (i = 0; i < cur->nr; i++) {
+		r[i].site = vc[i];
+		if (!vp)
+			continue;
+		while (j < prev->nr && site_key_cmp(vp[j], vc[i]) < 0)
+			j++;
+		if (j < prev->nr && !site_key_cmp(vp[j], vc[i])) {
+			r[i].growth = (vc[i]->bytes - vp[j]->bytes) / dt;
+			r[i].has_growth = true;
+			j++;
+		}
+	}
+	free(vc);
+	free(vp);
+	*rows = r;
+	return cur->nr;
+}
+
+static double top_value(const struct top_row *r, enum top_key key)
+{
+	switch (key) {
+	case TOP_CALLS:
+		return r->site->calls;
+	case TOP_SLACK:
+		return r->site->slack;
+	case TOP_GROWTH:
+		return r->growth;
+	default:
+		return r->site->bytes;
+	}
+}
+
+static int top_order_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct top_row *a = pa, *b = pb;
+	enum top_key key = *(const enum top_key *)arg;
+	double va = top_value(a, key), vb = top_value(b, key);
+
+	if (va != vb)
+		return va < vb ? 1 : -1;
+	if (a->site->bytes != b->site->bytes)
+		return a->site->bytes < b->site->bytes ? 1 : -1;
+	return top_key_cmp(&a->site, &b->site);
+}
+
+void top_sort(struct top_row *rows, size_t n, enum top_key key)
+{
+	qsort_r(rows, n, sizeof(*rows), top_order_cmp, &key);
+}
+
+/* "+1.5K", "-512", "0"; "-" when unknown. */
+static void top_growth(char *buf, size_t len, bool known, double g)
+{
+	long long v = g < 0 ? (long long)(g - 0.5) : (long long)(g + 0.5);
+
+	if (!known)
+		snprintf(buf, len, "-");
+	else if (!v)
+		snprintf(buf, len, "0");
+	else if (v > 0) {
+		buf[0] = '+';
+		format_size(buf + 1, len - 1, v);
+	} else {
+		format_size(buf, len, v);
+	}
+}
+
+static void top_header(FILE *f, const struct table *t,
+		       const struct top_row *rows, size_t n,
+		       const struct top_view *v)
+{
+	char live[24], slack[24] = "-", growth[24];
+	long long calls = 0, sl = 0;
+	double g = 0;
+	bool known = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		calls += rows[i].site->calls;
+		sl += rows[i].site->slack;
+		g += rows[i].growth;
+		known |= rows[i].has_growth;
+	}
+	format_size(live, sizeof(live), table_total_bytes(t));
+	if (t->format == TABLE_EXT)
+		format_size(slack, sizeof(slack), sl);
+	top_growth(growth, sizeof(growth), known, g);
+	fprintf(f, "allocinfo-ext top%s%s - %s - sorted by %s - every %.1fs\n",
+		v->clock ? " - " : "", v->clock ? v->clock : "", v->source,
+		top_key_names[v->key], v->delay);
+	fprintf(f, "Sites: %zu  Live: %s in %lld calls  Slack: %s  Growth: %s/s\n",
+		n, live, calls, slack, growth);
+	fprintf(f, "%10s %9s %9s %9s  %s\n", "BYTES", "CALLS", "SLACK",
+		"GROWTH/s", "SITE");
+}
+
+#define TOP_SITE_COLUMN	42
+
+void top_render(FILE *f, const struct table *t, const struct top_row *rows,
+		size_t n, const struct top_view *v)
+{
+	char bytes[24], slack[24], growth[24], tag[4400];
+	size_t i;
+
+	top_header(f, t, rows, n, v);
+	for (i = 0; i < n && (!v->lines || (long)i < v->lines); i++) {
+		const struct site *s = rows[i].site;
+
+		format_size(bytes, sizeof(bytes), s->bytes);
+		if (t->format == TABLE_EXT)
+			format_size(slack, sizeof(slack), s->slack);
+		else
+			snprintf(slack, sizeof(slack), "-");
+		top_growth(growth, sizeof(growth), rows[i].has_growth,
+			   rows[i].growth);
+		site_tag(s, tag, sizeof(tag));
+		if (v->width > TOP_SITE_COLUMN + 1 &&
+		    v->width - TOP_SITE_COLUMN - 1 < (int)sizeof(tag))
+			tag[v->width - TOP_SITE_COLUMN - 1] = '\0';
+		fprintf(f, "%10s %9lld %9s %9s  %s\n", bytes, s->calls, slack,
+			growth, tag);
+	}
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * top.h - the parts of `allocinfo-ext top` that are not the terminal:
+ * growth between two samples, ordering, and the rendered screen.
+ */
+#ifndef _AIE_TOOL_TOP_H
+#define _AIE_TOOL_TOP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "table.h"
+
+enum top_key { TOP_BYTES, TOP_CALLS, TOP_SLACK, TOP_GROWTH };
+
+struct top_row {
+	const struct site *site;
+	double growth;		/* live bytes per second since the last sample */
+	bool has_growth;	/* false on the first sample, and for new sites */
+};
+
+struct top_view {
+	const char *source;
+	enum top_key key;
+	double delay;
+	long lines;		/* rows at most, 0 for all */
+	int width;		/* columns to cut the site at, 0 for none */
+	const char *clock;	/* "HH:MM:SS", or NULL */
+};
+
+/*
+ * One row per site of @cur, with its growth over the @dt seconds since
+ * @prev (NULL: none). Rows with the same key pair up in table order.
+ */
+size_t top_rows(const struct table *cur, const struct table *prev, double dt,
+		struct top_row **rows);
+
+/* Largest first by @key; ties by bytes, then by site key. */
+void top_sort(struct top_row *rows, size_t n, enum top_key key);
+
+void top_render(FILE *f, const struct table *t, const struct top_row *rows,
+		size_t n, const struct top_view *v);
+
+int top_parse_key(const char *s, enum top_key *key);
+
+#endif /* _AIE_TOOL_TOP_H */

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * util.c - checked allocation, error messages, file reads and writes,
+ * number parsing and formatting.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static void *oom_check(void *p)
+{
+	if (!p) {
+		fputs(AIE_TOOL_NAME ": out of memory\n", stderr);
+		exit(AIE_EXIT_FAIL);
+	}
+	return p;
+}
+
+void *xmalloc(size_t size)
+{
+	return oom_check(malloc(size ? size : 1));
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	return oom_check(calloc(nmemb ? nmemb : 1, size ? size : 1));
+}
+
+void *xrealloc_array(void *ptr, size_t nmemb, size_t size)
+{
+	if (size && nmemb > SIZE_MAX / size)
+		return oom_check(NULL);
+	return oom_check(realloc(ptr, nmemb && size ? nmemb * size : 1));
+}
+
+char *xstrdup(const char *s)
+{
+	return oom_check(strdup(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	return oom_check(strndup(s, n));
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return oom_check(n < 0 ? NULL : s);
+}
+
+void aie_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(AIE_TOOL_NAME ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+char *read_whole_file(const char *path, size_t *len)
+{
+	size_t size = 0, cap = 1 << 16;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), saved;
+	char *buf;
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(cap);
+	for (;;) {
+		if (cap - size < 4096) {
+			cap *= 2;
+			buf = xrealloc_array(buf, cap, 1);
+		}
+		n = read(fd, buf + size, cap - size - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		size += n;
+	}
+	saved = errno;
+	close(fd);
+	if (n < 0) {
+		free(buf);
+		errno = saved;
+		return NULL;
+	}
+	buf[size] = '\0';
+	*len = size;
+	return buf;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int write_file_atomic(const char *path, const char *buf, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	int fd, ret = -1, saved;
+
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		ret = write_all(fd, buf, len);
+		if (close(fd) && !ret)
+			ret = -1;
+		if (!ret)
+			ret = rename(tmp, path);
+	}
+	saved = errno;
+	if (ret && fd >= 0)
+		unlink(tmp);
+	free(tmp);
+	errno = saved;
+	return ret;
+}
+
+void output_open(struct output *o, const char *path)
+{
+	memset(o, 0, sizeof(*o));
+	if (!path || !strcmp(path, "-")) {
+		o->f = stdout;
+		return;
+	}
+	o->path = path;
+	o->f = open_memstream(&o->buf, &o->len);
+	if (!o->f) {
+		fputs(AIE_TOOL_NAME ": out of memory\n", stderr);
+		exit(AIE_EXIT_FAIL);
+	}
+}
+
+int output_close(struct output *o)
+{
+	int ret;
+
+	if (!o->path) {
+		ret = fflush(stdout) || ferror(stdout) ? -1 : 0;
+		if (ret)
+			aie_err("cannot write the output: %s", strerror(errno));
+		return ret;
+	}
+	ret = fclose(o->f);
+	if (!ret)
+		ret = write_file_atomic(o->path, o->buf, o->len);
+	if (ret)
+		aie_err("cannot write %s: %s", o->path, strerror(errno));
+	free(o->buf);
+	return ret;
+}
+
+void format_size(char *buf, size_t len, long long bytes)
+{
+	static const char units[] = "KMGTPE";
+	double v = fabs((double)bytes);
+	int u = -1;
+
+	while (v >= 1024 && u < (int)sizeof(units) - 2) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%lld", bytes);
+	else
+		snprintf(buf, len, "%s%.1f%c", bytes < 0 ? "-" : "", v,
+			 units[u]);
+}
+
+static unsigned int note_word(const unsigned char *p)
+{
+	unsigned int v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* Notes: namesz, descsz, type (4 bytes each), name and desc padded to 4. */
+int read_build_id(const char *path, char *hex, size_t len)
+{
+	size_t size, off = 0, i, namesz, descsz, type;
+	unsigned char *buf = (unsigned char *)read_whole_file(path, &size);
+	int ret = -1;
+
+	while (buf && off + 12 <= size) {
+		namesz = note_word(buf + off);
+		descsz = note_word(buf + off + 4);
+		type = note_word(buf + off + 8);
+		off += 12;
+		if (namesz > size || descsz > size ||
+		    off + ((namesz + 3) & ~3UL) + descsz > size)
+			break;
+		if (type == 3 && namesz == 4 && !memcmp(buf + off, "GNU", 4) &&
+		    descsz && 2 * descsz < len) {
+			off += 4;
+			for (i = 0; i < descsz; i++)
+				sprintf(hex + 2 * i, "%02x", buf[off + i]);
+			ret = 0;
+			break;
+		}
+		off += ((namesz + 3) & ~3UL) + ((descsz + 3) & ~3UL);
+	}
+	free(buf);
+	return ret;
+}
+
+bool parse_ll(const char *s, long long *val)
+{
+	char *end;
+
+	if (!*s || *s == ' ')
+		return false;
+	errno = 0;
+	*val = strtoll(s, &end, 0);
+	return !errno && !*end;
+}
+
+bool parse_ull(const char *s, unsigned long long *val)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == ' ' || *s == '+')
+		return false;
+	errno = 0;
+	*val = strtoull(s, &end, 0);
+	return !errno && !*end;
+}
+
+bool parse_seconds(const char *s, double *val)
+{
+	char *end;
+
+	if (!*s)
+		return false;
+	errno = 0;
+	*val = strtod(s, &end);
+	return !errno && !*end && *val >= 0 && *val <= 86400 && !isnan(*val);
+}
+
+bool str_starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+bool str_ends(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}

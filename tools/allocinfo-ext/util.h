@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * util.h - what every part of allocinfo-ext uses: checked allocation,
+ * error messages, whole-file reads, number formatting.
+ *
+ * The x*() allocators never return NULL: on failure they print
+ * "allocinfo-ext: out of memory" and exit(1), as a tool that cannot
+ * allocate a few bytes has nothing better to do.
+ */
+#ifndef _AIE_TOOL_UTIL_H
+#define _AIE_TOOL_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define AIE_TOOL_NAME	"allocinfo-ext"
+#define AIE_TOOL_VERSION	"1.0"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Exit statuses: 0 success, 1 failure, 2 bad command line. */
+#define AIE_EXIT_FAIL	1
+#define AIE_EXIT_USAGE	2
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc_array(void *ptr, size_t nmemb, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "allocinfo-ext: <message>" on stderr. */
+void aie_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Read all of @path (a /proc file reports size 0: read until EOF) into a
+ * NUL-terminated buffer. Returns NULL with errno set on failure.
+ */
+char *read_whole_file(const char *path, size_t *len);
+
+/* Write all of @buf to @path through a temporary file and rename(). */
+int write_file_atomic(const char *path, const char *buf, size_t len);
+
+/* 1536 -> "1.5K"; below 1024 the plain number. Binary units. */
+void format_size(char *buf, size_t len, long long bytes);
+
+/* Parse a decimal or "0x" number; the whole string must be one. */
+bool parse_ll(const char *s, long long *val);
+bool parse_ull(const char *s, unsigned long long *val);
+bool parse_seconds(const char *s, double *val);
+
+/*
+ * Output to stdout (path NULL or "-"), or to a file replaced atomically
+ * when output_close() succeeds: a reader never sees half a file.
+ */
+struct output {
+	FILE *f;
+	const char *path;
+	char *buf;
+	size_t len;
+};
+
+void output_open(struct output *o, const char *path);
+int output_close(struct output *o);
+
+/*
+ * The GNU build-id in an ELF note file such as
+ * /sys/module/<name>/notes/.note.gnu.build-id, as hex. 0, or -1.
+ */
+int read_build_id(const char *path, char *hex, size_t len);
+
+bool str_starts(const char *s, const char *prefix);
+bool str_ends(const char *s, const char *suffix);
+
+#endif /* _AIE_TOOL_UTIL_H */
