@@ -254,34 +254,42 @@ AIE_HELPER_VMALLOC(vzalloc_5000, vzalloc(5000))
 AIE_HELPER_VMALLOC(vmalloc_node_4096, vmalloc_node(4096, NUMA_NO_NODE))
 AIE_HELPER_VMALLOC(__vmalloc_6000, __vmalloc(6000, GFP_KERNEL))
 
+/*
+ * The helpers' calls as this kernel spells them. One a kernel lacks
+ * answers EOPNOTSUPP, and the test skips it. (Each use of the macros above
+ * stays on one line: annotate_test finds a generated function's line by
+ * the use that generates it.)
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define AIE_KVMEMDUP(len)	kvmemdup(aie_helper_blob, len, GFP_KERNEL)
+#else
+#define AIE_KVMEMDUP(len)	ERR_PTR(-EOPNOTSUPP)
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+#define AIE_KMEMDUP_ARRAY(n, size) \
+	kmemdup_array(aie_helper_blob, n, size, GFP_KERNEL)
+#else
+#define AIE_KMEMDUP_ARRAY(n, size)	ERR_PTR(-EOPNOTSUPP)
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define AIE_KVREALLOC(size)	kvrealloc(NULL, size, GFP_KERNEL)
+#else
+#define AIE_KVREALLOC(size)	kvrealloc(NULL, 0, size, GFP_KERNEL)
+#endif
+#define AIE_KSTRDUP_CONST()	((void *)kstrdup_const(aie_helper_wstr, GFP_KERNEL))
+
 /* Helpers that allocate on their caller's behalf. */
 AIE_HELPER_VMALLOC(kvmalloc_100, kvmalloc(100, GFP_KERNEL))
 AIE_HELPER_VMALLOC(kvmalloc_8m, kvmalloc(AIE_HELPER_HUGE, GFP_KERNEL))
 AIE_HELPER_VMALLOC(kvzalloc_300, kvzalloc(300, GFP_KERNEL))
 AIE_HELPER_VMALLOC(kvcalloc_10x30, kvcalloc(10, 30, GFP_KERNEL))
 AIE_HELPER_VMALLOC(kvmalloc_array_7x20, kvmalloc_array(7, 20, GFP_KERNEL))
-/* Helpers a kernel may lack answer EOPNOTSUPP: the test skips them. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
-AIE_HELPER_VMALLOC(kvmemdup_100,
-		   kvmemdup(aie_helper_blob, 100, GFP_KERNEL))
-#else
-AIE_HELPER_VMALLOC(kvmemdup_100, ERR_PTR(-EOPNOTSUPP))
-#endif
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
-AIE_HELPER_VMALLOC(kmemdup_array_5x20,
-		   kmemdup_array(aie_helper_blob, 5, 20, GFP_KERNEL))
-#else
-AIE_HELPER_VMALLOC(kmemdup_array_5x20, ERR_PTR(-EOPNOTSUPP))
-#endif
-AIE_HELPER_VMALLOC(kstrdup_const, (void *)kstrdup_const(aie_helper_wstr,
-							GFP_KERNEL))
+AIE_HELPER_VMALLOC(kvmemdup_100, AIE_KVMEMDUP(100))
+AIE_HELPER_VMALLOC(kmemdup_array_5x20, AIE_KMEMDUP_ARRAY(5, 20))
+AIE_HELPER_VMALLOC(kstrdup_const, AIE_KSTRDUP_CONST())
 AIE_HELPER_VMALLOC(vmemdup_user_16, vmemdup_user(aie_helper_ubuf, 16))
 AIE_HELPER_VMALLOC(strndup_user, strndup_user(aie_helper_ubuf, 64))
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
-AIE_HELPER_VMALLOC(kvrealloc_200, kvrealloc(NULL, 200, GFP_KERNEL))
-#else
-AIE_HELPER_VMALLOC(kvrealloc_200, kvrealloc(NULL, 0, 200, GFP_KERNEL))
-#endif
+AIE_HELPER_VMALLOC(kvrealloc_200, AIE_KVREALLOC(200))
 
 /* krealloc() frees the first object by pointer, at its own call site. */
 static noinline void *aie_helper_krealloc_src(void)
