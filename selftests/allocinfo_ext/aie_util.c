@@ -333,3 +333,18 @@ long long aie_object_size(const char *name)
 {
 	return aie_slab_attr(name, "object_size");
 }
+
+long long aie_kmalloc_slot(long long bucket)
+{
+	char name[32];
+	long long slot;
+
+	snprintf(name, sizeof(name), "kmalloc-%lld", bucket);
+	slot = aie_slab_size(name);
+	return slot >= bucket ? slot : -1;
+}
+
+long long aie_helper_cache_bytes(void)
+{
+	return aie_read_long("/sys/kernel/debug/aie_helper/cache_ksize");
+}

@@ -70,4 +70,16 @@ long long aie_stat(const char *key);
 long long aie_slab_size(const char *name);
 long long aie_object_size(const char *name);
 
+/*
+ * The slot of kmalloc-@bucket: @bucket itself, or more on a debug or KASAN
+ * kernel, whose caches carry metadata in the slot; -1 on error.
+ */
+long long aie_kmalloc_slot(long long bucket);
+
+/*
+ * Bytes charged per object of the helper's private cache: what ksize()
+ * reports (the slot size; the object size on a debug or KASAN cache).
+ */
+long long aie_helper_cache_bytes(void);
+
 #endif /* _AIE_UTIL_H */

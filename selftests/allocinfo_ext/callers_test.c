@@ -68,12 +68,10 @@ TEST_F(callers, charged_to_caller)
 {
 	long long fallbacks = aie_stat("helper_fallbacks");
 	long long slot;
-	char name[32];
 	int ret;
 
-	snprintf(name, sizeof(name), "kmalloc-%lld", variant->bucket);
-	slot = aie_slab_size(name);
-	ASSERT_EQ(variant->bucket, slot);
+	slot = aie_kmalloc_slot(variant->bucket);
+	ASSERT_LT(0, slot);
 	ret = helper_alloc3(variant->kind);
 	if (ret == -EOPNOTSUPP)
 		SKIP(return, "%s: not in this kernel", variant->kind);
@@ -131,9 +129,9 @@ TEST_F(kvmalloc_fallback, both_rows_at_caller)
  */
 TEST_F(kvmalloc_fallback, krealloc_and_kfree_sensitive)
 {
-	long long s64 = aie_slab_size("kmalloc-64");
-	long long s96 = aie_slab_size("kmalloc-96");
-	long long s512 = aie_slab_size("kmalloc-512");
+	long long s64 = aie_kmalloc_slot(64);
+	long long s96 = aie_kmalloc_slot(96);
+	long long s512 = aie_kmalloc_slot(512);
 
 	ASSERT_EQ(0, aie_helper("alloc krealloc500 3"));
 	/* each source object is freed at once: one held at a time */

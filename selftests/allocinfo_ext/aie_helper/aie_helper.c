@@ -16,6 +16,10 @@
  *	read				one line per kind:
  *					<kind> <function> <bytes requested> <held>
  *
+ * and /sys/kernel/debug/aie_helper/cache_ksize: what ksize() reports for an
+ * object of the private cache (its slot size, or its object size on a
+ * cache with red zones, poisoning or KASAN).
+ *
  * Failures are reported as -errno to the writer and with the prefix
  * "aie_helper:" in the kernel log.
  */
@@ -561,6 +565,28 @@ static const struct file_operations aie_helper_fops = {
 	.write = aie_helper_write,
 };
 
+static noinline void *aie_helper_cache_probe(void)
+{
+	void *p = kmem_cache_alloc(aie_helper_cache, GFP_KERNEL);
+
+	barrier();
+	return p;
+}
+
+static int aie_helper_cache_ksize_get(void *data, u64 *val)
+{
+	void *p = aie_helper_cache_probe();
+
+	if (!p)
+		return -ENOMEM;
+	*val = ksize(p);
+	kmem_cache_free(aie_helper_cache, p);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(aie_helper_cache_ksize_fops,
+			 aie_helper_cache_ksize_get, NULL, "%llu\n");
+
 /* A constructor keeps the cache from being merged with another one. */
 static void aie_helper_ctor(void *obj)
 {
@@ -576,6 +602,8 @@ static int __init aie_helper_init(void)
 	aie_helper_dir = debugfs_create_dir("aie_helper", NULL);
 	debugfs_create_file("ctl", 0600, aie_helper_dir, NULL,
 			    &aie_helper_fops);
+	debugfs_create_file_unsafe("cache_ksize", 0400, aie_helper_dir, NULL,
+				   &aie_helper_cache_ksize_fops);
 	return 0;
 }
 
