@@ -34,6 +34,15 @@ enum {
 	AIE_SITE_DISABLED,	/* records no new allocations */
 	AIE_SITE_INTERNAL,	/* inside an allocator: events ignored */
 	AIE_SITE_HELPER,	/* inside a helper: charge its caller */
+	AIE_SITE_UNLOADED,	/* its module is gone: named by ->name */
+};
+
+/* The name of a site whose module unloaded, copied before it went. */
+struct aie_site_name {
+	unsigned long offset;
+	unsigned long size;
+	const char *module;		/* points into func[] */
+	char func[];
 };
 
 /*
@@ -45,6 +54,7 @@ struct aie_site {
 	unsigned long call_site;	/* return address of the allocation */
 	unsigned long flags;		/* AIE_SITE_* bits */
 	const char __rcu *location;	/* "file:line" from "locate", or NULL */
+	const struct aie_site_name *name; /* set before AIE_SITE_UNLOADED */
 	atomic64_t live_bytes;
 	atomic64_t live_calls;
 	atomic64_t live_slack;
@@ -108,6 +118,15 @@ void aie_site_charge(struct aie_site *site, u64 bytes, u32 slack);
 void aie_site_uncharge(struct aie_site *site, u64 bytes, u32 slack);
 void aie_sites_reset(void);
 
+/* What aie_sites_retire() found: the sites of a module that unloads. */
+struct aie_retired {
+	unsigned int sites;
+	s64 live_calls;
+	s64 live_bytes;
+};
+
+void aie_sites_retire(struct module *mod, struct aie_retired *r);
+
 /* objmap.c */
 int aie_objmap_init(unsigned long capacity);
 void aie_objmap_exit(void);
@@ -118,7 +137,13 @@ unsigned long aie_objmap_count(void);
 unsigned long aie_objmap_capacity(void);
 size_t aie_objmap_memory(void);
 
+/* modules.c */
+int aie_modules_init(void);
+void aie_modules_exit(void);
+
 /* rules.c */
+void aie_rules_lock(void);
+void aie_rules_unlock(void);
 int aie_rules_init(void);
 void aie_rules_exit(void);
 bool aie_rules_site_disabled(struct aie_site *site, const struct aie_sym *sym);
@@ -127,6 +152,8 @@ size_t aie_rules_memory(void);
 
 /* symbols.c */
 void aie_sym_resolve(unsigned long call_site, struct aie_sym *sym);
+void aie_site_name(const struct aie_site *site, struct aie_sym *sym);
+struct aie_site_name *aie_site_name_copy(const struct aie_sym *sym);
 struct aie_sym *aie_sym_scratch(void);
 
 /* callers.c */

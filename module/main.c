@@ -38,12 +38,17 @@ static int __init allocinfo_ext_init(void)
 	ret = aie_hooks_register();
 	if (ret)
 		goto err_hooks;
+	ret = aie_modules_init();
+	if (ret)
+		goto err_modules;
 	ret = aie_proc_init();
 	if (ret)
 		goto err_proc;
 	return 0;
 
 err_proc:
+	aie_modules_exit();
+err_modules:
 	aie_hooks_unregister();
 err_hooks:
 	aie_objmap_exit();
@@ -57,6 +62,7 @@ err_sites:
 static void __exit allocinfo_ext_exit(void)
 {
 	aie_proc_exit();
+	aie_modules_exit();
 	aie_hooks_unregister();
 	aie_objmap_exit();
 	aie_sites_exit();

@@ -78,7 +78,7 @@ static void aie_proc_show_tag(struct seq_file *m, struct aie_site *site,
 {
 	const char *loc;
 
-	aie_sym_resolve(site->call_site, sym);
+	aie_site_name(site, sym);
 	rcu_read_lock();
 	loc = rcu_dereference(site->location);
 	if (loc)
@@ -87,7 +87,7 @@ static void aie_proc_show_tag(struct seq_file *m, struct aie_site *site,
 		seq_printf(m, "%s+0x%lx/0x%lx", sym->func, sym->offset,
 			   sym->size);
 	else
-		seq_printf(m, "unknown@%p", (void *)site->call_site);
+		seq_printf(m, "unknown@%pK", (void *)site->call_site);
 	rcu_read_unlock();
 	if (sym->module)
 		seq_printf(m, " [%s]", sym->module);
@@ -115,6 +115,8 @@ static int allocinfo_ext_show(struct seq_file *m, void *v)
 		   (long long)atomic64_read(&site->failed));
 	if (test_bit(AIE_SITE_DISABLED, &site->flags))
 		seq_puts(m, " disabled");
+	if (test_bit(AIE_SITE_UNLOADED, &site->flags))
+		seq_puts(m, " unloaded");
 	seq_putc(m, '\n');
 	return 0;
 }

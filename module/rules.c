@@ -50,6 +50,17 @@ static struct aie_rules *aie_rules_locked(void)
 					 lockdep_is_held(&aie_rules_mutex));
 }
 
+/* For walks of the sites that must not meet a control write. */
+void aie_rules_lock(void)
+{
+	mutex_lock(&aie_rules_mutex);
+}
+
+void aie_rules_unlock(void)
+{
+	mutex_unlock(&aie_rules_mutex);
+}
+
 int aie_rules_init(void)
 {
 	RCU_INIT_POINTER(aie_rules, NULL);
@@ -151,7 +162,7 @@ static void aie_rules_apply_all(const struct aie_rules *rules,
 
 	for (i = 0; i < n; i++) {
 		site = aie_site_at(i);
-		if (site)
+		if (site && !test_bit(AIE_SITE_UNLOADED, &site->flags))
 			aie_rules_apply_site(rules, site, sym);
 		cond_resched();
 	}
@@ -214,7 +225,7 @@ static int aie_rules_locate(const struct aie_cmd *cmd, struct aie_sym *sym)
 
 	for (i = 0; i < n; i++) {
 		site = aie_site_at(i);
-		if (!site)
+		if (!site || test_bit(AIE_SITE_UNLOADED, &site->flags))
 			continue;
 		aie_sym_resolve(site->call_site, sym);
 		if (!aie_sel_match(&cmd->sel, sym, NULL))

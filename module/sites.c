@@ -58,9 +58,11 @@ void aie_sites_exit(void)
 	u32 i, n = aie_sites_nr();
 
 	if (aie_sites) {
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			kfree(rcu_dereference_protected(aie_sites[i].location,
 							true));
+			kfree(aie_sites[i].name);
+		}
 	}
 	vfree(aie_site_hash);
 	vfree(aie_sites);
@@ -105,10 +107,12 @@ u32 aie_site_index(const struct aie_site *site)
  * site when found; otherwise NULL with *@pos at the first empty bucket, or
  * at the table size when there is none.
  */
+/* A retired site no longer answers for its address: see modules.c. */
 static bool aie_site_is(const struct aie_site *site, unsigned long call_site,
 			enum aie_type type)
 {
-	return site->call_site == call_site && site->type == type;
+	return site->call_site == call_site && site->type == type &&
+	       !test_bit(AIE_SITE_UNLOADED, &site->flags);
 }
 
 static struct aie_site *aie_site_probe(unsigned long call_site,
@@ -222,6 +226,43 @@ void aie_site_uncharge(struct aie_site *site, u64 bytes, u32 slack)
 	atomic64_sub(bytes, &site->live_bytes);
 	atomic64_dec(&site->live_calls);
 	atomic64_sub(slack, &site->live_slack);
+}
+
+/*
+ * Retire the sites of @mod, which is going: name each from kallsyms while
+ * it still can, then mark it unloaded. Its bucket keeps pointing at it, so
+ * probes walk past it; a lookup of its address no longer matches it and a
+ * new site takes the address. Sums what the module left live into @r.
+ * Process context, holding the rules mutex against control writes.
+ */
+void aie_sites_retire(struct module *mod, struct aie_retired *r)
+{
+	u32 i, n = aie_sites_nr();
+	struct aie_site *site;
+	struct aie_sym *sym;
+
+	sym = kmalloc(sizeof(*sym), GFP_KERNEL);
+	if (!sym)
+		return;
+	aie_rules_lock();
+	for (i = 0; i < n; i++) {
+		site = aie_site_at(i);
+		if (!site || test_bit(AIE_SITE_UNLOADED, &site->flags) ||
+		    !within_module(site->call_site, mod))
+			continue;
+		aie_sym_resolve(site->call_site, sym);
+		site->name = aie_site_name_copy(sym);
+		if (!site->name)
+			continue;	/* stays as it was: named while it can */
+		/* Pairs with the smp_rmb() in aie_site_name(). */
+		smp_wmb();
+		set_bit(AIE_SITE_UNLOADED, &site->flags);
+		r->sites++;
+		r->live_calls += atomic64_read(&site->live_calls);
+		r->live_bytes += atomic64_read(&site->live_bytes);
+	}
+	aie_rules_unlock();
+	kfree(sym);
 }
 
 /*

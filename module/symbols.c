@@ -17,6 +17,7 @@
 #include <linux/kernel.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
 #include "aie.h"
@@ -62,6 +63,49 @@ void aie_sym_resolve(unsigned long call_site, struct aie_sym *sym)
 	aie_sym_parse(sym);
 	if (sym->known)
 		sym->offset++;
+}
+
+/*
+ * The name of @site: from kallsyms, or as copied when its module unloaded.
+ * Process context, or any with a buffer of the caller's own.
+ */
+void aie_site_name(const struct aie_site *site, struct aie_sym *sym)
+{
+	const struct aie_site_name *name;
+
+	if (!test_bit(AIE_SITE_UNLOADED, &site->flags)) {
+		aie_sym_resolve(site->call_site, sym);
+		return;
+	}
+	/* Pairs with the set_bit() after ->name in aie_sites_retire(). */
+	smp_rmb();
+	name = site->name;
+	sym->func = name->func;
+	sym->module = name->module;
+	sym->offset = name->offset;
+	sym->size = name->size;
+	sym->known = true;
+}
+
+/* A copy of @sym's name that outlives kallsyms' own. Process context. */
+struct aie_site_name *aie_site_name_copy(const struct aie_sym *sym)
+{
+	size_t flen = strlen(sym->func) + 1;
+	size_t mlen = sym->module ? strlen(sym->module) + 1 : 0;
+	struct aie_site_name *name;
+
+	name = kmalloc(struct_size(name, func, flen + mlen), GFP_KERNEL);
+	if (!name)
+		return NULL;
+	name->offset = sym->offset;
+	name->size = sym->size;
+	memcpy(name->func, sym->func, flen);
+	name->module = NULL;
+	if (mlen) {
+		memcpy(name->func + flen, sym->module, mlen);
+		name->module = name->func + flen;
+	}
+	return name;
 }
 
 /* Preemption disabled. */

@@ -168,6 +168,10 @@ static int aie_row_field(struct aie_row *row, const char *tok)
 		row->disabled = true;
 		return 0;
 	}
+	if (!strcmp(tok, "unloaded")) {
+		row->unloaded = true;
+		return 0;
+	}
 	if (!strncmp(tok, "type:", 5)) {
 		snprintf(row->type, sizeof(row->type), "%s", tok + 5);
 		return 0;
@@ -216,8 +220,8 @@ int aie_row_parse(const char *line, struct aie_row *row)
 	return row->func[0] && row->type[0] ? 0 : -EINVAL;
 }
 
-int aie_row_get_type(const char *module, const char *func, const char *type,
-		     struct aie_row *row)
+static int aie_row_find(const char *module, const char *func,
+			const char *type, bool unloaded, struct aie_row *row)
 {
 	char *buf = aie_read_file(AIE_PROC), *line, *save;
 	int found = 0;
@@ -230,7 +234,8 @@ int aie_row_get_type(const char *module, const char *func, const char *type,
 			continue;
 		found = !strcmp(row->func, func) &&
 			(!module || !strcmp(row->module, module)) &&
-			(!type || !strcmp(row->type, type));
+			(!type || !strcmp(row->type, type)) &&
+			row->unloaded == unloaded;
 	}
 	free(buf);
 	if (!found)
@@ -238,9 +243,71 @@ int aie_row_get_type(const char *module, const char *func, const char *type,
 	return found;
 }
 
+int aie_row_get_type(const char *module, const char *func, const char *type,
+		     struct aie_row *row)
+{
+	return aie_row_find(module, func, type, false, row);
+}
+
+int aie_row_get_unloaded(const char *module, const char *func,
+			 struct aie_row *row)
+{
+	return aie_row_find(module, func, NULL, true, row);
+}
+
+int aie_kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (lseek(fd, 0, SEEK_END) < 0) {
+		close(fd);
+		return -errno;
+	}
+	return fd;
+}
+
+int aie_kmsg_count(int fd, const char *text)
+{
+	char rec[2048];
+	ssize_t n;
+	int count = 0;
+
+	/* One record per read; EAGAIN when none is left. */
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* records overwritten: read on */
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		count += strstr(rec, text) != NULL;
+	}
+	return count;
+}
+
 int aie_row_get(const char *module, const char *func, struct aie_row *row)
 {
 	return aie_row_get_type(module, func, NULL, row);
+}
+
+int aie_count_rows(const char *module)
+{
+	char *buf = aie_read_file(AIE_PROC), *line, *save;
+	struct aie_row row;
+	int n = 0;
+
+	if (!buf)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!aie_row_parse(line, &row) && !row.unloaded &&
+		    !strcmp(row.module, module))
+			n++;
+	}
+	free(buf);
+	return n;
 }
 
 long long aie_bytes_of(const char *func, const char *type)

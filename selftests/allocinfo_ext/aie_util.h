@@ -24,6 +24,7 @@ struct aie_row {
 	char type[16];
 	long long slack, total_calls, total_bytes, peak, failed;
 	bool disabled;
+	bool unloaded;		/* its module is gone */
 };
 
 int aie_load(const char *path, const char *params);
@@ -49,6 +50,19 @@ int aie_row_parse(const char *line, struct aie_row *row);
 int aie_row_get(const char *module, const char *func, struct aie_row *row);
 int aie_row_get_type(const char *module, const char *func, const char *type,
 		     struct aie_row *row);
+
+/* The same among rows of modules that unloaded (the others skip them). */
+int aie_row_get_unloaded(const char *module, const char *func,
+			 struct aie_row *row);
+
+/* A descriptor of /dev/kmsg read from now on; -errno on error. */
+int aie_kmsg_open(void);
+
+/* How many kernel log lines since aie_kmsg_open() contain @text. */
+int aie_kmsg_count(int fd, const char *text);
+
+/* Rows of [@module] whose module is still loaded. */
+int aie_count_rows(const char *module);
 
 /* Live bytes summed over the rows of @type whose function is @func. */
 long long aie_bytes_of(const char *func, const char *type);

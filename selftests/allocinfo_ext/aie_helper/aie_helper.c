@@ -13,6 +13,8 @@
  *	write "alloc <kind> <n>"	make n more objects of <kind>
  *	write "free <kind> <n>"		free the n newest objects of <kind>
  *	write "free all"		free everything held
+ *	write "leak <kind> <n>"		make n objects of a slab kind and
+ *					drop them (kmemleak told not to mind)
  *	read				one line per kind:
  *					<kind> <function> <bytes requested> <held>
  *
@@ -28,6 +30,7 @@
 
 #include <linux/debugfs.h>
 #include <linux/gfp.h>
+#include <linux/kmemleak.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -473,6 +476,21 @@ static int aie_helper_alloc(struct aie_helper_kind *k, unsigned int n)
 	return 0;
 }
 
+/* Allocations the module never frees: what its unload leaves live. */
+static int aie_helper_leak(struct aie_helper_kind *k, unsigned int n)
+{
+	void *p;
+
+	if (k->free != kfree || k->req > PAGE_SIZE)
+		return -EINVAL;	/* slab objects only */
+	while (n--) {
+		p = k->alloc();
+		if (p)
+			kmemleak_not_leak(p);
+	}
+	return 0;
+}
+
 static int aie_helper_free(struct aie_helper_kind *k, unsigned int n)
 {
 	if (n > k->held)
@@ -510,6 +528,8 @@ static int aie_helper_command(char *cmd)
 		return aie_helper_alloc(k, n);
 	if (!strcmp(verb, "free"))
 		return aie_helper_free(k, n);
+	if (!strcmp(verb, "leak"))
+		return aie_helper_leak(k, n);
 	return -EINVAL;
 }
 
