@@ -103,6 +103,11 @@ int aie_helper(const char *fmt, ...)
 	return aie_write(AIE_HELPER_CTL, buf, strlen(buf));
 }
 
+int aie_write_str(const char *path, const char *val)
+{
+	return aie_write(path, val, strlen(val));
+}
+
 int aie_helper_raw(const void *buf, size_t len)
 {
 	return aie_write(AIE_HELPER_CTL, buf, len);

@@ -70,6 +70,9 @@ long long aie_bytes_of(const char *func, const char *type);
 /* Write @len bytes to the helper's control file, as they are. */
 int aie_helper_raw(const void *buf, size_t len);
 
+/* Write the string @val to the file @path in one write(). */
+int aie_write_str(const char *path, const char *val);
+
 /* Possible CPUs, from /sys/devices/system/cpu/possible; -1 on error. */
 int aie_possible_cpus(void);
 
