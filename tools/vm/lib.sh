@@ -39,6 +39,8 @@ aie_deps() {
 	# tools/allocinfo-ext (static too, for the guest) and its host tests
 	aie_apt_install libdw-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev \
 		binutils python3 curl tmux chromium prometheus prometheus-node-exporter
+	# tools/fuzz: the control parser under libFuzzer
+	aie_apt_install clang-14 libfuzzer-14-dev
 }
 
 # Fetch a Debian package's .deb into the cache and unpack it under $2.
@@ -158,6 +160,8 @@ aie_host_tests() {
 	if [ "$rc" != 0 ] && ! grep -q '^not ok - ' "$1"; then
 		echo "not ok - host: tools/allocinfo-ext/tests/run.sh exited $rc" >>"$1"
 	fi
+	AIE_FUZZ_OUT=$AIE_OUT/fuzz "$AIE_TOP/tools/fuzz/run.sh" >>"$1" \
+		2>>"$AIE_OUT/host-tests.log" || true
 	return 0
 }
 
