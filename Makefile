@@ -21,7 +21,7 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 KERNEL ?= 6.12
 PREFIX ?= /usr/local
 
-.PHONY: all modules tools install clean check run
+.PHONY: all modules tools install clean check stress run
 
 all: modules
 
@@ -44,6 +44,14 @@ clean:
 
 check:
 	KERNEL=$(KERNEL) tools/vm/check.sh
+
+# stress_test alone, on 4 vCPUs, for 5 minutes of storms and 100
+# load/unload cycles under storm (the same test runs 20 s and 10 cycles in
+# make check).
+stress:
+	KERNEL=$(KERNEL) AIE_MODE=stress AIE_VM_CPUS=4 AIE_TIMEOUT=2400 \
+	AIE_APPEND="aie.stress_seconds=300 aie.stress_cycles=100" \
+	tools/vm/check.sh
 
 run:
 	KERNEL=$(KERNEL) tools/vm/run.sh

@@ -14,7 +14,7 @@ host_tap=$AIE_OUT/host.tap
 aie_host_tests "$host_tap"
 cat "$host_tap"
 set +e
-aie_boot check "${AIE_TIMEOUT:-900}"
+aie_boot "${AIE_MODE:-check}" "${AIE_TIMEOUT:-900}"
 qemu_rc=$?
 set -e
 

@@ -15,10 +15,16 @@
  *	write "free all"		free everything held
  *	write "leak <kind> <n>"		make n objects of a slab kind and
  *					drop them (kmemleak told not to mind)
+ *	write "storm <n>"		on every online CPU at once, a kernel
+ *					thread makes n rounds of allocations
+ *					and frees of the storm kinds, then
+ *					frees all it holds; returns when done
  *	read				one line per kind:
  *					<kind> <function> <bytes requested> <held>
  *
- * and /sys/kernel/debug/aie_helper/cache_ksize: what ksize() reports for an
+ * /sys/kernel/debug/aie_helper/storm: per storm kind, "<kind> <allocations>
+ * <frees>" made by storms since load; and
+ * /sys/kernel/debug/aie_helper/cache_ksize: what ksize() reports for an
  * object of the private cache (its slot size, or its object size on a
  * cache with red zones, poisoning or KASAN).
  *
@@ -28,7 +34,10 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/completion.h>
+#include <linux/cpu.h>
 #include <linux/debugfs.h>
+#include <linux/kthread.h>
 #include <linux/gfp.h>
 #include <linux/kmemleak.h>
 #include <linux/mm.h>
@@ -360,6 +369,8 @@ struct aie_helper_kind {
 	void (*free)(const void *p);
 	unsigned int held;
 	void *obj[AIE_HELPER_MAX_HELD];
+	atomic64_t storm_allocs;	/* made by storm threads */
+	atomic64_t storm_frees;
 };
 
 #define AIE_HELPER_KIND(_name, _fn, _req, _free)			\
@@ -442,6 +453,90 @@ static struct aie_helper_kind aie_helper_kinds[] = {
 			aie_helper_kfree_sensitive),
 };
 
+/* Storm kinds: every allocator, and a helper that hides its caller. */
+static const char * const aie_storm_kinds[] = {
+	"kmalloc96", "kmalloc193", "cache", "pages0", "pages2",
+	"vmalloc10000", "percpu40", "kvmalloc100",
+};
+
+#define AIE_STORM_RING	16	/* objects a thread holds per kind */
+
+struct aie_storm {
+	unsigned int rounds;
+	atomic_t running;
+	struct completion done;
+};
+
+static struct aie_helper_kind *aie_helper_find(const char *name);
+
+/*
+ * One storm thread: @rounds times, per kind, allocate one object and free
+ * the oldest of a ring of AIE_STORM_RING, then free the rest. Process
+ * context: every kind may sleep.
+ */
+static int aie_storm_thread(void *arg)
+{
+	void *slots[ARRAY_SIZE(aie_storm_kinds)][AIE_STORM_RING] = { };
+	struct aie_storm *st = arg;
+	struct aie_helper_kind *k;
+	unsigned int r, i, j;
+	void *p;
+
+	for (r = 0; r < st->rounds; r++) {
+		for (i = 0; i < ARRAY_SIZE(aie_storm_kinds); i++) {
+			k = aie_helper_find(aie_storm_kinds[i]);
+			j = r % AIE_STORM_RING;
+			if (slots[i][j]) {
+				k->free(slots[i][j]);
+				atomic64_inc(&k->storm_frees);
+			}
+			p = k->alloc();
+			slots[i][j] = IS_ERR(p) ? NULL : p;
+			if (slots[i][j])
+				atomic64_inc(&k->storm_allocs);
+		}
+		cond_resched();
+	}
+	for (i = 0; i < ARRAY_SIZE(aie_storm_kinds); i++) {
+		k = aie_helper_find(aie_storm_kinds[i]);
+		for (j = 0; j < AIE_STORM_RING; j++) {
+			if (slots[i][j]) {
+				k->free(slots[i][j]);
+				atomic64_inc(&k->storm_frees);
+			}
+		}
+	}
+	if (atomic_dec_and_test(&st->running))
+		complete(&st->done);
+	return 0;
+}
+
+/* A storm thread bound to every online CPU; returns when all are done. */
+static int aie_helper_storm(unsigned int rounds)
+{
+	struct aie_storm st = { .rounds = rounds };
+	struct task_struct *t;
+	int cpu, ret = 0;
+
+	init_completion(&st.done);
+	atomic_set(&st.running, 1);
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		t = kthread_create_on_cpu(aie_storm_thread, &st, cpu,
+					  "aie_storm/%u");
+		if (IS_ERR(t)) {
+			ret = PTR_ERR(t);
+			break;
+		}
+		atomic_inc(&st.running);
+		wake_up_process(t);
+	}
+	cpus_read_unlock();
+	if (!atomic_dec_and_test(&st.running))
+		wait_for_completion(&st.done);
+	return ret;
+}
+
 static DEFINE_MUTEX(aie_helper_mutex);	/* guards aie_helper_kinds[].held */
 static struct dentry *aie_helper_dir;
 
@@ -519,6 +614,8 @@ static int aie_helper_command(char *cmd)
 		aie_helper_free_all();
 		return 0;
 	}
+	if (verb && kind && !cmd && !strcmp(verb, "storm"))
+		return kstrtouint(kind, 10, &n) ?: aie_helper_storm(n);
 	if (!verb || !kind || !cmd || kstrtouint(cmd, 10, &n))
 		return -EINVAL;
 	k = aie_helper_find(kind);
@@ -593,6 +690,21 @@ static noinline void *aie_helper_cache_probe(void)
 	return p;
 }
 
+static int aie_helper_storm_show(struct seq_file *m, void *v)
+{
+	struct aie_helper_kind *k;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(aie_storm_kinds); i++) {
+		k = aie_helper_find(aie_storm_kinds[i]);
+		seq_printf(m, "%s %lld %lld\n", k->name,
+			   (long long)atomic64_read(&k->storm_allocs),
+			   (long long)atomic64_read(&k->storm_frees));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(aie_helper_storm);
+
 static int aie_helper_cache_ksize_get(void *data, u64 *val)
 {
 	void *p = aie_helper_cache_probe();
@@ -624,6 +736,8 @@ static int __init aie_helper_init(void)
 			    &aie_helper_fops);
 	debugfs_create_file_unsafe("cache_ksize", 0400, aie_helper_dir, NULL,
 				   &aie_helper_cache_ksize_fops);
+	debugfs_create_file("storm", 0400, aie_helper_dir, NULL,
+			    &aie_helper_storm_fops);
 	return 0;
 }
 
