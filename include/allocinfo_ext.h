@@ -13,7 +13,11 @@
 #define AIE_PROC_NAME		"allocinfo_ext"
 #define AIE_STATS_PROC_NAME	"allocinfo_ext_stats"
 
-#define AIE_FORMAT_VERSION	"1.0"
+/*
+ * 1.0: the first format.
+ * 1.1: a site whose module unloaded ends its row with the word "unloaded".
+ */
+#define AIE_FORMAT_VERSION	"1.1"
 #define AIE_HEADER_LINE1	"allocinfo_ext - version: " AIE_FORMAT_VERSION
 #define AIE_HEADER_LINE2	"#     <size>  <calls> <tag info> [key:value ...]"
 

@@ -83,6 +83,8 @@ static void json_site(FILE *f, const struct table *t, const struct site *s)
 		fprintf(f, ", \"slack\": %lld, \"total_calls\": %lld, \"total_bytes\": %lld, \"peak\": %lld, \"failed\": %lld, \"disabled\": %s",
 			s->slack, s->total_calls, s->total_bytes, s->peak,
 			s->failed, s->disabled ? "true" : "false");
+		if (s->unloaded)
+			fputs(", \"unloaded\": true", f);
 	}
 	fputc('}', f);
 }

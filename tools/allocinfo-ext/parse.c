@@ -10,7 +10,8 @@
  *
  * (lines may end in CRLF, as a serial console's copy does), where the
  * fields are, for allocinfo_ext 1.0, exactly type, slack,
- * total_calls, total_bytes, peak, failed and an optional "disabled";
+ * total_calls, total_bytes, peak, failed and an optional "disabled"
+ * (and from 1.1 an optional "unloaded");
  * later 1.x versions may append key:value fields, which are skipped. The
  * kernel's format has no fields in 1.0; key:value fields that later
  * kernels append are skipped as well. Anything else is an error naming
@@ -141,6 +142,10 @@ static int parse_field(struct parse_ctx *p, struct site *s, char *tok,
 
 	if (!strcmp(tok, "disabled")) {
 		s->disabled = true;
+		return 0;
+	}
+	if (!strcmp(tok, "unloaded") && p->t->minor >= 1) {
+		s->unloaded = true;
 		return 0;
 	}
 	if (str_starts(tok, "type:") && tok[5]) {

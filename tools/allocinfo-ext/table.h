@@ -29,6 +29,7 @@ struct site {
 	const char *type;	/* "" in the kernel's format */
 	long long slack, total_calls, total_bytes, peak, failed;
 	bool disabled;
+	bool unloaded;		/* format 1.1: its module is gone */
 	unsigned int lineno;	/* line of the input it came from */
 	char *text;		/* owns the strings above */
 };

@@ -17,6 +17,7 @@ MALFORMED=(
 	"bad-version.txt|unsupported major version|bad-version.txt:1: format version 2.0 is not supported (this tool reads 1.x)"
 	"bad-two-tables.txt|two tables in one file|bad-two-tables.txt:4: a second version line: two tables in one input?"
 	"bad-nul.txt|binary data|bad-nul.txt:4: binary data (a NUL byte): not a text table"
+	"bad-unloaded-1.0.txt|\"unloaded\" in a 1.0 table|bad-unloaded-1.0.txt:3: unknown field \"unloaded\""
 	"bad-empty.txt|snapshot head without a table|bad-empty.txt: no version line: not /proc/allocinfo_ext, /proc/allocinfo or a snapshot of either"
 )
 
@@ -29,6 +30,8 @@ parse_tests() {
 		"$EXP/kernel.csv" "$TOOL" export -f csv kernel.txt
 	expect_out "parse: fields of a later minor version are skipped" \
 		"$EXP/ext-minor.csv" "$TOOL" export -f csv ext-minor.txt
+	expect_out "parse: 1.1 marks a site of a module that unloaded" \
+		"$EXP/ext-unloaded.json" "$TOOL" export -f json ext-unloaded.txt
 	for m in "${MALFORMED[@]}"; do
 		IFS='|' read -r file what msg <<<"$m"
 		expect_err "parse: malformed input: $what" 1 "allocinfo-ext: $msg" \
