@@ -143,9 +143,24 @@ aie_build() {
 	mkdir -p "$st/aie"
 	cp "$AIE_TOP/module/allocinfo_ext.ko" "$st/aie/"
 	cp "$AIE_TOP/tools/vm/guest/"* "$st/aie/"
-	# the functions module/callers.c lists as allocator-internal or helpers
-	sed -n 's/^\t\(INTERNAL\|HELPER\)("\([^"]*\)"),$/\2/p' \
-		"$AIE_TOP/module/callers.c" > "$st/aie/allocator-functions"
+	aie_allocator_functions > "$st/aie/allocator-functions"
+}
+
+# The function names module/callers.c lists as allocator-internal or
+# helpers, one a line: its table run through the preprocessor, with the
+# name lists of module/compat.h expanded.
+aie_allocator_functions() {
+	local names
+	names=$( {
+		echo '#include "compat.h"'
+		printf '#define %s(...) __VA_ARGS__\n' INTERNAL HELPER
+		sed -n '/^static const struct aie_fn aie_fns\[\] = {$/,/^};$/{//!p}' \
+			"$AIE_TOP/module/callers.c"
+	} | gcc -E -P -I "$AIE_TOP/module" - | grep -o '"[^"]*"' | tr -d '"') ||
+		aie_die "cannot list the functions of module/callers.c"
+	[ "$(wc -l <<<"$names")" -ge 20 ] ||
+		aie_die "module/callers.c: its table of functions was not found"
+	echo "$names"
 }
 
 # aie_host_tests FILE: the host-side tests of tools/allocinfo-ext (no VM);
