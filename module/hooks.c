@@ -24,7 +24,7 @@ static bool aie_page_hooked, aie_vmalloc_hooked, aie_percpu_hooked;
 /* The allocators the hooks= parameter names, as BIT(enum aie_type). */
 static unsigned long aie_hooks_wanted;
 
-static const char * const aie_hook_names[] = {
+static const char * const aie_hook_names[] __initconst = {
 	[AIE_TYPE_SLAB] = "slab",
 	[AIE_TYPE_PAGE] = "page",
 	[AIE_TYPE_VMALLOC] = "vmalloc",
@@ -145,7 +145,7 @@ struct tracepoint *aie_tracepoint_find(const char *name)
 }
 
 /* The allocator named by the @len bytes at @word, or -1. */
-static int aie_hook_type(const char *word, size_t len)
+static int __init aie_hook_type(const char *word, size_t len)
 {
 	unsigned int i;
 
@@ -162,7 +162,7 @@ static int aie_hook_type(const char *word, size_t len)
  * separated by commas, empty words ignored. Slab is always hooked.
  * -EINVAL for an unknown word.
  */
-int aie_hooks_select(const char *list)
+int __init aie_hooks_select(const char *list)
 {
 	const char *word = list;
 	size_t len;
