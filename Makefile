@@ -1,16 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# allocinfo-ext: the kbuild part is in Kbuild (module/Kbuild); this file is
-# the user part.
+# allocinfo-ext: the kbuild part is in module/Kbuild (and Kbuild, which
+# DKMS builds through); this file is the user part.
 #
 #   make                 build module/allocinfo_ext.ko against KDIR
 #   make tools           build tools/allocinfo-ext/allocinfo-ext (libdw-dev)
-#   make install         install allocinfo-ext and its man page under
+#   make install         install-module and install-tools
+#   make install-module  the module into $(INSTALL_MOD_PATH)/lib/modules/
+#                        <KDIR's release>/extra, then depmod
+#                        (INSTALL_MOD_PATH defaults to DESTDIR)
+#   make install-tools   allocinfo-ext and its man page under
 #                        $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
 #   make run             boot a VM with the module loaded, run a workload,
 #                        print the top sites
-#   make check           run the tool's host tests, then build and run the
-#                        kselftests in a VM
+#   make check           run the host tests, then build and run the
+#                        kselftests in a VM; with CI=true in the
+#                        environment, on every kernel, as check-all
+#   make check-all       make check on Debian's 6.1 and 6.12 and on every
+#                        linux-image-*.deb in ../shared/kernels
+#   make dkms-check      add, build, install and remove the module with
+#                        DKMS for Debian's 6.12 and 6.1 (root)
 #   make clean
 #
 # KDIR defaults to the running kernel's build tree. KERNEL selects the
@@ -20,38 +29,72 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 KERNEL ?= 6.12
 PREFIX ?= /usr/local
+INSTALL_MOD_PATH ?= $(DESTDIR)
 
-.PHONY: all modules tools install clean check stress run
+.PHONY: all modules tools install install-module install-tools clean \
+	check check-all stress dkms-check run kdir
 
 all: modules
 
-modules:
+kdir:
 	@test -d "$(KDIR)" || { \
 	  echo "KDIR $(KDIR) not found: install the headers (apt-get install linux-headers-$$(uname -r)) or set KDIR"; \
 	  exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+modules: kdir
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/module modules
 
 tools:
 	$(MAKE) -C tools/allocinfo-ext
 
-install: tools
+install: install-module install-tools
+
+# The kernel's own modules_install: signing, compression and the
+# directory as the kernel's configuration has them. Debian's headers
+# carry no signing key: kbuild's attempt to sign would fail (harmlessly,
+# with SSL errors), so it is skipped when the key is absent. kbuild skips
+# depmod without a System.map (Debian's headers have none): it is run
+# here, for an install into the running system's tree; a staged install
+# (INSTALL_MOD_PATH or DESTDIR) leaves it to the target.
+KREL = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+	 $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+kconfig = $(shell sed -n 's/^$(1)=//p' $(KDIR)/include/config/auto.conf 2>/dev/null)
+SIG_KEY = $(patsubst "%",%,$(call kconfig,CONFIG_MODULE_SIG_KEY))
+SIG_KEY_FILE = $(if $(filter /%,$(SIG_KEY)),$(SIG_KEY),$(KDIR)/$(SIG_KEY))
+NO_SIGN = $(if $(call kconfig,CONFIG_MODULE_SIG_ALL),$(if \
+	$(filter pkcs11:%,$(SIG_KEY))$(wildcard $(SIG_KEY_FILE)),,CONFIG_MODULE_SIG_ALL=))
+
+install-module: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/module INSTALL_MOD_DIR=extra \
+		INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) $(NO_SIGN) modules_install
+	@$(if $(NO_SIGN),echo "allocinfo_ext.ko is not signed: no key $(SIG_KEY_FILE)")
+	$(if $(INSTALL_MOD_PATH),@echo "staged in $(INSTALL_MOD_PATH): run depmod -a $(KREL) on the target",depmod -a $(KREL))
+
+install-tools: tools
 	$(MAKE) -C tools/allocinfo-ext install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
 
 clean:
-	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR)/module clean; fi
 	$(MAKE) -C tools/allocinfo-ext clean
 	$(MAKE) -C selftests/allocinfo_ext/aie_helper KDIR=$(KDIR) clean 2>/dev/null || true
 
 check:
 	KERNEL=$(KERNEL) tools/vm/check.sh
 
+check-all:
+	tools/vm/check-all.sh
+
 # stress_test alone, on 4 vCPUs, for 5 minutes of storms and 100
 # load/unload cycles under storm (the same test runs 20 s and 10 cycles in
-# make check).
+# make check), on the one kernel KERNEL names.
 stress:
-	KERNEL=$(KERNEL) AIE_MODE=stress AIE_VM_CPUS=4 AIE_TIMEOUT=2400 \
+	KERNEL=$(KERNEL) AIE_CHECK_ONE=1 AIE_MODE=stress AIE_VM_CPUS=4 \
+	AIE_TIMEOUT=2400 \
 	AIE_APPEND="aie.stress_seconds=300 aie.stress_cycles=100" \
 	tools/vm/check.sh
+
+dkms-check:
+	tools/pkg/dkms-test.sh
 
 run:
 	KERNEL=$(KERNEL) tools/vm/run.sh

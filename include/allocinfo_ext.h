@@ -4,7 +4,7 @@
  * the selftests. Plain C: it builds in the kernel and in userspace alike.
  *
  * The format of /proc/allocinfo_ext is specified in
- * Documentation/allocinfo_ext.rst. Bump the minor version when a field is
+ * Documentation/format.rst. Bump the minor version when a field is
  * added at the end of a row; bump the major version for any other change.
  */
 #ifndef _ALLOCINFO_EXT_H

@@ -166,6 +166,7 @@ void aie_track_alloc(unsigned long call_site, enum aie_type type,
 void aie_track_failed(unsigned long call_site, enum aie_type type);
 void aie_track_free(const void *key);
 struct tracepoint *aie_tracepoint_find(const char *name);
+int aie_hooks_select(const char *list);
 int aie_hooks_register(void);
 void aie_hooks_unregister(void);
 void aie_hooks_show(struct seq_file *m);

@@ -4,9 +4,10 @@
  *
  * An event's call site is the return address of the allocator call. Two
  * kinds of call site need more than that, and this file lists them by
- * function name, once for every kernel we build for (names with and
- * without the _noprof suffix Linux 6.10 added; a name a kernel lacks never
- * matches). A site is classified once, when it is first seen.
+ * function name, once for every kernel we build for (compat.h has the
+ * names that differ between kernels, with and without the _noprof suffix
+ * Linux 6.10 added; a name a kernel lacks never matches). A site is
+ * classified once, when it is first seen.
  *
  * - Internal: a call made inside the allocators themselves, whose event is
  *   counted elsewhere or is not an allocation of its own: the inner
@@ -27,72 +28,69 @@
 #include <linux/string.h>
 
 #include "aie.h"
+#include "compat.h"
 
 #define AIE_STACK_DEPTH	24
 
 struct aie_fn {
-	const char *name;
+	const char *name[2];	/* one name, or the 6.10+ name and the older */
 	unsigned long flag;	/* AIE_SITE_INTERNAL or AIE_SITE_HELPER */
 };
 
-#define INTERNAL(n)	{ n, AIE_SITE_INTERNAL }
-#define HELPER(n)	{ n, AIE_SITE_HELPER }
+/* One name, or an AIE_FN_* of compat.h (one name or two). */
+#define INTERNAL(...)	{ { __VA_ARGS__ }, AIE_SITE_INTERNAL }
+#define HELPER(...)	{ { __VA_ARGS__ }, AIE_SITE_HELPER }
 
 static const struct aie_fn aie_fns[] = {
 	/* kmalloc entry points: the inner event of a large kmalloc */
-	INTERNAL("__kmalloc_noprof"),
-	INTERNAL("__kmalloc_node_noprof"),
-	INTERNAL("__kmalloc_node_track_caller_noprof"),
+	INTERNAL(AIE_FN_KMALLOC_ENTRY),
+	INTERNAL(AIE_FN_KMALLOC_NODE_ENTRY),
+	INTERNAL(AIE_FN_KMALLOC_CALLER_ENTRY),
 	/* the pages under a large kmalloc */
-	INTERNAL("___kmalloc_large_node"),
-	INTERNAL("__kmalloc_large_noprof"),
-	INTERNAL("__kmalloc_large_node_noprof"),
-	INTERNAL("__kmalloc_large_node"),
-	INTERNAL("kmalloc_large"),
-	INTERNAL("kmalloc_large_node"),
+	INTERNAL(AIE_FN_KMALLOC_LARGE_INNER),
+	INTERNAL(AIE_FN_KMALLOC_LARGE),
+	INTERNAL(AIE_FN_KMALLOC_LARGE_NODE),
 	/* page-allocator wrappers: the outermost one's caller is charged */
-	INTERNAL("__alloc_pages_noprof"),
-	INTERNAL("__alloc_pages"),
-	INTERNAL("alloc_pages_noprof"),
-	INTERNAL("alloc_pages"),
-	INTERNAL("alloc_pages_mpol_noprof"),
-	INTERNAL("alloc_pages_mpol"),
-	INTERNAL("__folio_alloc_noprof"),
-	INTERNAL("__folio_alloc"),
-	INTERNAL("folio_alloc_noprof"),
-	INTERNAL("folio_alloc"),
-	INTERNAL("folio_alloc_mpol_noprof"),
-	INTERNAL("vma_alloc_folio_noprof"),
-	INTERNAL("vma_alloc_folio"),
-	INTERNAL("get_free_pages_noprof"),
-	INTERNAL("__get_free_pages"),
-	INTERNAL("get_zeroed_page_noprof"),
-	INTERNAL("get_zeroed_page"),
-	INTERNAL("alloc_pages_bulk_noprof"),
-	INTERNAL("__alloc_pages_bulk"),
+	INTERNAL(AIE_FN_ALLOC_PAGES_CORE),
+	INTERNAL(AIE_FN_ALLOC_PAGES),
+	INTERNAL(AIE_FN_ALLOC_PAGES_MPOL),
+	INTERNAL(AIE_FN_FOLIO_ALLOC_CORE),
+	INTERNAL(AIE_FN_FOLIO_ALLOC),
+	INTERNAL(AIE_FN_FOLIO_ALLOC_MPOL),
+	INTERNAL(AIE_FN_VMA_ALLOC_FOLIO),
+	INTERNAL(AIE_FN_GET_FREE_PAGES),
+	INTERNAL(AIE_FN_GET_ZEROED_PAGE),
+	INTERNAL(AIE_FN_ALLOC_PAGES_BULK),
 	/* charged PAGE_ALIGN(size) by their own probe, see hooks_page.c */
-	INTERNAL("alloc_pages_exact_noprof"),
-	INTERNAL("alloc_pages_exact"),
-	INTERNAL("alloc_pages_exact_nid_noprof"),
-	INTERNAL("alloc_pages_exact_nid"),
+	INTERNAL(AIE_FN_ALLOC_PAGES_EXACT),
+	INTERNAL(AIE_FN_ALLOC_PAGES_EXACT_NID),
 	/* the pages under a vmalloc area */
 	INTERNAL("__vmalloc_area_node"),
 	INTERNAL("vm_area_alloc_pages"),
 	/* helpers that hide their caller */
-	HELPER("__kvmalloc_node_noprof"),
-	HELPER("kvmalloc_node"),
+	HELPER(AIE_FN_KVMALLOC_NODE),
 	HELPER("kvmemdup"),
-	HELPER("kvrealloc_noprof"),
-	HELPER("kvrealloc"),
+	HELPER(AIE_FN_KVREALLOC),
 	HELPER("vmemdup_user"),
 	HELPER("kmemdup_array"),
 	HELPER("strndup_user"),
 	HELPER("kstrdup_const"),
 
-	HELPER("__alloc_percpu_gfp"),
-	HELPER("__alloc_percpu"),
-	HELPER("__alloc_reserved_percpu"),
+	HELPER(AIE_FN_ALLOC_PERCPU_GFP),
+	HELPER(AIE_FN_ALLOC_PERCPU),
+	HELPER(AIE_FN_ALLOC_RESERVED_PERCPU),
 };
+
+static bool aie_fn_named(const struct aie_fn *fn, const char *func)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fn->name) && fn->name[i]; i++) {
+		if (!strcmp(fn->name[i], func))
+			return true;
+	}
+	return false;
+}
 
 /*
  * The AIE_SITE_INTERNAL or AIE_SITE_HELPER bit for a site named @sym, or
@@ -113,7 +111,7 @@ int aie_callers_classify(const struct aie_sym *sym)
 	if (sym->offset == sym->size)
 		return AIE_SITE_INTERNAL;
 	for (i = 0; i < ARRAY_SIZE(aie_fns); i++) {
-		if (!strcmp(aie_fns[i].name, sym->func))
+		if (aie_fn_named(&aie_fns[i], sym->func))
 			return aie_fns[i].flag;
 	}
 	return -1;

@@ -9,7 +9,8 @@
  *
  * Contexts: aie_track_*() run in the hooks, wherever the allocators run
  * (task, softirq, hardirq; not NMI), with preemption disabled. They never
- * sleep and never allocate. Registration runs in process context.
+ * sleep and never allocate. Selection and registration run in process
+ * context, at module init.
  */
 
 #include <linux/tracepoint.h>
@@ -19,6 +20,16 @@
 DEFINE_PER_CPU(struct aie_stats, aie_stats);
 
 static bool aie_page_hooked, aie_vmalloc_hooked, aie_percpu_hooked;
+
+/* The allocators the hooks= parameter names, as BIT(enum aie_type). */
+static unsigned long aie_hooks_wanted;
+
+static const char * const aie_hook_names[] __initconst = {
+	[AIE_TYPE_SLAB] = "slab",
+	[AIE_TYPE_PAGE] = "page",
+	[AIE_TYPE_VMALLOC] = "vmalloc",
+	[AIE_TYPE_PERCPU] = "percpu",
+};
 
 /* Page and vmalloc objects are kept in pages, the others in bytes. */
 static bool aie_type_in_pages(enum aie_type type)
@@ -133,11 +144,60 @@ struct tracepoint *aie_tracepoint_find(const char *name)
 	return l.tp;
 }
 
+/* The allocator named by the @len bytes at @word, or -1. */
+static int __init aie_hook_type(const char *word, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(aie_hook_names); i++) {
+		if (strlen(aie_hook_names[i]) == len &&
+		    !strncmp(aie_hook_names[i], word, len))
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * Take the allocators to hook from @list, the hooks= parameter: words
+ * separated by commas, empty words ignored. Slab is always hooked.
+ * -EINVAL for an unknown word.
+ */
+int __init aie_hooks_select(const char *list)
+{
+	const char *word = list;
+	size_t len;
+	int type;
+
+	aie_hooks_wanted = BIT(AIE_TYPE_SLAB);
+	while (*word) {
+		len = strcspn(word, ",");
+		if (len) {
+			type = aie_hook_type(word, len);
+			if (type < 0) {
+				pr_err("hooks=: unknown allocator '%.*s' (known: slab, page, vmalloc, percpu)\n",
+				       (int)len, word);
+				return -EINVAL;
+			}
+			aie_hooks_wanted |= BIT(type);
+		}
+		word += len;
+		if (*word)
+			word++;
+	}
+	return 0;
+}
+
+static bool aie_hook_wanted(enum aie_type type)
+{
+	return aie_hooks_wanted & BIT(type);
+}
+
 /*
  * Slab hooks are required; the others are optional: without them the
  * module still counts slab allocations, says so once, and shows the hook
- * as absent in the stats file. Each family attaches its free hooks before
- * its allocation hooks.
+ * as absent in the stats file. A family hooks= leaves out is not attached
+ * and shows as absent too. Each family attaches its free hooks before its
+ * allocation hooks.
  */
 int aie_hooks_register(void)
 {
@@ -145,9 +205,12 @@ int aie_hooks_register(void)
 
 	if (ret)
 		return ret;
-	aie_page_hooked = !aie_page_hooks_register();
-	aie_vmalloc_hooked = !aie_vmalloc_hooks_register();
-	aie_percpu_hooked = !aie_percpu_hooks_register();
+	if (aie_hook_wanted(AIE_TYPE_PAGE))
+		aie_page_hooked = !aie_page_hooks_register();
+	if (aie_hook_wanted(AIE_TYPE_VMALLOC))
+		aie_vmalloc_hooked = !aie_vmalloc_hooks_register();
+	if (aie_hook_wanted(AIE_TYPE_PERCPU))
+		aie_percpu_hooked = !aie_percpu_hooks_register();
 	return 0;
 }
 

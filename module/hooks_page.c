@@ -17,7 +17,8 @@
  * page: the first page's free charges back the whole, the rest match
  * nothing.
  *
- * Each entry point is listed under its 6.10+ name and its older one.
+ * Each entry point is listed under its 6.10+ name and its older one
+ * (compat.h).
  * alloc_pages_bulk() fills arrays without the tracepoint or the wrappers:
  * its pages are not counted.
  *
@@ -31,6 +32,7 @@
 #include <linux/tracepoint.h>
 
 #include "aie.h"
+#include "compat.h"
 
 enum aie_page_ret {
 	AIE_RET_PAGE,	/* struct page *, or a struct folio * over it */
@@ -46,30 +48,27 @@ struct aie_page_probe {
 	bool hooked;
 };
 
-#define AIE_PAGE_PROBE(_new, _old, _order, _ret) \
-	{ .name = { _new, _old }, .order_arg = _order, .size_arg = -1, \
+/* _names: an AIE_FN_* of compat.h, the 6.10+ name first. */
+#define AIE_PAGE_PROBE(_names, _order, _ret) \
+	{ .name = { _names }, .order_arg = _order, .size_arg = -1, \
 	  .ret = _ret }
-#define AIE_PAGE_EXACT_PROBE(_new, _old, _size) \
-	{ .name = { _new, _old }, .order_arg = -1, .size_arg = _size, \
+#define AIE_PAGE_EXACT_PROBE(_names, _size) \
+	{ .name = { _names }, .order_arg = -1, .size_arg = _size, \
 	  .ret = AIE_RET_ADDR }
 
 /* The first is the heart of the allocator: without it, no page hooks. */
 static struct aie_page_probe aie_page_probes[] = {
-	AIE_PAGE_PROBE("__alloc_pages_noprof", "__alloc_pages", 1, AIE_RET_PAGE),
-	AIE_PAGE_PROBE("alloc_pages_noprof", "alloc_pages", 1, AIE_RET_PAGE),
-	AIE_PAGE_PROBE("alloc_pages_mpol_noprof", NULL, 1, AIE_RET_PAGE),
-	AIE_PAGE_PROBE("__folio_alloc_noprof", "__folio_alloc", 1, AIE_RET_PAGE),
-	AIE_PAGE_PROBE("folio_alloc_noprof", "folio_alloc", 1, AIE_RET_PAGE),
-	AIE_PAGE_PROBE("folio_alloc_mpol_noprof", NULL, 1, AIE_RET_PAGE),
-	AIE_PAGE_PROBE("vma_alloc_folio_noprof", "vma_alloc_folio", 1,
-		       AIE_RET_PAGE),
-	AIE_PAGE_PROBE("get_free_pages_noprof", "__get_free_pages", 1,
-		       AIE_RET_ADDR),
-	AIE_PAGE_PROBE("get_zeroed_page_noprof", "get_zeroed_page", -1,
-		       AIE_RET_ADDR),
-	AIE_PAGE_EXACT_PROBE("alloc_pages_exact_noprof", "alloc_pages_exact", 0),
-	AIE_PAGE_EXACT_PROBE("alloc_pages_exact_nid_noprof",
-			     "alloc_pages_exact_nid", 1),
+	AIE_PAGE_PROBE(AIE_FN_ALLOC_PAGES_CORE, 1, AIE_RET_PAGE),
+	AIE_PAGE_PROBE(AIE_FN_ALLOC_PAGES, 1, AIE_RET_PAGE),
+	AIE_PAGE_PROBE(AIE_FN_ALLOC_PAGES_MPOL_NOPROF, 1, AIE_RET_PAGE),
+	AIE_PAGE_PROBE(AIE_FN_FOLIO_ALLOC_CORE, 1, AIE_RET_PAGE),
+	AIE_PAGE_PROBE(AIE_FN_FOLIO_ALLOC, 1, AIE_RET_PAGE),
+	AIE_PAGE_PROBE(AIE_FN_FOLIO_ALLOC_MPOL, 1, AIE_RET_PAGE),
+	AIE_PAGE_PROBE(AIE_FN_VMA_ALLOC_FOLIO, 1, AIE_RET_PAGE),
+	AIE_PAGE_PROBE(AIE_FN_GET_FREE_PAGES, 1, AIE_RET_ADDR),
+	AIE_PAGE_PROBE(AIE_FN_GET_ZEROED_PAGE, -1, AIE_RET_ADDR),
+	AIE_PAGE_EXACT_PROBE(AIE_FN_ALLOC_PAGES_EXACT, 0),
+	AIE_PAGE_EXACT_PROBE(AIE_FN_ALLOC_PAGES_EXACT_NID, 1),
 };
 
 static struct tracepoint *aie_page_free_tp;

@@ -22,6 +22,7 @@
 #include <linux/ptrace.h>
 
 #include "aie.h"
+#include "compat.h"
 
 /* __vmalloc_node_range(size, align, start, end, gfp, prot, vm_flags, node, caller) */
 #define AIE_VMALLOC_ARG_SIZE	0
@@ -33,8 +34,7 @@ struct aie_vmalloc_call {
 };
 
 static const char * const aie_vmalloc_names[] = {
-	"__vmalloc_node_range_noprof",	/* 6.10+ */
-	"__vmalloc_node_range",
+	AIE_FN_VMALLOC_NODE_RANGE
 };
 
 static int aie_vmalloc_entry(struct kretprobe_instance *ri,

@@ -17,6 +17,11 @@ module_param_named(max_objects, aie_max_objects, ulong, 0444);
 MODULE_PARM_DESC(max_objects,
 		 "Slots of the object map, rounded up to a power of two; 7/8 of them hold live objects (default 1048576)");
 
+static char *aie_hooks = "slab,page,vmalloc,percpu";
+module_param_named(hooks, aie_hooks, charp, 0444);
+MODULE_PARM_DESC(hooks,
+		 "Allocators to hook, comma-separated: slab (always hooked), page, vmalloc, percpu (default all)");
+
 static int __init allocinfo_ext_init(void)
 {
 	int ret;
@@ -26,6 +31,9 @@ static int __init allocinfo_ext_init(void)
 		pr_err("max_sites must be 1..16777216 and max_objects 1..1073741824\n");
 		return -EINVAL;
 	}
+	ret = aie_hooks_select(aie_hooks);
+	if (ret)
+		return ret;
 	ret = aie_rules_init();
 	if (ret)
 		return ret;

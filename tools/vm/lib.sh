@@ -58,15 +58,31 @@ aie_deb_extract() {
 		aie_die "cannot unpack $deb"
 }
 
+# aie_debian_headers SERIES: install the headers of Debian's kernel of
+# that series (6.12 or 6.1) and set AIE_KREL to its release; its kbuild
+# tree is then /lib/modules/$AIE_KREL/build.
+aie_debian_headers() {
+	local meta
+	case "$1" in
+	6.12) meta=linux-headers-6.12-amd64 ;;
+	6.1) meta=linux-headers-amd64 ;;
+	*) aie_die "aie_debian_headers: expected 6.12 or 6.1, not $1" ;;
+	esac
+	aie_apt_install "$meta"
+	AIE_KREL=$(dpkg-query -W -f='${Depends}' "$meta" |
+		sed -n 's/.*linux-headers-\([^ ,]*\).*/\1/p')
+	[ -n "$AIE_KREL" ] || aie_die "cannot tell the release of $meta"
+	aie_apt_install "linux-headers-$AIE_KREL"
+}
+
 # aie_kernel SPEC: set AIE_KREL, AIE_VMLINUZ and AIE_KDIR.
 #   6.12 or 6.1: Debian's own kernel of that series (headers installed with
 #   apt, the image unpacked into the cache); a path to linux-image-*.deb:
 #   that kernel, with the linux-headers deb of the same release beside it.
 aie_kernel() {
-	local spec=${1:-6.12} meta dir hdr
+	local spec=${1:-6.12} dir hdr
 	case "$spec" in
-	6.12) meta=linux-headers-6.12-amd64 ;;
-	6.1) meta=linux-headers-amd64 ;;
+	6.12 | 6.1) ;;
 	*.deb)
 		[ -f "$spec" ] || aie_die "no such kernel package: $spec"
 		AIE_KREL=$(dpkg-deb -f "$spec" Package | sed 's/^linux-image-//')
@@ -85,11 +101,7 @@ aie_kernel() {
 		return 0 ;;
 	*) aie_die "KERNEL=$spec: expected 6.12, 6.1 or a path to linux-image-*.deb" ;;
 	esac
-	aie_apt_install "$meta"
-	AIE_KREL=$(dpkg-query -W -f='${Depends}' "$meta" |
-		sed -n 's/.*linux-headers-\([^ ,]*\).*/\1/p')
-	[ -n "$AIE_KREL" ] || aie_die "cannot tell the release of $meta"
-	aie_apt_install "linux-headers-$AIE_KREL"
+	aie_debian_headers "$spec"
 	dir=$AIE_CACHE/kernels/$AIE_KREL
 	aie_deb_extract "linux-image-$AIE_KREL-unsigned" "$dir"
 	AIE_VMLINUZ=$dir/boot/vmlinuz-$AIE_KREL
@@ -145,24 +157,47 @@ aie_build() {
 	mkdir -p "$st/aie"
 	cp "$AIE_TOP/module/allocinfo_ext.ko" "$st/aie/"
 	cp "$AIE_TOP/tools/vm/guest/"* "$st/aie/"
-	# the functions module/callers.c lists as allocator-internal or helpers
-	sed -n 's/^\t\(INTERNAL\|HELPER\)("\([^"]*\)"),$/\2/p' \
-		"$AIE_TOP/module/callers.c" > "$st/aie/allocator-functions"
+	aie_allocator_functions > "$st/aie/allocator-functions"
 }
 
-# aie_host_tests FILE: the host-side tests of tools/allocinfo-ext (no VM);
-# their TAP lines go to FILE, their other output to $AIE_OUT/host-tests.log.
+# The function names module/callers.c lists as allocator-internal or
+# helpers, one a line: its table run through the preprocessor, with the
+# name lists of module/compat.h expanded.
+aie_allocator_functions() {
+	local names
+	names=$( {
+		echo '#include "compat.h"'
+		printf '#define %s(...) __VA_ARGS__\n' INTERNAL HELPER
+		sed -n '/^static const struct aie_fn aie_fns\[\] = {$/,/^};$/{//!p}' \
+			"$AIE_TOP/module/callers.c"
+	} | gcc -E -P -I "$AIE_TOP/module" - | grep -o '"[^"]*"' | tr -d '"') ||
+		aie_die "cannot list the functions of module/callers.c"
+	[ "$(wc -l <<<"$names")" -ge 20 ] ||
+		aie_die "module/callers.c: its table of functions was not found"
+	echo "$names"
+}
+
+# aie_host_tests FILE: the host-side tests (no VM): those of
+# tools/allocinfo-ext, the control-parser fuzzer (tools/fuzz), then make
+# install's and DKMS's (tools/pkg). Their
+# TAP lines go to FILE, their other output to $AIE_OUT/host-tests.log; a
+# script that fails without a "not ok" line of its own gets one.
 aie_host_tests() {
-	local rc=0
-	aie_log "host tests of tools/allocinfo-ext"
-	"$AIE_TOP/tools/allocinfo-ext/tests/run.sh" >"$1" 2>"$AIE_OUT/host-tests.log" ||
-		rc=$?
-	if [ "$rc" != 0 ] && ! grep -q '^not ok - ' "$1"; then
-		echo "not ok - host: tools/allocinfo-ext/tests/run.sh exited $rc" >>"$1"
-	fi
-	AIE_FUZZ_OUT=$AIE_OUT/fuzz "$AIE_TOP/tools/fuzz/run.sh" >>"$1" \
-		2>>"$AIE_OUT/host-tests.log" || true
-	return 0
+	local out=$1 t rc
+	: >"$out"
+	: >"$AIE_OUT/host-tests.log"
+	for t in tools/allocinfo-ext/tests/run.sh tools/fuzz/run.sh \
+		tools/pkg/install-test.sh tools/pkg/dkms-test.sh; do
+		aie_log "host tests: $t"
+		rc=0
+		AIE_FUZZ_OUT=$AIE_OUT/fuzz "$AIE_TOP/$t" >"$out.part" \
+			2>>"$AIE_OUT/host-tests.log" || rc=$?
+		cat "$out.part" >>"$out"
+		if [ "$rc" != 0 ] && ! grep -q '^not ok - ' "$out.part"; then
+			echo "not ok - host: $t exited $rc" >>"$out"
+		fi
+	done
+	rm -f "$out.part"
 }
 
 # Pack $AIE_OUT/stage with busybox and the guest init into an initramfs.
@@ -177,6 +212,18 @@ aie_initramfs() {
 		> "$AIE_OUT/initramfs.cpio.gz" || aie_die "cannot pack the initramfs"
 }
 
+# The guest's memory: AIE_VM_MEM, else 2G for a KASAN kernel (its shadow
+# takes an eighth of memory, and the debug kernel wants 2 GiB), else 1G.
+aie_vm_mem() {
+	if [ -n "${AIE_VM_MEM:-}" ]; then
+		echo "$AIE_VM_MEM"
+	elif grep -qx 'CONFIG_KASAN=y' "$AIE_KDIR/include/config/auto.conf" 2>/dev/null; then
+		echo 2G
+	else
+		echo 1G
+	fi
+}
+
 # aie_boot MODE [TIMEOUT]: boot the kernel with the initramfs; the guest's
 # kernel log goes to $AIE_OUT/console.log, the test output to
 # $AIE_OUT/output.log. Returns QEMU's (or timeout's) exit status.
@@ -188,12 +235,13 @@ aie_initramfs() {
 # translation holding the transient int3 after text_poke_bp() had finished
 # and serialised every CPU. The vCPUs still interleave on one thread.
 aie_boot() {
-	local mode=$1 limit=${2:-900} append
+	local mode=$1 limit=${2:-900} append mem
+	mem=$(aie_vm_mem)
 	append="console=ttyS0 no5lvl panic=-1 kfence.sample_interval=0 aie.mode=$mode ${AIE_APPEND:-}"
 	rm -f "$AIE_OUT/console.log" "$AIE_OUT/output.log"
-	aie_log "booting $AIE_KREL (mode $mode, limit ${limit}s)"
+	aie_log "booting $AIE_KREL (mode $mode, $mem, limit ${limit}s)"
 	timeout --foreground "$limit" qemu-system-x86_64 -accel "${AIE_ACCEL:-tcg,thread=single}" -cpu max \
-		-smp "${AIE_VM_CPUS:-2}" -m "${AIE_VM_MEM:-1G}" \
+		-smp "${AIE_VM_CPUS:-2}" -m "$mem" \
 		-nodefaults -no-reboot -display none -monitor none \
 		-kernel "$AIE_VMLINUZ" -initrd "$AIE_OUT/initramfs.cpio.gz" \
 		-append "$append" ${AIE_QEMU_EXTRA:-} \

@@ -64,11 +64,11 @@ wait_until() {
 	done
 }
 
-# make install honours DESTDIR and PREFIX.
+# make install-tools honours DESTDIR and PREFIX.
 install_tests() {
 	local d=$TMP/inst name="install: DESTDIR and PREFIX, binary and man page"
 
-	if make -s -C "$HERE/../../.." install DESTDIR="$d" PREFIX=/usr \
+	if make -s -C "$HERE/../../.." install-tools DESTDIR="$d" PREFIX=/usr \
 		>"$TMP/out" 2>&1 &&
 		[ "$("$d/usr/bin/allocinfo-ext" --version)" = "allocinfo-ext 1.0" ] &&
 		cmp -s "$d/usr/share/man/man1/allocinfo-ext.1" \

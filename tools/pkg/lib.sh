@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0
+# lib.sh - what the packaging tests share: TAP lines in the form make
+# check counts ("ok - host: <name>", "not ok - host: <name>" with "# "
+# lines after it), a clean copy of the source tree, and (through
+# tools/vm/lib.sh) package installs and Debian's kernel headers.
+
+. "$(dirname "${BASH_SOURCE[0]}")/../vm/lib.sh"
+
+AIE_PKG_FAILED=0
+
+aie_ok() { echo "ok - host: $1"; }
+aie_skip() { echo "ok - host: $1 # SKIP $2"; }
+aie_not_ok() {
+	echo "not ok - host: $1"
+	shift
+	printf '%s\n' "$@" | head -n 40 | sed 's/^/#   /'
+	AIE_PKG_FAILED=1
+}
+
+# aie_check NAME LOG CMD...: one TAP line, ok when CMD succeeds; its
+# output goes to LOG and, on failure, after the line.
+aie_check() {
+	local name=$1 log=$2
+	shift 2
+	if "$@" >"$log" 2>&1; then
+		aie_ok "$name"
+	else
+		aie_not_ok "$name" "command: $*" "$(tail -n 30 "$log")"
+	fi
+}
+
+# aie_stage_tree DIR: copy the source tree to DIR as a fresh checkout has
+# it: without .git and without what .gitignore names (builds, caches).
+aie_stage_tree() {
+	mkdir -p "$1" &&
+		rsync -a --exclude=.git --exclude-from="$AIE_TOP/.gitignore" \
+			"$AIE_TOP/" "$1/" ||
+		aie_die "cannot copy the source tree to $1"
+}
+
+# aie_module_suffix KDIR: the name modules_install gives a module of that
+# kernel ends in: .ko, or .ko.xz, .ko.gz, .ko.zst when it compresses
+# modules (from 6.6 only with CONFIG_MODULE_COMPRESS_ALL; before, with
+# any CONFIG_MODULE_COMPRESS_<type> but NONE).
+aie_module_suffix() {
+	local conf=$1/include/config/auto.conf
+	[ -f "$conf" ] || aie_die "no $conf"
+	if grep -qx 'CONFIG_MODULE_COMPRESS=y' "$conf" &&
+		! grep -qx 'CONFIG_MODULE_COMPRESS_ALL=y' "$conf"; then
+		echo .ko
+	elif grep -qx 'CONFIG_MODULE_COMPRESS_XZ=y' "$conf"; then
+		echo .ko.xz
+	elif grep -qx 'CONFIG_MODULE_COMPRESS_GZIP=y' "$conf"; then
+		echo .ko.gz
+	elif grep -qx 'CONFIG_MODULE_COMPRESS_ZSTD=y' "$conf"; then
+		echo .ko.zst
+	else
+		echo .ko
+	fi
+}
