@@ -66,38 +66,6 @@ TEST_F(proc, unprivileged_refused)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
-/*
- * A call site no symbol covers (the helper's init function, freed once the
- * module is live) prints as unknown@<pointer>, the pointer as %pK prints
- * it: hashed under kptr_restrict=0, zeros under 2, never the raw address.
- */
-TEST_F(proc, unknown_site_follows_kptr_restrict)
-{
-	static const char * const modes[] = { "0", "2" };
-	const char *kptr = "/proc/sys/kernel/kptr_restrict";
-	long long old = aie_read_long(kptr);
-	char *buf, *p, restore[24];
-	size_t i;
-
-	ASSERT_LE(0, old);
-	for (i = 0; i < ARRAY_SIZE(modes); i++) {
-		ASSERT_EQ(0, aie_write_str(kptr, modes[i]));
-		buf = aie_read_file(AIE_PROC);
-		ASSERT_NE(NULL, buf);
-		p = strstr(buf, " unknown@");
-		ASSERT_NE(NULL, p) TH_LOG("no unknown site");
-		p += strlen(" unknown@");
-		EXPECT_EQ(16, strspn(p, "0123456789abcdef")) TH_LOG("%.40s", p);
-		EXPECT_NE(0, strncmp(p, "ffff", 4)) TH_LOG("raw: %.40s", p);
-		if (modes[i][0] == '2')
-			EXPECT_EQ(0, strncmp(p, "0000000000000000 ", 17))
-				TH_LOG("%.40s", p);
-		free(buf);
-	}
-	snprintf(restore, sizeof(restore), "%lld", old);
-	ASSERT_EQ(0, aie_write_str(kptr, restore));
-}
-
 TEST_F(proc, header)
 {
 	char *buf = aie_read_file(AIE_PROC);

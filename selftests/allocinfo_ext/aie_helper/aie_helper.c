@@ -58,12 +58,6 @@
 
 static struct kmem_cache *aie_helper_cache;
 
-/*
- * Allocated by the module's init function, whose text is freed once the
- * module is live: a call site no symbol covers any more.
- */
-static void *aie_helper_init_obj;
-
 /* Non-constant sizes: the compiler must not pick the inline kmalloc path. */
 static size_t aie_helper_large_var = AIE_HELPER_LARGE;
 static size_t aie_helper_huge = AIE_HELPER_HUGE;
@@ -737,7 +731,6 @@ static int __init aie_helper_init(void)
 					     aie_helper_ctor);
 	if (!aie_helper_cache)
 		return -ENOMEM;
-	aie_helper_init_obj = kmalloc(24, GFP_KERNEL);
 	aie_helper_dir = debugfs_create_dir("aie_helper", NULL);
 	debugfs_create_file("ctl", 0600, aie_helper_dir, NULL,
 			    &aie_helper_fops);
@@ -752,7 +745,6 @@ static void __exit aie_helper_exit(void)
 {
 	debugfs_remove_recursive(aie_helper_dir);
 	aie_helper_free_all();
-	kfree(aie_helper_init_obj);
 	kmem_cache_destroy(aie_helper_cache);
 }
 
