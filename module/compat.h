@@ -51,6 +51,8 @@
  * - kallsyms_on_each_symbol() lost its struct module argument in 6.4; the
  *   module does not use it (sprint_symbol() is unchanged).
  * - ksize() and kmem_cache_size(): the same prototypes.
+ * - within_module() (modules.c): struct module's layout changed in 6.4
+ *   (core_layout became mem[]); within_module() hides it in both.
  * - The inner kmalloc event of a large kmalloc: from 6.10 __kmalloc*()
  *   reaches ___kmalloc_large_node(), which fires trace_kmalloc() with a call
  *   site inside the entry point before the entry point fires it with the

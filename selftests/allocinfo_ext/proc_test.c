@@ -66,6 +66,42 @@ TEST_F(proc, unprivileged_refused)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
+/*
+ * A call site no symbol covers (the helper's synthetic event) prints as
+ * unknown@<pointer>, the pointer as %pK prints it: hashed under
+ * kptr_restrict=0, zeros under 2, never the raw address.
+ */
+TEST_F(proc, unknown_site_follows_kptr_restrict)
+{
+	static const char * const modes[] = { "0", "2" };
+	const char *kptr = "/proc/sys/kernel/kptr_restrict";
+	long long old = aie_read_long(kptr);
+	char *buf, *p, restore[24];
+	size_t i;
+
+	ASSERT_LE(0, old);
+	ASSERT_EQ(0, aie_helper("alloc unknown_site 3"));
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		ASSERT_EQ(0, aie_write_str(kptr, modes[i]));
+		buf = aie_read_file(AIE_PROC);
+		ASSERT_NE(NULL, buf);
+		p = strstr(buf, "       3 unknown@");
+		ASSERT_NE(NULL, p) TH_LOG("no unknown site holding 3 objects");
+		p += strlen("       3 unknown@");
+		EXPECT_EQ(16, strspn(p, "0123456789abcdef")) TH_LOG("%.40s", p);
+		EXPECT_NE(0, strncmp(p, "ffff", 4)) TH_LOG("raw: %.40s", p);
+		EXPECT_EQ(0, strncmp(p + 16, " func:unknown type:slab", 23))
+			TH_LOG("%.60s", p);
+		if (modes[i][0] == '2')
+			EXPECT_EQ(0, strncmp(p, "0000000000000000", 16))
+				TH_LOG("%.40s", p);
+		free(buf);
+	}
+	snprintf(restore, sizeof(restore), "%lld", old);
+	ASSERT_EQ(0, aie_write_str(kptr, restore));
+	ASSERT_EQ(0, aie_helper("free unknown_site 3"));
+}
+
 TEST_F(proc, header)
 {
 	char *buf = aie_read_file(AIE_PROC);

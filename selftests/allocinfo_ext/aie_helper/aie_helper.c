@@ -50,6 +50,7 @@
 #include <linux/uaccess.h>
 #include <linux/version.h>
 #include <linux/vmalloc.h>
+#include <trace/events/kmem.h>
 
 #define AIE_HELPER_MAX_HELD	4096
 #define AIE_HELPER_LARGE	(3 * PAGE_SIZE + 1)
@@ -356,6 +357,27 @@ static void aie_helper_free_percpu(const void *p)
 	free_percpu((void __percpu __force *)p);
 }
 
+/*
+ * A site no symbol covers: a synthetic kmalloc event (the tracepoint is
+ * exported) whose call site lies inside the private cache's kmem_cache,
+ * slab memory that is no code. Each "object" is a distinct address inside
+ * it too; nothing is allocated, and the matching kfree event frees it.
+ */
+static noinline void *aie_helper_unknown_site(void)
+{
+	static unsigned long n;
+	void *p = (char *)aie_helper_cache + 16 + n++ % 64;
+
+	trace_kmalloc((unsigned long)aie_helper_cache + 8, p, 24, 32,
+		      GFP_KERNEL, NUMA_NO_NODE);
+	return p;
+}
+
+static void aie_helper_unknown_free(const void *p)
+{
+	trace_kfree(_RET_IP_, p);
+}
+
 static void aie_helper_cache_free(const void *p)
 {
 	kmem_cache_free(aie_helper_cache, (void *)p);
@@ -449,6 +471,8 @@ static struct aie_helper_kind aie_helper_kinds[] = {
 	AIE_HELPER_KIND("percpu40", aie_helper_percpu_40, 40,
 			aie_helper_free_percpu),
 	AIE_HELPER_KIND("krealloc500", aie_helper_krealloc_500, 500, kfree),
+	AIE_HELPER_KIND("unknown_site", aie_helper_unknown_site, 24,
+			aie_helper_unknown_free),
 	AIE_HELPER_KIND("kfree_sensitive96", aie_helper_kmalloc_sensitive_96, 96,
 			aie_helper_kfree_sensitive),
 };
