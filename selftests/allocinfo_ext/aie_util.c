@@ -297,25 +297,9 @@ int aie_row_get(const char *module, const char *func, struct aie_row *row)
 	return aie_row_get_type(module, func, NULL, row);
 }
 
-int aie_count_rows(const char *module)
-{
-	char *buf = aie_read_file(AIE_PROC), *line, *save;
-	struct aie_row row;
-	int n = 0;
-
-	if (!buf)
-		return -1;
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (!aie_row_parse(line, &row) && !row.unloaded &&
-		    !strcmp(row.module, module))
-			n++;
-	}
-	free(buf);
-	return n;
-}
-
-long long aie_bytes_of(const char *func, const char *type)
+long long aie_for_each_row(long long (*fn)(const struct aie_row *row,
+					   const void *arg),
+			   const void *arg)
 {
 	char *buf = aie_read_file(AIE_PROC), *line, *save;
 	struct aie_row row;
@@ -325,12 +309,40 @@ long long aie_bytes_of(const char *func, const char *type)
 		return -1;
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		if (!aie_row_parse(line, &row) && !strcmp(row.func, func) &&
-		    !strcmp(row.type, type))
-			sum += row.bytes;
+		if (!aie_row_parse(line, &row))
+			sum += fn(&row, arg);
 	}
 	free(buf);
 	return sum;
+}
+
+static long long aie_row_of_module(const struct aie_row *row, const void *arg)
+{
+	return !row->unloaded && !strcmp(row->module, arg);
+}
+
+int aie_count_rows(const char *module)
+{
+	return aie_for_each_row(aie_row_of_module, module);
+}
+
+struct aie_func_type {
+	const char *func, *type;
+};
+
+static long long aie_row_bytes_if(const struct aie_row *row, const void *arg)
+{
+	const struct aie_func_type *ft = arg;
+
+	return !strcmp(row->func, ft->func) && !strcmp(row->type, ft->type) ?
+	       row->bytes : 0;
+}
+
+long long aie_bytes_of(const char *func, const char *type)
+{
+	struct aie_func_type ft = { func, type };
+
+	return aie_for_each_row(aie_row_bytes_if, &ft);
 }
 
 int aie_possible_cpus(void)

@@ -38,22 +38,15 @@ static int stat_word(const char *key, char *out, size_t len)
 	return ret;
 }
 
+static long long row_is_of_type(const struct aie_row *row, const void *type)
+{
+	return !strcmp(row->type, type);
+}
+
 /* Rows of @type in the whole table, whoever made them; -1 on error. */
 static int rows_of_type(const char *type)
 {
-	char *buf = aie_read_file(AIE_PROC), *line, *save;
-	struct aie_row row;
-	int n = 0;
-
-	if (!buf)
-		return -1;
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (!aie_row_parse(line, &row) && !strcmp(row.type, type))
-			n++;
-	}
-	free(buf);
-	return n;
+	return aie_for_each_row(row_is_of_type, type);
 }
 
 /* Lines of the kernel log that contain @s; -1 on error. */
