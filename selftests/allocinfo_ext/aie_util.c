@@ -297,9 +297,7 @@ int aie_row_get(const char *module, const char *func, struct aie_row *row)
 	return aie_row_get_type(module, func, NULL, row);
 }
 
-long long aie_for_each_row(long long (*fn)(const struct aie_row *row,
-					   const void *arg),
-			   const void *arg)
+long long aie_for_each_row(aie_row_fn fn, const void *arg)
 {
 	char *buf = aie_read_file(AIE_PROC), *line, *save;
 	struct aie_row row;

@@ -61,13 +61,14 @@ int aie_kmsg_open(void);
 /* How many kernel log lines since aie_kmsg_open() contain @text. */
 int aie_kmsg_count(int fd, const char *text);
 
+/* What aie_for_each_row() calls on each row, with its @arg. */
+typedef long long (*aie_row_fn)(const struct aie_row *row, const void *arg);
+
 /*
  * Call @fn on every row of the table that parses; returns the sum of what
  * @fn returned, or -1 when the table cannot be read.
  */
-long long aie_for_each_row(long long (*fn)(const struct aie_row *row,
-					   const void *arg),
-			   const void *arg);
+long long aie_for_each_row(aie_row_fn fn, const void *arg);
 
 /* Rows of [@module] whose module is still loaded. */
 int aie_count_rows(const char *module);
