@@ -33,12 +33,12 @@ CALLER(kvmalloc, "kvmalloc100", "aie_helper_kvmalloc_100", 100, 128);
 CALLER(kvzalloc, "kvzalloc300", "aie_helper_kvzalloc_300", 300, 512);
 CALLER(kvcalloc, "kvcalloc300", "aie_helper_kvcalloc_10x30", 300, 512);
 CALLER(kvmalloc_array, "kvmalloc_array140",
-       "aie_helper_kvmalloc_array_7x20", 140, 192);
+	"aie_helper_kvmalloc_array_7x20", 140, 192);
 CALLER(kvmemdup, "kvmemdup100", "aie_helper_kvmemdup_100", 100, 128);
 CALLER(kvrealloc, "kvrealloc200", "aie_helper_kvrealloc_200", 200, 256);
 CALLER(vmemdup_user, "vmemdup_user16", "aie_helper_vmemdup_user_16", 16, 16);
 CALLER(kmemdup_array, "kmemdup_array100", "aie_helper_kmemdup_array_5x20",
-       100, 128);
+	100, 128);
 CALLER(kstrdup_const, "kstrdup_const", "aie_helper_kstrdup_const", 41, 64);
 /* strndup_user copies "alloc strndup_user 3" and its NUL: 21 bytes */
 CALLER(strndup_user, "strndup_user", "aie_helper_strndup_user", 21, 32);
