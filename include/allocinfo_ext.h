@@ -24,6 +24,9 @@
 /* Longest control write accepted, in bytes, newline included. */
 #define AIE_CTL_MAX_LEN		512
 
+/* Largest "sample <bytes>" interval: 1 GiB. */
+#define AIE_SAMPLE_MAX_BYTES	1073741824UL
+
 /* Most rules (enable/disable selectors) kept at once. */
 #define AIE_MAX_RULES		64
 

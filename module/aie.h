@@ -2,8 +2,9 @@
 /*
  * aie.h - the module's internal interfaces.
  *
- * hooks.c    probes on the allocator; calls into sites.c and objmap.c only
- * sites.c    the site table: call site -> counters, lock-free lookup
+ * hooks.c    what every probe shares: charging allocations and frees
+ * sample.c   byte-weighted sampling of allocations
+ * sites.c    the site table: call site -> per-CPU counters, lock-free lookup
  * objmap.c   the object map: live pointer -> (site, bytes, slack)
  * rules.c    enable/disable selectors and the control-word parser
  * symbols.c  naming a call site through kallsyms
@@ -13,6 +14,7 @@
 #define _AIE_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
@@ -46,33 +48,55 @@ struct aie_site_name {
 };
 
 /*
- * One allocation call site. Counters are atomic: hooks on every CPU update
- * them without a lock; readers see each counter whole, not the row as one
- * snapshot.
+ * One allocation call site: what does not change once the site is
+ * published, and the two counters that are rarely written. The hot
+ * counters are per CPU (struct aie_site_ctr, sites.c).
  */
 struct aie_site {
 	unsigned long call_site;	/* return address of the allocation */
 	unsigned long flags;		/* AIE_SITE_* bits */
 	const char __rcu *location;	/* "file:line" from "locate", or NULL */
 	const struct aie_site_name *name; /* set before AIE_SITE_UNLOADED */
-	atomic64_t live_bytes;
-	atomic64_t live_calls;
-	atomic64_t live_slack;
-	atomic64_t total_calls;
-	atomic64_t total_bytes;
-	atomic64_t peak;
-	atomic64_t failed;
+	atomic64_t peak;		/* see aie_site_peak() */
+	atomic64_t failed;		/* allocations that returned NULL */
 	u8 type;			/* enum aie_type */
 };
 
+/* A site's counters summed over the CPUs. */
+struct aie_site_sums {
+	s64 live_bytes;
+	s64 live_calls;
+	s64 live_slack;
+	s64 total_calls;
+	s64 total_bytes;
+};
+
 /*
- * What the object map keeps for each live tracked object. Sizes are in
- * bytes for slab and percpu sites, in pages for page and vmalloc sites.
+ * What the object map keeps for each live tracked object, packed by
+ * hooks.c in the 64-bit value of its slot: the site's index, the size
+ * (bytes for slab, bytes per CPU for percpu, pages for page and vmalloc),
+ * the slack, and whether aie_weights holds a sampling weight for it.
  */
-struct aie_obj {
-	u32 site;			/* index into the site table */
-	u32 size;			/* allocated: slot size, or pages */
-	u32 slack;			/* bytes allocated - bytes requested */
+#define AIE_OBJ_SITE		GENMASK_ULL(15, 0)
+#define AIE_OBJ_SIZE		GENMASK_ULL(39, 16)
+#define AIE_OBJ_SLACK		GENMASK_ULL(62, 40)
+#define AIE_OBJ_WEIGHTED	BIT_ULL(63)
+#define AIE_MAX_SITES		(AIE_OBJ_SITE + 1)
+
+/*
+ * An open-addressing hash map from a non-zero pointer-sized key to a
+ * 64-bit value, cut into shards each under its own lock (objmap.c).
+ */
+struct aie_objmap {
+	struct aie_slot *slots;
+	struct aie_shard *shards;
+	unsigned int bits;		/* log2 of the number of slots */
+};
+
+enum aie_objmap_result {
+	AIE_OBJMAP_INSERTED,
+	AIE_OBJMAP_REPLACED,		/* the key was there: its old value out */
+	AIE_OBJMAP_FULL,		/* the key's shard is full: not inserted */
 };
 
 /* Module-wide event counts, per CPU, summed on read. */
@@ -84,6 +108,9 @@ struct aie_stats {
 	unsigned long internal;		/* events inside allocators, ignored */
 	unsigned long disabled;		/* allocations at disabled sites */
 	unsigned long helper_fallbacks;	/* helper's caller not found */
+	unsigned long oversize;		/* too large to pack: not tracked */
+	unsigned long sampled_out;	/* skipped by sampling */
+	unsigned long sampled;		/* tracked with a weight above 1 */
 };
 
 DECLARE_PER_CPU(struct aie_stats, aie_stats);
@@ -114,8 +141,10 @@ u32 aie_site_index(const struct aie_site *site);
 u32 aie_sites_nr(void);
 u32 aie_sites_capacity(void);
 size_t aie_sites_memory(void);
-void aie_site_charge(struct aie_site *site, u64 bytes, u32 slack);
-void aie_site_uncharge(struct aie_site *site, u64 bytes, u32 slack);
+void aie_site_charge(u32 idx, u64 bytes, u64 slack, u64 weight);
+void aie_site_uncharge(u32 idx, u64 bytes, u64 slack, u64 weight);
+void aie_site_sum(u32 idx, struct aie_site_sums *sums);
+s64 aie_site_peak(u32 idx, s64 live_bytes);
 void aie_sites_reset(void);
 
 /* What aie_sites_retire() found: the sites of a module that unloads. */
@@ -128,14 +157,14 @@ struct aie_retired {
 void aie_sites_retire(struct module *mod, struct aie_retired *r);
 
 /* objmap.c */
-int aie_objmap_init(unsigned long capacity);
-void aie_objmap_exit(void);
-bool aie_objmap_insert(const void *ptr, const struct aie_obj *obj,
-		       struct aie_obj *old, bool *had_old);
-bool aie_objmap_remove(const void *ptr, struct aie_obj *out);
-unsigned long aie_objmap_count(void);
-unsigned long aie_objmap_capacity(void);
-size_t aie_objmap_memory(void);
+int aie_objmap_init(struct aie_objmap *map, unsigned long capacity);
+void aie_objmap_exit(struct aie_objmap *map);
+enum aie_objmap_result aie_objmap_insert(struct aie_objmap *map,
+					 unsigned long key, u64 val, u64 *old);
+bool aie_objmap_remove(struct aie_objmap *map, unsigned long key, u64 *val);
+unsigned long aie_objmap_count(const struct aie_objmap *map);
+unsigned long aie_objmap_capacity(const struct aie_objmap *map);
+size_t aie_objmap_memory(const struct aie_objmap *map);
 
 /* modules.c */
 int aie_modules_init(void);
@@ -146,6 +175,7 @@ void aie_rules_lock(void);
 void aie_rules_unlock(void);
 int aie_rules_init(void);
 void aie_rules_exit(void);
+extern bool aie_all_disabled;
 bool aie_rules_site_disabled(struct aie_site *site, const struct aie_sym *sym);
 int aie_ctl_write(const char *buf, size_t len);
 size_t aie_rules_memory(void);
@@ -161,6 +191,9 @@ int aie_callers_classify(const struct aie_sym *sym);
 struct aie_site *aie_callers_resolve(struct aie_site *site);
 
 /* hooks.c: what every hook shares */
+extern struct aie_objmap aie_objects, aie_weights;
+int aie_track_init(unsigned long max_objects);
+void aie_track_exit(void);
 void aie_track_alloc(unsigned long call_site, enum aie_type type,
 		     const void *key, u64 bytes, u64 req);
 void aie_track_failed(unsigned long call_site, enum aie_type type);
@@ -170,6 +203,34 @@ int aie_hooks_select(const char *list);
 int aie_hooks_register(void);
 void aie_hooks_unregister(void);
 void aie_hooks_show(struct seq_file *m);
+
+/* sample.c */
+#define AIE_SAMPLE_MAX		AIE_SAMPLE_MAX_BYTES
+extern unsigned long aie_sample_bytes;
+DECLARE_PER_CPU(long, aie_sample_left);
+u64 aie_sample_slow(unsigned long every, u64 bytes);
+void aie_sample_set(unsigned long every);
+void aie_sample_init(unsigned long every);
+
+/*
+ * How many allocations one of @bytes stands for: 1 when every allocation
+ * is tracked, or @bytes reaches the sampling interval; 0 when sampling
+ * skips it; else its weight (sample.c). Preemption disabled; safe against
+ * interrupts on the same CPU.
+ */
+static __always_inline u64 aie_sample(u64 bytes)
+{
+	unsigned long every = READ_ONCE(aie_sample_bytes);
+	long left;
+
+	if (likely(!every) || bytes >= every)
+		return 1;
+	left = this_cpu_read(aie_sample_left);
+	if (likely(left > (long)bytes) &&
+	    this_cpu_cmpxchg(aie_sample_left, left, left - bytes) == left)
+		return 0;
+	return aie_sample_slow(every, bytes);
+}
 
 /* hooks_slab.c, hooks_page.c, hooks_vmalloc.c, hooks_percpu.c */
 int aie_slab_hooks_register(void);

@@ -3,6 +3,7 @@
  * ctl.c - parser for the control words written to /proc/allocinfo_ext:
  *
  *	enable <sel> | disable <sel> | reset | locate <function>+0x<off> <file>:<line>
+ *	| sample <bytes>
  *	<sel> := all | func:<name> | [<module>] | <function>+0x<off> | <file>:<line>
  *
  * One command per write; words are separated by single spaces; a single
@@ -129,6 +130,23 @@ static bool aie_parse_line(const char *s, size_t len)
 	return true;
 }
 
+/* 0, or a decimal number without leading zero, at most @max. */
+static bool aie_parse_dec(const char *s, size_t len, unsigned long max,
+			  unsigned long *val)
+{
+	size_t i;
+
+	if (!len || len > 10 || (s[0] == '0' && len > 1))
+		return false;
+	*val = 0;
+	for (i = 0; i < len; i++) {
+		if (!aie_is_digit(s[i]))
+			return false;
+		*val = *val * 10 + (s[i] - '0');
+	}
+	return *val <= max;
+}
+
 static bool aie_parse_func_off(const struct aie_word *w, struct aie_sel *sel)
 {
 	const char *plus = memchr(w->s, '+', w->len);
@@ -234,6 +252,13 @@ const char *aie_ctl_parse(const char *buf, size_t len, struct aie_cmd *cmd)
 			return "expected <function>+0x<off> <file>:<line>";
 		return aie_parse_file_line(&w[2], &cmd->loc) ? NULL :
 		       "expected <file>:<line>";
+	}
+	if (aie_word_is(&w[0], "sample")) {
+		cmd->verb = AIE_CMD_SAMPLE;
+		if (nr != 2 || !aie_parse_dec(w[1].s, w[1].len,
+					      AIE_SAMPLE_MAX_BYTES, &cmd->bytes))
+			return "expected bytes per sample, 0 to 1073741824";
+		return NULL;
 	}
 	return "unknown command";
 }

@@ -25,6 +25,7 @@ enum aie_verb {
 	AIE_CMD_DISABLE,
 	AIE_CMD_RESET,
 	AIE_CMD_LOCATE,
+	AIE_CMD_SAMPLE,
 };
 
 enum aie_sel_kind {
@@ -45,6 +46,7 @@ struct aie_cmd {
 	enum aie_verb verb;
 	struct aie_sel sel;		/* enable, disable; locate: the site */
 	struct aie_sel loc;		/* locate: its file:line */
+	unsigned long bytes;		/* sample: bytes per sample, 0 = all */
 };
 
 /* Returns NULL on success, else a short reason for the rejection. */

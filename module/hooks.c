@@ -5,7 +5,15 @@
  *
  * Objects are keyed by what their free names: the object's address for
  * slab and vmalloc, the struct page for pages, the __percpu pointer for
- * percpu. These ranges never overlap, so one object map serves all.
+ * percpu. These ranges never overlap, so one object map serves all:
+ * aie_objects, whose values pack site, size and slack (AIE_OBJ_* in aie.h).
+ * A sampled object's weight, when above 1, is kept in aie_weights under
+ * the same key.
+ *
+ * The cost that matters is that of the events not recorded, and of frees:
+ * with "disable all" an allocation costs one flag test; under sampling,
+ * a skipped allocation costs one this-CPU cmpxchg (aie_sample()); a free of
+ * an object never tracked costs a hash and one load (aie_objmap_remove()).
  *
  * Contexts: aie_track_*() run in the hooks, wherever the allocators run
  * (task, softirq, hardirq; not NMI), with preemption disabled. They never
@@ -13,11 +21,37 @@
  * context, at module init.
  */
 
+#include <linux/bitfield.h>
 #include <linux/tracepoint.h>
 
 #include "aie.h"
 
 DEFINE_PER_CPU(struct aie_stats, aie_stats);
+
+struct aie_objmap aie_objects, aie_weights;
+
+/*
+ * The weights map holds the sampled objects only: an eighth of the object
+ * map's slots is more than sampling at any useful rate keeps live.
+ */
+int aie_track_init(unsigned long max_objects)
+{
+	int ret = aie_objmap_init(&aie_objects, max_objects);
+
+	if (ret)
+		return ret;
+	ret = aie_objmap_init(&aie_weights, max_objects / 8);
+	if (ret)
+		aie_objmap_exit(&aie_objects);
+	return ret;
+}
+
+/* Process context, after every hook is unregistered and has finished. */
+void aie_track_exit(void)
+{
+	aie_objmap_exit(&aie_weights);
+	aie_objmap_exit(&aie_objects);
+}
 
 static bool aie_page_hooked, aie_vmalloc_hooked, aie_percpu_hooked;
 
@@ -31,17 +65,58 @@ static const char * const aie_hook_names[] __initconst = {
 	[AIE_TYPE_PERCPU] = "percpu",
 };
 
-/* Page and vmalloc objects are kept in pages, the others in bytes. */
-static bool aie_type_in_pages(enum aie_type type)
+/*
+ * An object's size as the object map keeps it: pages for page and vmalloc,
+ * bytes per CPU for percpu, bytes for slab.
+ */
+static u64 aie_size_to_units(enum aie_type type, u64 bytes)
 {
-	return type == AIE_TYPE_PAGE || type == AIE_TYPE_VMALLOC;
+	switch (type) {
+	case AIE_TYPE_PAGE:
+	case AIE_TYPE_VMALLOC:
+		return bytes >> PAGE_SHIFT;
+	case AIE_TYPE_PERCPU:
+		return div_u64(bytes, num_possible_cpus());
+	default:
+		return bytes;
+	}
 }
 
-static u64 aie_obj_bytes(const struct aie_site *site, const struct aie_obj *obj)
+static u64 aie_units_to_size(enum aie_type type, u64 units)
 {
-	if (aie_type_in_pages(site->type))
-		return (u64)obj->size << PAGE_SHIFT;
-	return obj->size;
+	switch (type) {
+	case AIE_TYPE_PAGE:
+	case AIE_TYPE_VMALLOC:
+		return units << PAGE_SHIFT;
+	case AIE_TYPE_PERCPU:
+		return units * num_possible_cpus();
+	default:
+		return units;
+	}
+}
+
+/* Uncharge the object whose map value is @val and weight @weight. */
+static void aie_uncharge_weighted(u64 val, u64 weight)
+{
+	u32 idx = FIELD_GET(AIE_OBJ_SITE, val);
+	struct aie_site *site = aie_site_at(idx);
+	u64 bytes;
+
+	if (!site)
+		return;
+	bytes = aie_units_to_size(site->type, FIELD_GET(AIE_OBJ_SIZE, val));
+	aie_site_uncharge(idx, bytes, FIELD_GET(AIE_OBJ_SLACK, val), weight);
+}
+
+/* Uncharge the object @key whose map value is @val; drop its weight. */
+static void aie_uncharge(unsigned long key, u64 val)
+{
+	u64 weight = 1;
+
+	if (unlikely(val & AIE_OBJ_WEIGHTED) &&
+	    !aie_objmap_remove(&aie_weights, key, &weight))
+		weight = 1;	/* cannot happen: inserted before the object */
+	aie_uncharge_weighted(val, weight);
 }
 
 /*
@@ -72,54 +147,104 @@ static struct aie_site *aie_track_site(unsigned long call_site,
 	return site;
 }
 
+/*
+ * Track @key, an allocation at @call_site of @bytes (@req asked for),
+ * standing for @weight allocations, in the object map; false when it
+ * cannot be tracked. A sampled object's weight goes to aie_weights first,
+ * so that whoever frees the object finds it.
+ */
+static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
+			     u64 bytes, u64 slack, u64 weight)
+{
+	u64 units = aie_size_to_units(type, bytes), val, old, old_weight = 1;
+	enum aie_objmap_result res;
+
+	if (unlikely(units > FIELD_MAX(AIE_OBJ_SIZE) ||
+		     slack > FIELD_MAX(AIE_OBJ_SLACK))) {
+		aie_count(oversize);
+		return false;
+	}
+	val = FIELD_PREP(AIE_OBJ_SITE, idx) | FIELD_PREP(AIE_OBJ_SIZE, units) |
+	      FIELD_PREP(AIE_OBJ_SLACK, slack);
+	if (unlikely(weight > 1)) {
+		res = aie_objmap_insert(&aie_weights, key, weight, &old_weight);
+		if (res == AIE_OBJMAP_FULL) {
+			aie_count(untracked);
+			return false;
+		}
+		val |= AIE_OBJ_WEIGHTED;
+	}
+	res = aie_objmap_insert(&aie_objects, key, val, &old);
+	if (likely(res == AIE_OBJMAP_INSERTED))
+		return true;
+	if (res == AIE_OBJMAP_FULL) {
+		/* @key was not in aie_objects, so had no weight before ours. */
+		if (weight > 1)
+			aie_objmap_remove(&aie_weights, key, &old_weight);
+		aie_count(untracked);
+		return false;
+	}
+	/*
+	 * Its free went unseen: the address is in use again. The old object's
+	 * weight, if it had one, was replaced by ours above, or is still in
+	 * aie_weights.
+	 */
+	if (!(old & AIE_OBJ_WEIGHTED))
+		aie_uncharge_weighted(old, 1);
+	else if (weight > 1)
+		aie_uncharge_weighted(old, old_weight);
+	else
+		aie_uncharge(key, old);
+	aie_count(replaced);
+	return true;
+}
+
 /* An allocation of @bytes (@req asked for) at @call_site, freed by @key. */
 void aie_track_alloc(unsigned long call_site, enum aie_type type,
 		     const void *key, u64 bytes, u64 req)
 {
-	struct aie_site *site = aie_track_site(call_site, type);
-	struct aie_obj obj, old;
-	bool had_old;
+	struct aie_site *site;
+	u64 weight, slack;
+	u32 idx;
 
+	if (unlikely(READ_ONCE(aie_all_disabled))) {
+		aie_count(disabled);
+		return;
+	}
+	weight = aie_sample(bytes);
+	if (!weight)
+		return;
+	site = aie_track_site(call_site, type);
 	if (!site)
 		return;
-	obj.site = aie_site_index(site);
-	obj.size = aie_type_in_pages(type) ? bytes >> PAGE_SHIFT : bytes;
-	obj.slack = bytes > req ? bytes - req : 0;
-	if (unlikely(!aie_objmap_insert(key, &obj, &old, &had_old))) {
-		aie_count(untracked);
-		return;
-	}
-	if (unlikely(had_old)) {
-		/* Its free went unseen: the address is in use again. */
-		struct aie_site *prev = aie_site_at(old.site);
-
-		aie_site_uncharge(prev, aie_obj_bytes(prev, &old), old.slack);
-		aie_count(replaced);
-	}
-	aie_site_charge(site, bytes, obj.slack);
+	idx = aie_site_index(site);
+	slack = bytes > req ? bytes - req : 0;
+	if (aie_track_object((unsigned long)key, type, idx, bytes, slack,
+			     weight))
+		aie_site_charge(idx, bytes, slack, weight);
 }
 
 /* An allocation at @call_site that returned nothing. */
 void aie_track_failed(unsigned long call_site, enum aie_type type)
 {
-	struct aie_site *site = aie_track_site(call_site, type);
+	struct aie_site *site;
 
+	if (unlikely(READ_ONCE(aie_all_disabled)))
+		return;
+	site = aie_track_site(call_site, type);
 	if (site)
 		atomic64_inc(&site->failed);
 }
 
 void aie_track_free(const void *key)
 {
-	struct aie_site *site;
-	struct aie_obj obj;
+	u64 val;
 
-	if (!aie_objmap_remove(key, &obj)) {
+	if (!aie_objmap_remove(&aie_objects, (unsigned long)key, &val)) {
 		aie_count(unmatched_frees);
 		return;
 	}
-	site = aie_site_at(obj.site);
-	if (site)
-		aie_site_uncharge(site, aie_obj_bytes(site, &obj), obj.slack);
+	aie_uncharge((unsigned long)key, val);
 }
 
 struct aie_tp_lookup {

@@ -17,6 +17,11 @@ module_param_named(max_objects, aie_max_objects, ulong, 0444);
 MODULE_PARM_DESC(max_objects,
 		 "Slots of the object map, rounded up to a power of two; 7/8 of them hold live objects (default 1048576)");
 
+unsigned long aie_sample_param;
+module_param_named(sample, aie_sample_param, ulong, 0444);
+MODULE_PARM_DESC(sample,
+		 "Track on average one allocation per this many bytes, weighted to estimate every site's figures (default 0: track all); the control word \"sample\" changes it");
+
 static char *aie_hooks = "slab,page,vmalloc,percpu";
 module_param_named(hooks, aie_hooks, charp, 0444);
 MODULE_PARM_DESC(hooks,
@@ -26,9 +31,11 @@ static int __init allocinfo_ext_init(void)
 {
 	int ret;
 
-	if (!aie_max_sites || aie_max_sites > (1U << 24) || !aie_max_objects ||
-	    aie_max_objects > (1UL << 30)) {
-		pr_err("max_sites must be 1..16777216 and max_objects 1..1073741824\n");
+	if (!aie_max_sites || aie_max_sites > AIE_MAX_SITES ||
+	    !aie_max_objects || aie_max_objects > (1UL << 30) ||
+	    aie_sample_param > AIE_SAMPLE_MAX) {
+		pr_err("max_sites must be 1..%lu, max_objects 1..%lu and sample 0..%lu\n",
+		       (unsigned long)AIE_MAX_SITES, 1UL << 30, AIE_SAMPLE_MAX);
 		return -EINVAL;
 	}
 	ret = aie_hooks_select(aie_hooks);
@@ -40,9 +47,10 @@ static int __init allocinfo_ext_init(void)
 	ret = aie_sites_init(aie_max_sites);
 	if (ret)
 		goto err_sites;
-	ret = aie_objmap_init(aie_max_objects);
+	ret = aie_track_init(aie_max_objects);
 	if (ret)
 		goto err_objmap;
+	aie_sample_init(aie_sample_param);
 	ret = aie_hooks_register();
 	if (ret)
 		goto err_hooks;
@@ -59,7 +67,7 @@ err_proc:
 err_modules:
 	aie_hooks_unregister();
 err_hooks:
-	aie_objmap_exit();
+	aie_track_exit();
 err_objmap:
 	aie_sites_exit();
 err_sites:
@@ -72,7 +80,7 @@ static void __exit allocinfo_ext_exit(void)
 	aie_proc_exit();
 	aie_modules_exit();
 	aie_hooks_unregister();
-	aie_objmap_exit();
+	aie_track_exit();
 	aie_sites_exit();
 	aie_rules_exit();
 }

@@ -1,29 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * objmap.c - the object map: live tracked pointer -> (site, bytes, slack),
- * so that a free is charged back to the site that made the allocation.
+ * objmap.c - a map from live tracked pointers to 64-bit values. hooks.c
+ * keeps two: every tracked object's site, size and slack (aie_objects),
+ * and the weights of sampled objects (aie_weights).
  *
- * The map is an open-addressing hash table cut into shards of
- * AIE_SHARD_SLOTS slots. A pointer's hash picks its shard and its home slot
+ * A map is an open-addressing hash table of 16-byte slots, cut into shards
+ * of AIE_SHARD_SLOTS slots. A key's hash picks its shard and its home slot
  * in the shard; collisions probe linearly, wrapping inside the shard, and
  * deletion shifts the following entries back (no tombstones), so a lookup
  * stops at the first empty slot. A shard accepts at most AIE_SHARD_FILL
  * entries, which keeps probes short and leaves an empty slot to stop at;
- * beyond that an allocation is counted as untracked, never forced in.
+ * beyond that an insertion fails, never forced in.
+ *
+ * Backward shifting never empties a key's home slot while an entry with
+ * that home is in the shard: the last entry of the run with that home can
+ * always move into it. So a home slot found empty, even without the lock,
+ * proves the key absent to a reader ordered after the key's insertion.
+ * aie_objmap_remove() uses that to turn away, without the lock, the frees
+ * of objects that were never tracked (allocated before load, skipped by
+ * sampling or by a disabled site).
  *
  * Notes on locking
  * ----------------
- * - aie_shards[i].lock (raw spinlock) protects the slots of shard i and its
+ * - shard->lock (raw spinlock) protects the slots of that shard and its
  *   fill count. Hooks take it with interrupts disabled: an allocation in a
  *   hardirq may hash to the shard a task on the same CPU holds.
  * - No other lock is taken under it, and nothing under it allocates, so it
  *   nests inside whatever lock the allocating code holds.
- * - Shards are independent: CPUs contend only when their pointers hash to
- *   the same shard.
- * Insert and remove run in any context except NMI (the slab allocator does
- * not run there either).
+ * - Shards are independent and each has its own cache line: CPUs contend
+ *   only when their keys hash to the same shard.
+ * Insert and remove run in any context except NMI (the allocators do not
+ * run there either).
  */
 
+#include <linux/cache.h>
 #include <linux/hash.h>
 #include <linux/log2.h>
 #include <linux/spinlock.h>
@@ -37,169 +47,163 @@
 #define AIE_SHARD_FILL	(AIE_SHARD_SLOTS - AIE_SHARD_SLOTS / 8)
 
 struct aie_slot {
-	unsigned long ptr;		/* 0: empty */
-	struct aie_obj obj;
+	unsigned long key;		/* 0: empty */
+	u64 val;
 };
 
 struct aie_shard {
 	raw_spinlock_t lock;
 	u32 used;
-};
+} ____cacheline_aligned_in_smp;
 
-static struct aie_slot *aie_slots;
-static struct aie_shard *aie_shards;
-static unsigned int aie_objmap_bits;	/* log2 of the number of slots */
-
-int aie_objmap_init(unsigned long capacity)
+/* A map of at least @capacity slots (a power of two, at least a shard). */
+int aie_objmap_init(struct aie_objmap *map, unsigned long capacity)
 {
 	unsigned long slots, i;
 
 	slots = roundup_pow_of_two(max_t(unsigned long, capacity,
 					 AIE_SHARD_SLOTS));
-	aie_objmap_bits = ilog2(slots);
-	aie_slots = vzalloc(array_size(slots, sizeof(*aie_slots)));
-	aie_shards = vzalloc(array_size(slots >> AIE_SHARD_BITS,
-					sizeof(*aie_shards)));
-	if (!aie_slots || !aie_shards) {
-		aie_objmap_exit();
+	map->bits = ilog2(slots);
+	map->slots = vzalloc(array_size(slots, sizeof(*map->slots)));
+	map->shards = vzalloc(array_size(slots >> AIE_SHARD_BITS,
+					 sizeof(*map->shards)));
+	if (!map->slots || !map->shards) {
+		aie_objmap_exit(map);
 		return -ENOMEM;
 	}
 	for (i = 0; i < slots >> AIE_SHARD_BITS; i++)
-		raw_spin_lock_init(&aie_shards[i].lock);
+		raw_spin_lock_init(&map->shards[i].lock);
 	return 0;
 }
 
 /* Process context, after every hook is unregistered and has finished. */
-void aie_objmap_exit(void)
+void aie_objmap_exit(struct aie_objmap *map)
 {
-	vfree(aie_shards);
-	vfree(aie_slots);
-	aie_shards = NULL;
-	aie_slots = NULL;
+	vfree(map->shards);
+	vfree(map->slots);
+	map->shards = NULL;
+	map->slots = NULL;
 }
 
-static unsigned long aie_objmap_nr_shards(void)
+static unsigned long aie_objmap_nr_shards(const struct aie_objmap *map)
 {
-	return 1UL << (aie_objmap_bits - AIE_SHARD_BITS);
+	return 1UL << (map->bits - AIE_SHARD_BITS);
 }
 
-unsigned long aie_objmap_capacity(void)
+unsigned long aie_objmap_capacity(const struct aie_objmap *map)
 {
-	return aie_objmap_nr_shards() * AIE_SHARD_FILL;
+	return aie_objmap_nr_shards(map) * AIE_SHARD_FILL;
 }
 
-size_t aie_objmap_memory(void)
+size_t aie_objmap_memory(const struct aie_objmap *map)
 {
-	return (sizeof(*aie_slots) << aie_objmap_bits) +
-	       aie_objmap_nr_shards() * sizeof(*aie_shards);
+	return (sizeof(*map->slots) << map->bits) +
+	       aie_objmap_nr_shards(map) * sizeof(*map->shards);
 }
 
-/* Objects tracked now; shards are read one by one, without their locks. */
-unsigned long aie_objmap_count(void)
+/* Entries now; shards are read one by one, without their locks. */
+unsigned long aie_objmap_count(const struct aie_objmap *map)
 {
 	unsigned long i, n = 0;
 
-	for (i = 0; i < aie_objmap_nr_shards(); i++)
-		n += READ_ONCE(aie_shards[i].used);
+	for (i = 0; i < aie_objmap_nr_shards(map); i++)
+		n += READ_ONCE(map->shards[i].used);
 	return n;
 }
 
-static u32 aie_objmap_home(unsigned long ptr)
+/* The key's shard, with *@base at its first slot; *@home its home slot. */
+static struct aie_shard *aie_objmap_shard(const struct aie_objmap *map,
+					  unsigned long key,
+					  struct aie_slot **base, u32 *home)
 {
-	return hash_long(ptr, aie_objmap_bits) & AIE_SHARD_MASK;
+	unsigned long h = hash_long(key, map->bits);
+
+	*home = h & AIE_SHARD_MASK;
+	*base = &map->slots[h & ~(unsigned long)AIE_SHARD_MASK];
+	return &map->shards[h >> AIE_SHARD_BITS];
 }
 
-static struct aie_shard *aie_objmap_shard(unsigned long ptr,
-					  struct aie_slot **base)
+/* The slot holding @key, or the empty slot that ends its probe sequence. */
+static u32 aie_objmap_find(struct aie_slot *base, u32 i, unsigned long key)
 {
-	unsigned long shard = hash_long(ptr, aie_objmap_bits) >> AIE_SHARD_BITS;
-
-	*base = &aie_slots[shard << AIE_SHARD_BITS];
-	return &aie_shards[shard];
-}
-
-/* The slot holding @ptr, or the empty slot that ends its probe sequence. */
-static u32 aie_objmap_find(struct aie_slot *base, unsigned long ptr)
-{
-	u32 i = aie_objmap_home(ptr);
-
-	while (base[i].ptr && base[i].ptr != ptr)
+	while (base[i].key && base[i].key != key)
 		i = (i + 1) & AIE_SHARD_MASK;
 	return i;
 }
 
 /*
- * Track @ptr as @obj. When @ptr is tracked already (its free went unseen),
- * the old entry is returned in *@old, *@had_old is set, and @obj replaces
- * it. Returns false when the shard is full and @ptr is not tracked.
+ * Map @key (non-zero) to @val. When @key is there already (its free went
+ * unseen), its old value goes to *@old and @val replaces it.
  */
-bool aie_objmap_insert(const void *ptr, const struct aie_obj *obj,
-		       struct aie_obj *old, bool *had_old)
+enum aie_objmap_result aie_objmap_insert(struct aie_objmap *map,
+					 unsigned long key, u64 val, u64 *old)
 {
-	unsigned long key = (unsigned long)ptr;
+	enum aie_objmap_result ret = AIE_OBJMAP_INSERTED;
 	struct aie_shard *shard;
 	struct aie_slot *base;
 	unsigned long flags;
-	bool ok = true;
 	u32 i;
 
-	shard = aie_objmap_shard(key, &base);
+	shard = aie_objmap_shard(map, key, &base, &i);
 	raw_spin_lock_irqsave(&shard->lock, flags);
-	i = aie_objmap_find(base, key);
-	*had_old = base[i].ptr == key;
-	if (*had_old) {
-		*old = base[i].obj;
-		base[i].obj = *obj;
+	i = aie_objmap_find(base, i, key);
+	if (base[i].key == key) {
+		*old = base[i].val;
+		base[i].val = val;
+		ret = AIE_OBJMAP_REPLACED;
 	} else if (shard->used < AIE_SHARD_FILL) {
-		base[i].obj = *obj;
-		base[i].ptr = key;
+		base[i].val = val;
+		WRITE_ONCE(base[i].key, key);
 		shard->used++;
 	} else {
-		ok = false;
+		ret = AIE_OBJMAP_FULL;
 	}
 	raw_spin_unlock_irqrestore(&shard->lock, flags);
-	return ok;
+	return ret;
 }
 
 /*
  * Empty slot @i, then move back each following entry of the run that may
  * sit there, so that no probe sequence crosses an empty slot.
  */
-static void aie_objmap_delete_at(struct aie_slot *base, u32 i)
+static void aie_objmap_delete_at(const struct aie_objmap *map,
+				 struct aie_slot *base, u32 i)
 {
 	u32 j = i, home;
 
 	for (;;) {
 		j = (j + 1) & AIE_SHARD_MASK;
-		if (!base[j].ptr)
+		if (!base[j].key)
 			break;
-		home = aie_objmap_home(base[j].ptr);
+		home = hash_long(base[j].key, map->bits) & AIE_SHARD_MASK;
 		/* The entry at j stays if its home lies cyclically in (i, j]. */
 		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
 			continue;
-		base[i] = base[j];
+		base[i].val = base[j].val;
+		WRITE_ONCE(base[i].key, base[j].key);
 		i = j;
 	}
-	base[i].ptr = 0;
+	WRITE_ONCE(base[i].key, 0);
 }
 
-/* Stop tracking @ptr. Returns false when it was not tracked. */
-bool aie_objmap_remove(const void *ptr, struct aie_obj *out)
+/* Remove @key, its value to *@val. Returns false when it was not there. */
+bool aie_objmap_remove(struct aie_objmap *map, unsigned long key, u64 *val)
 {
-	unsigned long key = (unsigned long)ptr;
 	struct aie_shard *shard;
 	struct aie_slot *base;
 	unsigned long flags;
 	bool found;
 	u32 i;
 
-	shard = aie_objmap_shard(key, &base);
+	shard = aie_objmap_shard(map, key, &base, &i);
+	if (!READ_ONCE(base[i].key))
+		return false;	/* empty home: see the comment at the top */
 	raw_spin_lock_irqsave(&shard->lock, flags);
-	i = aie_objmap_find(base, key);
-	found = base[i].ptr == key;
+	i = aie_objmap_find(base, i, key);
+	found = base[i].key == key;
 	if (found) {
-		*out = base[i].obj;
-		aie_objmap_delete_at(base, i);
+		*val = base[i].val;
+		aie_objmap_delete_at(map, base, i);
 		shard->used--;
 	}
 	raw_spin_unlock_irqrestore(&shard->lock, flags);

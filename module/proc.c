@@ -3,8 +3,10 @@
  * proc.c - /proc/allocinfo_ext (the table, and control writes) and
  * /proc/allocinfo_ext_stats (module-wide figures).
  *
- * Readers take no lock the hooks take: sites are read one counter at a
- * time, and a site's location under rcu_read_lock() for one row.
+ * Readers take no lock the hooks take: a site's counters are summed over
+ * the CPUs one at a time (hooks go on meanwhile: no hook waits for a
+ * reader), and a site's location is read under rcu_read_lock() for one
+ * row. Each row's live bytes also raise the site's peak.
  * Writes go to rules.c under its mutex; they need CAP_SYS_ADMIN in the
  * opener's credentials.
  */
@@ -31,12 +33,15 @@ static const char * const aie_type_names[] = {
  */
 static bool aie_proc_shown(struct aie_site *site)
 {
+	struct aie_site_sums sums;
+
 	if (test_bit(AIE_SITE_INTERNAL, &site->flags))
 		return false;
-	return !test_bit(AIE_SITE_HELPER, &site->flags) ||
-	       atomic64_read(&site->total_calls) ||
-	       atomic64_read(&site->live_calls) ||
-	       atomic64_read(&site->failed);
+	if (!test_bit(AIE_SITE_HELPER, &site->flags) ||
+	    atomic64_read(&site->failed))
+		return true;
+	aie_site_sum(aie_site_index(site), &sums);
+	return sums.total_calls || sums.live_calls;
 }
 
 /* The first shown site at index >= @idx. */
@@ -97,22 +102,24 @@ static void aie_proc_show_tag(struct seq_file *m, struct aie_site *site,
 static int allocinfo_ext_show(struct seq_file *m, void *v)
 {
 	struct aie_site *site = v;
+	struct aie_site_sums s;
+	s64 peak;
+	u32 idx;
 
 	if (v == SEQ_START_TOKEN) {
 		seq_puts(m, AIE_HEADER_LINE1 "\n" AIE_HEADER_LINE2 "\n");
 		return 0;
 	}
-	seq_printf(m, "%12lli %8llu ",
-		   (long long)atomic64_read(&site->live_bytes),
-		   (unsigned long long)atomic64_read(&site->live_calls));
+	idx = aie_site_index(site);
+	aie_site_sum(idx, &s);
+	peak = aie_site_peak(idx, s.live_bytes);
+	seq_printf(m, "%12lli %8llu ", (long long)s.live_bytes,
+		   (unsigned long long)s.live_calls);
 	aie_proc_show_tag(m, site, m->private);
 	seq_printf(m, " type:%s slack:%lld total_calls:%lld total_bytes:%lld peak:%lld failed:%lld",
-		   aie_type_names[site->type],
-		   (long long)atomic64_read(&site->live_slack),
-		   (long long)atomic64_read(&site->total_calls),
-		   (long long)atomic64_read(&site->total_bytes),
-		   (long long)atomic64_read(&site->peak),
-		   (long long)atomic64_read(&site->failed));
+		   aie_type_names[site->type], (long long)s.live_slack,
+		   (long long)s.total_calls, (long long)s.total_bytes,
+		   (long long)peak, (long long)atomic64_read(&site->failed));
 	if (test_bit(AIE_SITE_DISABLED, &site->flags))
 		seq_puts(m, " disabled");
 	if (test_bit(AIE_SITE_UNLOADED, &site->flags))
@@ -182,15 +189,23 @@ static unsigned long aie_stats_sum(size_t offset)
 
 static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 {
-	size_t memory = aie_sites_memory() + aie_objmap_memory() +
+	size_t objects = aie_objmap_memory(&aie_objects);
+	size_t weights = aie_objmap_memory(&aie_weights);
+	size_t memory = aie_sites_memory() + objects + weights +
 			aie_rules_memory() +
 			num_possible_cpus() * (sizeof(struct aie_stats) +
 					       4 * sizeof(struct aie_sym));
 
 	seq_printf(m, "sites %u\n", aie_sites_nr());
 	seq_printf(m, "site_capacity %u\n", aie_sites_capacity());
-	seq_printf(m, "tracked_objects %lu\n", aie_objmap_count());
-	seq_printf(m, "object_capacity %lu\n", aie_objmap_capacity());
+	seq_printf(m, "tracked_objects %lu\n", aie_objmap_count(&aie_objects));
+	seq_printf(m, "object_capacity %lu\n",
+		   aie_objmap_capacity(&aie_objects));
+	seq_printf(m, "weighted_objects %lu\n",
+		   aie_objmap_count(&aie_weights));
+	seq_printf(m, "weight_capacity %lu\n",
+		   aie_objmap_capacity(&aie_weights));
+	seq_printf(m, "sample %lu\n", READ_ONCE(aie_sample_bytes));
 	aie_stat_show(m, "untracked", untracked);
 	aie_stat_show(m, "sites_full", sites_full);
 	aie_stat_show(m, "unmatched_frees", unmatched_frees);
@@ -198,7 +213,13 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	aie_stat_show(m, "internal_events", internal);
 	aie_stat_show(m, "disabled_allocs", disabled);
 	aie_stat_show(m, "helper_fallbacks", helper_fallbacks);
+	aie_stat_show(m, "oversize", oversize);
+	aie_stat_show(m, "sampled_out", sampled_out);
+	aie_stat_show(m, "sampled", sampled);
 	aie_hooks_show(m);
+	seq_printf(m, "site_table_bytes %zu\n", aie_sites_memory());
+	seq_printf(m, "object_map_bytes %zu\n", objects);
+	seq_printf(m, "weight_map_bytes %zu\n", weights);
 	seq_printf(m, "memory_bytes %zu\n", memory);
 	return 0;
 }

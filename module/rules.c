@@ -41,6 +41,14 @@ struct aie_rules {
 };
 
 static DEFINE_MUTEX(aie_rules_mutex);
+
+/*
+ * True while the rules are "disable all" alone: hooks then skip every
+ * allocation at their first test. Written under aie_rules_mutex, read by
+ * hooks with READ_ONCE(); a hook that reads it stale follows the sites'
+ * own bits, which say the same once the writer's walk is done.
+ */
+bool aie_all_disabled;
 static struct aie_rules __rcu *aie_rules;	/* NULL: no rule, all enabled */
 
 /* The rules in force, for a holder of aie_rules_mutex. */
@@ -208,10 +216,13 @@ static int aie_rules_update(const struct aie_cmd *cmd, struct aie_sym *sym)
 	new = aie_rules_add(old, &rule);
 	if (IS_ERR(new))
 		return PTR_ERR(new);
+	WRITE_ONCE(aie_all_disabled, false);
 	rcu_assign_pointer(aie_rules, new);
 	synchronize_rcu();
 	kfree(old);
 	aie_rules_apply_all(new, sym);
+	WRITE_ONCE(aie_all_disabled, new && new->nr == 1 &&
+		   new->rule[0].sel.kind == AIE_SEL_ALL && new->rule[0].disable);
 	return 0;
 }
 
@@ -276,6 +287,9 @@ int aie_ctl_write(const char *buf, size_t len)
 		break;
 	case AIE_CMD_LOCATE:
 		ret = aie_rules_locate(cmd, sym);
+		break;
+	case AIE_CMD_SAMPLE:
+		aie_sample_set(cmd->bytes);
 		break;
 	}
 	mutex_unlock(&aie_rules_mutex);

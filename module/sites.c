@@ -16,18 +16,44 @@
  *   uses it. The loser's entry is never published and never shown.
  * - Entries are never removed before the module unloads, so a site pointer
  *   stays valid for the module's lifetime without reference counts.
- * - Counters are atomic64_t: exact under concurrent updates from any number
- *   of CPUs, readable at any time.
+ * - The counters hooks update on every allocation and free are per CPU:
+ *   each CPU has its own array of struct aie_site_ctr, one per site, so no
+ *   cache line is written by every CPU. A CPU updates only its own entry,
+ *   with local64_t operations, which an interrupt on the same CPU cannot
+ *   tear; the hooks run with preemption disabled, so the CPU does not
+ *   change under them. Readers sum the CPUs: each counter is exact at
+ *   quiescence; while hooks run, a sum mixes instants.
+ * - The peak and the failure count are atomic64_t in struct aie_site:
+ *   failures are rare, and the peak is written only when a CPU's share of
+ *   a site's live bytes reaches a new high (aie_site_peak()).
  *
- * Every function here runs in any context (process, softirq, hardirq) with
- * preemption disabled or enabled, and never sleeps, except init and exit.
+ * Every function here runs in any context (process, softirq, hardirq; not
+ * NMI) and never sleeps, except init, exit and the walks of the table.
+ * Those that update the per-CPU counters need preemption disabled.
  */
 
+#include <linux/cpu.h>
 #include <linux/hash.h>
 #include <linux/log2.h>
+#include <linux/smp.h>
 #include <linux/vmalloc.h>
 
+#include <asm/local64.h>
+
 #include "aie.h"
+
+/* One CPU's counters for one site. */
+struct aie_site_ctr {
+	local64_t live_bytes;
+	local64_t live_calls;
+	local64_t live_slack;
+	local64_t total_calls;
+	local64_t total_bytes;
+	s64 high;		/* highest live_bytes seen here since reset */
+};
+
+/* This CPU's array of counters, aie_sites_nr() entries in use. */
+static DEFINE_PER_CPU(struct aie_site_ctr *, aie_site_ctrs);
 
 static struct aie_site *aie_sites;
 static u32 *aie_site_hash;		/* site index + 1; 0 = empty */
@@ -38,6 +64,8 @@ static atomic_t aie_site_claimed;	/* entries of aie_sites[] handed out */
 int aie_sites_init(unsigned int capacity)
 {
 	unsigned long buckets = roundup_pow_of_two((unsigned long)capacity * 2);
+	struct aie_site_ctr *ctrs;
+	int cpu;
 
 	aie_site_cap = capacity;
 	aie_site_hash_bits = ilog2(buckets);
@@ -45,18 +73,31 @@ int aie_sites_init(unsigned int capacity)
 
 	aie_sites = vzalloc(array_size(capacity, sizeof(*aie_sites)));
 	aie_site_hash = vzalloc(array_size(buckets, sizeof(*aie_site_hash)));
-	if (!aie_sites || !aie_site_hash) {
-		aie_sites_exit();
-		return -ENOMEM;
+	if (!aie_sites || !aie_site_hash)
+		goto nomem;
+	for_each_possible_cpu(cpu) {
+		ctrs = vzalloc_node(array_size(capacity, sizeof(*ctrs)),
+				    cpu_to_node(cpu));
+		if (!ctrs)
+			goto nomem;
+		per_cpu(aie_site_ctrs, cpu) = ctrs;
 	}
 	return 0;
+nomem:
+	aie_sites_exit();
+	return -ENOMEM;
 }
 
 /* Process context, after every hook is unregistered and has finished. */
 void aie_sites_exit(void)
 {
 	u32 i, n = aie_sites_nr();
+	int cpu;
 
+	for_each_possible_cpu(cpu) {
+		vfree(per_cpu(aie_site_ctrs, cpu));
+		per_cpu(aie_site_ctrs, cpu) = NULL;
+	}
 	if (aie_sites) {
 		for (i = 0; i < n; i++) {
 			kfree(rcu_dereference_protected(aie_sites[i].location,
@@ -80,9 +121,11 @@ u32 aie_sites_capacity(void)
 	return aie_site_cap;
 }
 
+/* The table's memory: entries, hash buckets, and every CPU's counters. */
 size_t aie_sites_memory(void)
 {
-	return (size_t)aie_site_cap * sizeof(*aie_sites) +
+	return (size_t)aie_site_cap * (sizeof(*aie_sites) +
+		num_possible_cpus() * sizeof(struct aie_site_ctr)) +
 	       (sizeof(*aie_site_hash) << aie_site_hash_bits);
 }
 
@@ -198,34 +241,83 @@ struct aie_site *aie_site_get(unsigned long call_site, enum aie_type type)
 	return aie_site_publish(site, pos);
 }
 
-static void aie_site_raise_peak(struct aie_site *site, s64 live)
+/*
+ * Raise the peak of site @idx to @live_bytes if that is higher; returns
+ * the peak.
+ */
+s64 aie_site_peak(u32 idx, s64 live_bytes)
 {
-	s64 peak = atomic64_read(&site->peak);
+	atomic64_t *peak = &aie_sites[idx].peak;
+	s64 old = atomic64_read(peak);
 
-	while (live > peak) {
-		if (atomic64_try_cmpxchg(&site->peak, &peak, live))
-			break;
+	while (live_bytes > old) {
+		if (atomic64_try_cmpxchg(peak, &old, live_bytes))
+			return live_bytes;
 	}
+	return old;
 }
 
-/* Account one new live object of @bytes with @slack at @site. */
-void aie_site_charge(struct aie_site *site, u64 bytes, u32 slack)
+/*
+ * This CPU's share of site @idx's live bytes reached @live, above its own
+ * earlier high: sum the CPUs and raise the peak. A peak is thus seen when
+ * it is reached by an allocation on a CPU at a new high of its own, and by
+ * every reader (proc.c); it can be missed when several CPUs each climb back
+ * to an earlier high of theirs at once. Rare: once per new high per CPU.
+ */
+static noinline void aie_site_new_high(u32 idx, struct aie_site_ctr *c,
+				       s64 live)
 {
-	s64 live = atomic64_add_return(bytes, &site->live_bytes);
+	struct aie_site_sums sums;
 
-	atomic64_inc(&site->live_calls);
-	atomic64_add(slack, &site->live_slack);
-	atomic64_inc(&site->total_calls);
-	atomic64_add(bytes, &site->total_bytes);
-	aie_site_raise_peak(site, live);
+	WRITE_ONCE(c->high, live);
+	aie_site_sum(idx, &sums);
+	aie_site_peak(idx, sums.live_bytes);
 }
 
-/* Account the free of one object charged earlier by aie_site_charge(). */
-void aie_site_uncharge(struct aie_site *site, u64 bytes, u32 slack)
+/*
+ * Account one new live object of @bytes with @slack at site @idx, standing
+ * for @weight allocations. Preemption disabled.
+ */
+void aie_site_charge(u32 idx, u64 bytes, u64 slack, u64 weight)
 {
-	atomic64_sub(bytes, &site->live_bytes);
-	atomic64_dec(&site->live_calls);
-	atomic64_sub(slack, &site->live_slack);
+	struct aie_site_ctr *c = this_cpu_read(aie_site_ctrs) + idx;
+	s64 live;
+
+	bytes *= weight;
+	live = local64_add_return(bytes, &c->live_bytes);
+	local64_add(weight, &c->live_calls);
+	local64_add(slack * weight, &c->live_slack);
+	local64_add(weight, &c->total_calls);
+	local64_add(bytes, &c->total_bytes);
+	if (unlikely(live > READ_ONCE(c->high)))
+		aie_site_new_high(idx, c, live);
+}
+
+/* Account the free of an object charged by aie_site_charge(). */
+void aie_site_uncharge(u32 idx, u64 bytes, u64 slack, u64 weight)
+{
+	struct aie_site_ctr *c = this_cpu_read(aie_site_ctrs) + idx;
+
+	local64_sub(bytes * weight, &c->live_bytes);
+	local64_sub(weight, &c->live_calls);
+	local64_sub(slack * weight, &c->live_slack);
+}
+
+/* Sum site @idx's counters over the CPUs. Any context. */
+void aie_site_sum(u32 idx, struct aie_site_sums *sums)
+{
+	struct aie_site_ctr *c;
+	int cpu;
+
+	memset(sums, 0, sizeof(*sums));
+	for_each_possible_cpu(cpu) {
+		c = per_cpu(aie_site_ctrs, cpu) + idx;
+		sums->live_bytes += local64_read(&c->live_bytes);
+		sums->live_calls += local64_read(&c->live_calls);
+		sums->live_slack += local64_read(&c->live_slack);
+		sums->total_calls += local64_read(&c->total_calls);
+		sums->total_bytes += local64_read(&c->total_bytes);
+	}
 }
 
 /*
@@ -238,6 +330,7 @@ void aie_site_uncharge(struct aie_site *site, u64 bytes, u32 slack)
 void aie_sites_retire(struct module *mod, struct aie_retired *r)
 {
 	u32 i, n = aie_sites_nr();
+	struct aie_site_sums sums;
 	struct aie_site *site;
 	struct aie_sym *sym;
 
@@ -258,29 +351,64 @@ void aie_sites_retire(struct module *mod, struct aie_retired *r)
 		smp_wmb();
 		set_bit(AIE_SITE_UNLOADED, &site->flags);
 		r->sites++;
-		r->live_calls += atomic64_read(&site->live_calls);
-		r->live_bytes += atomic64_read(&site->live_bytes);
+		aie_site_sum(i, &sums);
+		r->live_calls += sums.live_calls;
+		r->live_bytes += sums.live_bytes;
 	}
 	aie_rules_unlock();
 	kfree(sym);
 }
 
 /*
+ * "reset" for one CPU's counters: zero the cumulative ones and restart its
+ * high at its share of the live bytes.
+ */
+static void aie_sites_reset_ctrs(struct aie_site_ctr *c)
+{
+	u32 i, n = aie_sites_nr();
+
+	for (i = 0; i < n; i++, c++) {
+		local64_set(&c->total_calls, 0);
+		local64_set(&c->total_bytes, 0);
+		WRITE_ONCE(c->high, local64_read(&c->live_bytes));
+	}
+}
+
+/*
+ * On each online CPU, in an IPI with interrupts off: only this CPU writes
+ * its counters, so nothing is lost; a hook the IPI interrupts between two
+ * counters blurs the reset instant by one event.
+ */
+static void aie_sites_reset_cpu(void *unused)
+{
+	aie_sites_reset_ctrs(this_cpu_read(aie_site_ctrs));
+}
+
+/*
  * "reset": zero the cumulative counters; the peak restarts at the live
- * figure. Process context; races with hooks only blur the reset instant.
+ * figure. Process context: waits for the IPIs, and holds the CPU hotplug
+ * lock so that an offline CPU, reset from here, stays offline meanwhile.
  */
 void aie_sites_reset(void)
 {
 	u32 i, n = aie_sites_nr();
+	struct aie_site_sums sums;
 	struct aie_site *site;
+	int cpu;
 
+	cpus_read_lock();
+	on_each_cpu(aie_sites_reset_cpu, NULL, 1);
+	for_each_possible_cpu(cpu) {
+		if (!cpu_online(cpu))
+			aie_sites_reset_ctrs(per_cpu(aie_site_ctrs, cpu));
+	}
+	cpus_read_unlock();
 	for (i = 0; i < n; i++) {
 		site = aie_site_at(i);
 		if (!site)
 			continue;
-		atomic64_set(&site->total_calls, 0);
-		atomic64_set(&site->total_bytes, 0);
 		atomic64_set(&site->failed, 0);
-		atomic64_set(&site->peak, atomic64_read(&site->live_bytes));
+		aie_site_sum(i, &sums);
+		atomic64_set(&site->peak, sums.live_bytes);
 	}
 }

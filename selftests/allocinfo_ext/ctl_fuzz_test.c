@@ -85,6 +85,7 @@ static int model_apply(struct model *m, const struct aie_cmd *cmd)
 
 	switch (cmd->verb) {
 	case AIE_CMD_RESET:
+	case AIE_CMD_SAMPLE:
 		return 0;
 	case AIE_CMD_LOCATE:
 		for (i = 0; i < 2; i++) {

@@ -34,11 +34,14 @@ static size_t cmd_print(char *buf, size_t len, const struct aie_cmd *cmd)
 	static const char * const verbs[] = {
 		[AIE_CMD_ENABLE] = "enable ", [AIE_CMD_DISABLE] = "disable ",
 		[AIE_CMD_RESET] = "reset", [AIE_CMD_LOCATE] = "locate ",
+		[AIE_CMD_SAMPLE] = "sample ",
 	};
 	size_t n = snprintf(buf, len, "%s", verbs[cmd->verb]);
 
 	if (cmd->verb == AIE_CMD_RESET)
 		return n;
+	if (cmd->verb == AIE_CMD_SAMPLE)
+		return n + snprintf(buf + n, len - n, "%lu", cmd->bytes);
 	n += sel_print(buf + n, len - n, &cmd->sel);
 	if (cmd->verb == AIE_CMD_LOCATE) {
 		n += snprintf(buf + n, len - n, " ");
@@ -57,6 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	n = cmd_print(text, sizeof(text), &cmd);
 	if (aie_ctl_parse(text, n, &again) || again.verb != cmd.verb ||
+	    (cmd.verb == AIE_CMD_SAMPLE && cmd.bytes != again.bytes) ||
 	    (cmd.verb != AIE_CMD_RESET && !aie_sel_equal(&cmd.sel, &again.sel)) ||
 	    (cmd.verb == AIE_CMD_LOCATE && !aie_sel_equal(&cmd.loc, &again.loc))) {
 		fprintf(stderr, "accepted \"%.*s\" reads back as \"%s\"\n",
