@@ -227,8 +227,10 @@ static __always_inline u64 aie_sample(u64 bytes)
 		return 1;
 	left = this_cpu_read(aie_sample_left);
 	if (likely(left > (long)bytes) &&
-	    this_cpu_cmpxchg(aie_sample_left, left, left - bytes) == left)
+	    this_cpu_cmpxchg(aie_sample_left, left, left - bytes) == left) {
+		aie_count(sampled_out);
 		return 0;
+	}
 	return aie_sample_slow(every, bytes);
 }
 
