@@ -62,6 +62,8 @@
 #ifndef _AIE_COMPAT_H
 #define _AIE_COMPAT_H
 
+#include <linux/ptrace.h>
+
 /* Page allocator (hooks_page.c probes them; callers.c marks them internal). */
 
 /* __alloc_pages() since 5.13; __alloc_pages_noprof() since 6.10. */
@@ -135,5 +137,19 @@
 #define AIE_FN_ALLOC_PERCPU_GFP		"__alloc_percpu_gfp"
 #define AIE_FN_ALLOC_PERCPU		"__alloc_percpu"
 #define AIE_FN_ALLOC_RESERVED_PERCPU	"__alloc_reserved_percpu"
+
+/*
+ * The return address of a function probed at its entry, or 0 where this
+ * is not known: on x86 the top of the stack, for int3 and ftrace-based
+ * kprobes alike (the kretprobe code reads it there too). Every kernel.
+ */
+static inline unsigned long aie_entry_ret_addr(struct pt_regs *regs)
+{
+#ifdef CONFIG_X86
+	return *(unsigned long *)kernel_stack_pointer(regs);
+#else
+	return 0;
+#endif
+}
 
 #endif /* _AIE_COMPAT_H */

@@ -17,6 +17,10 @@
  * page: the first page's free charges back the whole, the rest match
  * nothing.
  *
+ * The entry handler skips the return probe of every inner call, once the
+ * wrapper it returns into is known to be internal: one return probe per
+ * allocation, the outermost.
+ *
  * Each entry point is listed under its 6.10+ name and its older one
  * (compat.h).
  * alloc_pages_bulk() fills arrays without the tracepoint or the wrappers:
@@ -73,12 +77,35 @@ static struct aie_page_probe aie_page_probes[] = {
 
 static struct tracepoint *aie_page_free_tp;
 
+/*
+ * Whether the return of this call can be left alone: a call from inside
+ * another entry point (alloc_pages -> alloc_pages_mpol -> __alloc_pages),
+ * whose event would be ignored as internal, or any call while "disable
+ * all" is the only rule. Installing the return probe is most of a
+ * kretprobe's cost, and only the outermost call needs it. A caller not
+ * yet in the site table is let through: its first return classifies it.
+ */
+static bool aie_page_skip_return(struct pt_regs *regs)
+{
+	unsigned long caller = aie_entry_ret_addr(regs);
+	struct aie_site *site;
+
+	if (READ_ONCE(aie_all_disabled))
+		return true;
+	site = caller ? aie_site_lookup(caller, AIE_TYPE_PAGE) : NULL;
+	return site && test_bit(AIE_SITE_INTERNAL, &site->flags);
+}
+
+/* Returns non-zero to leave the return alone (no return handler then). */
 static int aie_page_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct aie_page_probe *p = container_of(get_kretprobe(ri),
 						struct aie_page_probe, rp);
 	u64 *bytes = (u64 *)ri->data;
 	unsigned int order = 0;
+
+	if (aie_page_skip_return(regs))
+		return 1;
 
 	if (p->size_arg >= 0) {
 		*bytes = PAGE_ALIGN(regs_get_kernel_argument(regs, p->size_arg));
