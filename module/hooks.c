@@ -97,6 +97,8 @@ void aie_track_alloc(unsigned long call_site, enum aie_type type,
 		aie_count(replaced);
 	}
 	aie_site_charge(site, bytes, obj.slack);
+	if (aie_capture_on())
+		aie_capture_alloc(site, bytes);
 }
 
 /* An allocation at @call_site that returned nothing. */

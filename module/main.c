@@ -17,6 +17,11 @@ module_param_named(max_objects, aie_max_objects, ulong, 0444);
 MODULE_PARM_DESC(max_objects,
 		 "Slots of the object map, rounded up to a power of two; 7/8 of them hold live objects (default 1048576)");
 
+unsigned int aie_max_stacks = 1024;
+module_param_named(max_stacks, aie_max_stacks, uint, 0444);
+MODULE_PARM_DESC(max_stacks,
+		 "Distinct call stacks a capture records (default 1024); allocated at the first capture");
+
 static char *aie_hooks = "slab,page,vmalloc,percpu";
 module_param_named(hooks, aie_hooks, charp, 0444);
 MODULE_PARM_DESC(hooks,
@@ -27,8 +32,9 @@ static int __init allocinfo_ext_init(void)
 	int ret;
 
 	if (!aie_max_sites || aie_max_sites > (1U << 24) || !aie_max_objects ||
-	    aie_max_objects > (1UL << 30)) {
-		pr_err("max_sites must be 1..16777216 and max_objects 1..1073741824\n");
+	    aie_max_objects > (1UL << 30) || !aie_max_stacks ||
+	    aie_max_stacks > (1U << 20)) {
+		pr_err("max_sites must be 1..16777216, max_objects 1..1073741824 and max_stacks 1..1048576\n");
 		return -EINVAL;
 	}
 	ret = aie_hooks_select(aie_hooks);
@@ -52,8 +58,13 @@ static int __init allocinfo_ext_init(void)
 	ret = aie_proc_init();
 	if (ret)
 		goto err_proc;
+	ret = aie_capture_init();
+	if (ret)
+		goto err_capture;
 	return 0;
 
+err_capture:
+	aie_proc_exit();
 err_proc:
 	aie_modules_exit();
 err_modules:
@@ -72,6 +83,7 @@ static void __exit allocinfo_ext_exit(void)
 	aie_proc_exit();
 	aie_modules_exit();
 	aie_hooks_unregister();
+	aie_capture_exit();
 	aie_objmap_exit();
 	aie_sites_exit();
 	aie_rules_exit();

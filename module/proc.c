@@ -183,7 +183,7 @@ static unsigned long aie_stats_sum(size_t offset)
 static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 {
 	size_t memory = aie_sites_memory() + aie_objmap_memory() +
-			aie_rules_memory() +
+			aie_rules_memory() + aie_capture_memory() +
 			num_possible_cpus() * (sizeof(struct aie_stats) +
 					       4 * sizeof(struct aie_sym));
 
@@ -199,6 +199,7 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	aie_stat_show(m, "disabled_allocs", disabled);
 	aie_stat_show(m, "helper_fallbacks", helper_fallbacks);
 	aie_hooks_show(m);
+	aie_capture_show(m);
 	seq_printf(m, "memory_bytes %zu\n", memory);
 	return 0;
 }
