@@ -37,6 +37,10 @@ static const struct command commands[] = {
 	  "give sites their file:line from DWARF debug info" },
 	{ "report", cmd_report, "--svg FILE [SOURCE]",
 	  "a treemap picture: subsystem, function, site" },
+	{ "context", cmd_context, "[-d SEC [--depth N]] SEL",
+	  "who calls the selected sites: calls, bytes and share per caller" },
+	{ "compare", cmd_compare, "--baseline FILE [--module NAME] [-n N]",
+	  "byte agreement with /proc/allocinfo, site by site and overall" },
 };
 
 static void usage(FILE *f)
@@ -60,7 +64,9 @@ static void usage(FILE *f)
 		"  allocinfo-ext export --format prometheus -o /var/lib/prometheus/node-exporter/allocinfo.prom\n"
 		"  allocinfo-ext ctl disable '[nf_conntrack]'\n"
 		"  allocinfo-ext annotate                 file:line from linux-image-$(uname -r)-dbg\n"
-		"  allocinfo-ext report --svg memory.svg\n\n"
+		"  allocinfo-ext report --svg memory.svg\n"
+		"  allocinfo-ext context -d 10 func:xas_alloc   who calls xas_alloc\n"
+		"  allocinfo-ext compare --baseline base.txt    side by side with /proc/allocinfo\n\n"
 		"'%s COMMAND --help' tells more; man allocinfo-ext tells all.\n",
 		AIE_TOOL_NAME);
 }
