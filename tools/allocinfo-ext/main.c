@@ -31,7 +31,7 @@ static const struct command commands[] = {
 	  "live figures summed per group" },
 	{ "export", cmd_export, "--format json|csv|prometheus [-o FILE] [FILE]",
 	  "the table for other programs" },
-	{ "ctl", cmd_ctl, "enable SEL | disable SEL | reset | locate SITE FILE:LINE",
+	{ "ctl", cmd_ctl, "enable SEL | disable SEL | reset | locate SITE FILE:LINE | capture SEL [DEPTH] | capture off",
 	  "control writes to /proc/allocinfo_ext" },
 	{ "annotate", cmd_annotate, "[--vmlinux FILE] [--module-dir DIR] [-n]",
 	  "give sites their file:line from DWARF debug info" },
