@@ -11,7 +11,8 @@
  * module; rows of both types of one site are summed. A row of theirs is
  * matched by file:line (equal, or one a path suffix of the other) and
  * module, else by function and module; a row matched by neither is
- * "theirs only". For each key, with o ours and t their change:
+ * "theirs only"; rows of allocinfo_ext itself are left out (AIE_SELF).
+ * For each key, with o ours and t their change:
  *
  *	agreement = 1 - |o - t| / max(|o|, |t|)   (clamped to 0; 1 when both 0)
  *
@@ -24,6 +25,13 @@
 #include "cmd.h"
 #include "table.h"
 #include "util.h"
+
+/*
+ * The module itself: its tables are allocated at load, before its hooks
+ * attach, so it never counts them. Its rows of /proc/allocinfo are left
+ * out unless --module names it.
+ */
+#define AIE_SELF	"allocinfo_ext"
 
 enum match { MATCH_LINE, MATCH_FUNC, MATCH_THEIRS };
 
@@ -152,7 +160,8 @@ static void compare_theirs(struct compare *c, const struct table *now,
 	for (i = 0; i < now->nr; i++) {
 		const struct site *s = &now->sites[i];
 
-		if (module && strcmp(s->module, module))
+		if (module ? strcmp(s->module, module) :
+		    !strcmp(s->module, AIE_SELF))
 			continue;
 		delta = s->bytes - compare_base(base, s, &cursor);
 		p = compare_find(c, MATCH_LINE, s->location, s->module);
