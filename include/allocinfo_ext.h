@@ -12,6 +12,16 @@
 
 #define AIE_PROC_NAME		"allocinfo_ext"
 #define AIE_STATS_PROC_NAME	"allocinfo_ext_stats"
+#define AIE_STACKS_PROC_NAME	"allocinfo_ext_stacks"
+#define AIE_STACKS_CALLS_PROC_NAME	"allocinfo_ext_stacks_calls"
+
+/*
+ * The collapsed-stack lines of the two stacks files (Documentation/
+ * format.rst), given by the stats file's stacks_version key. Same rule as
+ * the table's version.
+ * 1.0: the first format.
+ */
+#define AIE_STACKS_VERSION	"1.0"
 
 /*
  * 1.0: the first format.

@@ -9,6 +9,7 @@
  * rules.c    enable/disable selectors and the control-word parser
  * symbols.c  naming a call site through kallsyms
  * proc.c     /proc/allocinfo_ext and /proc/allocinfo_ext_stats
+ * capture.c  call stacks of chosen sites, /proc/allocinfo_ext_stacks*
  */
 #ifndef _AIE_H
 #define _AIE_H
@@ -19,6 +20,7 @@
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
+#include <linux/jump_label.h>
 #include <linux/types.h>
 
 #include <allocinfo_ext.h>
@@ -37,6 +39,8 @@ enum {
 	AIE_SITE_INTERNAL,	/* inside an allocator: events ignored */
 	AIE_SITE_HELPER,	/* inside a helper: charge its caller */
 	AIE_SITE_UNLOADED,	/* its module is gone: named by ->name */
+	AIE_SITE_CAPTURE_SEEN,	/* capture.c decided on it */
+	AIE_SITE_CAPTURE,	/* capture.c records its stacks */
 };
 
 /* The name of a site whose module unloaded, copied before it went. */
@@ -130,6 +134,7 @@ struct aie_sym {
 /* module parameters (main.c) */
 extern unsigned int aie_max_sites;
 extern unsigned long aie_max_objects;
+extern unsigned int aie_max_stacks;
 
 /* sites.c */
 int aie_sites_init(unsigned int capacity);
@@ -171,6 +176,9 @@ int aie_modules_init(void);
 void aie_modules_exit(void);
 
 /* rules.c */
+struct aie_sel;
+bool aie_sel_match(const struct aie_sel *sel, const struct aie_sym *sym,
+		   const char *location);
 void aie_rules_lock(void);
 void aie_rules_unlock(void);
 int aie_rules_init(void);
@@ -246,6 +254,22 @@ void aie_vmalloc_hooks_unregister(void);
 unsigned long aie_vmalloc_hooks_missed(void);
 int aie_percpu_hooks_register(void);
 void aie_percpu_hooks_unregister(void);
+
+/* capture.c: aie_capture_alloc() only when aie_capture_on() */
+DECLARE_STATIC_KEY_FALSE(aie_capture_key);
+
+static inline bool aie_capture_on(void)
+{
+	return static_branch_unlikely(&aie_capture_key);
+}
+
+void aie_capture_alloc(struct aie_site *site, u64 bytes, u64 weight);
+int aie_capture_start(const struct aie_sel *sel, unsigned int depth);
+void aie_capture_stop(void);
+void aie_capture_show(struct seq_file *m);
+size_t aie_capture_memory(void);
+int aie_capture_init(void);
+void aie_capture_exit(void);
 
 /* proc.c */
 int aie_proc_init(void);

@@ -3,8 +3,9 @@
  * ctl.c - parser for the control words written to /proc/allocinfo_ext:
  *
  *	enable <sel> | disable <sel> | reset | locate <function>+0x<off> <file>:<line>
- *	| sample <bytes>
+ *	| sample <bytes> | capture <sel> [<depth>] | capture off
  *	<sel> := all | func:<name> | [<module>] | <function>+0x<off> | <file>:<line>
+ *	<depth> := 1..16 in decimal, no leading zero (default 8)
  *
  * One command per write; words are separated by single spaces; a single
  * trailing newline is allowed. Anything else is rejected whole. Pure C, no
@@ -147,6 +148,17 @@ static bool aie_parse_dec(const char *s, size_t len, unsigned long max,
 	return *val <= max;
 }
 
+/* A capture depth: 1 to AIE_CAPTURE_DEPTH_MAX, decimal, no leading zero. */
+static bool aie_parse_depth(const struct aie_word *w, unsigned int *depth)
+{
+	unsigned long v;
+
+	if (!aie_parse_dec(w->s, w->len, AIE_CAPTURE_DEPTH_MAX, &v) || !v)
+		return false;
+	*depth = v;
+	return true;
+}
+
 static bool aie_parse_func_off(const struct aie_word *w, struct aie_sel *sel)
 {
 	const char *plus = memchr(w->s, '+', w->len);
@@ -219,6 +231,25 @@ static const char *aie_split(const char *buf, size_t len,
 	return NULL;
 }
 
+/* "capture off", or "capture <sel> [<depth>]". */
+static const char *aie_parse_capture(const struct aie_word *w, int nr,
+				     struct aie_cmd *cmd)
+{
+	if (nr == 2 && aie_word_is(&w[1], "off")) {
+		cmd->verb = AIE_CMD_CAPTURE_OFF;
+		return NULL;
+	}
+	cmd->verb = AIE_CMD_CAPTURE;
+	cmd->depth = AIE_CAPTURE_DEPTH_DEFAULT;
+	if (nr < 2)
+		return "expected a selector, or off";
+	if (!aie_parse_sel(&w[1], &cmd->sel))
+		return "bad selector";
+	if (nr == 3 && !aie_parse_depth(&w[2], &cmd->depth))
+		return "depth must be 1 to 16";
+	return NULL;
+}
+
 const char *aie_ctl_parse(const char *buf, size_t len, struct aie_cmd *cmd)
 {
 	struct aie_word w[AIE_WORDS_MAX];
@@ -260,6 +291,8 @@ const char *aie_ctl_parse(const char *buf, size_t len, struct aie_cmd *cmd)
 			return "expected bytes per sample, 0 to 1073741824";
 		return NULL;
 	}
+	if (aie_word_is(&w[0], "capture"))
+		return aie_parse_capture(w, nr, cmd);
 	return "unknown command";
 }
 

@@ -26,7 +26,13 @@ enum aie_verb {
 	AIE_CMD_RESET,
 	AIE_CMD_LOCATE,
 	AIE_CMD_SAMPLE,
+	AIE_CMD_CAPTURE,	/* capture <sel> [depth] */
+	AIE_CMD_CAPTURE_OFF,	/* capture off */
 };
+
+/* Frames a "capture" records per stack: 1..AIE_CAPTURE_DEPTH_MAX. */
+#define AIE_CAPTURE_DEPTH_DEFAULT	8
+#define AIE_CAPTURE_DEPTH_MAX		16
 
 enum aie_sel_kind {
 	AIE_SEL_ALL,		/* all */
@@ -44,9 +50,10 @@ struct aie_sel {
 
 struct aie_cmd {
 	enum aie_verb verb;
-	struct aie_sel sel;		/* enable, disable; locate: the site */
+	struct aie_sel sel;		/* enable, disable, capture; locate: the site */
 	struct aie_sel loc;		/* locate: its file:line */
 	unsigned long bytes;		/* sample: bytes per sample, 0 = all */
+	unsigned int depth;		/* capture: frames per stack */
 };
 
 /* Returns NULL on success, else a short reason for the rejection. */

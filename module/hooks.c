@@ -222,6 +222,8 @@ void aie_track_alloc(unsigned long call_site, enum aie_type type,
 	if (aie_track_object((unsigned long)key, type, idx, bytes, slack,
 			     weight))
 		aie_site_charge(idx, bytes, slack, weight);
+	if (aie_capture_on())
+		aie_capture_alloc(site, bytes, weight);
 }
 
 /* An allocation at @call_site that returned nothing. */

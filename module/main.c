@@ -22,6 +22,11 @@ module_param_named(sample, aie_sample_param, ulong, 0444);
 MODULE_PARM_DESC(sample,
 		 "Track on average one allocation per this many bytes, weighted to estimate every site's figures (default 0: track all); the control word \"sample\" changes it");
 
+unsigned int aie_max_stacks = 1024;
+module_param_named(max_stacks, aie_max_stacks, uint, 0444);
+MODULE_PARM_DESC(max_stacks,
+		 "Distinct call stacks a capture records (default 1024); allocated at the first capture");
+
 static char *aie_hooks = "slab,page,vmalloc,percpu";
 module_param_named(hooks, aie_hooks, charp, 0444);
 MODULE_PARM_DESC(hooks,
@@ -33,9 +38,11 @@ static int __init allocinfo_ext_init(void)
 
 	if (!aie_max_sites || aie_max_sites > AIE_MAX_SITES ||
 	    !aie_max_objects || aie_max_objects > (1UL << 30) ||
-	    aie_sample_param > AIE_SAMPLE_MAX) {
-		pr_err("max_sites must be 1..%lu, max_objects 1..%lu and sample 0..%lu\n",
-		       (unsigned long)AIE_MAX_SITES, 1UL << 30, AIE_SAMPLE_MAX);
+	    aie_sample_param > AIE_SAMPLE_MAX || !aie_max_stacks ||
+	    aie_max_stacks > (1U << 20)) {
+		pr_err("max_sites must be 1..%lu, max_objects 1..%lu, sample 0..%lu and max_stacks 1..%u\n",
+		       (unsigned long)AIE_MAX_SITES, 1UL << 30, AIE_SAMPLE_MAX,
+		       1U << 20);
 		return -EINVAL;
 	}
 	ret = aie_hooks_select(aie_hooks);
@@ -60,8 +67,13 @@ static int __init allocinfo_ext_init(void)
 	ret = aie_proc_init();
 	if (ret)
 		goto err_proc;
+	ret = aie_capture_init();
+	if (ret)
+		goto err_capture;
 	return 0;
 
+err_capture:
+	aie_proc_exit();
 err_proc:
 	aie_modules_exit();
 err_modules:
@@ -80,6 +92,7 @@ static void __exit allocinfo_ext_exit(void)
 	aie_proc_exit();
 	aie_modules_exit();
 	aie_hooks_unregister();
+	aie_capture_exit();
 	aie_track_exit();
 	aie_sites_exit();
 	aie_rules_exit();

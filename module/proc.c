@@ -192,7 +192,7 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	size_t objects = aie_objmap_memory(&aie_objects);
 	size_t weights = aie_objmap_memory(&aie_weights);
 	size_t memory = aie_sites_memory() + objects + weights +
-			aie_rules_memory() +
+			aie_rules_memory() + aie_capture_memory() +
 			num_possible_cpus() * (sizeof(struct aie_stats) +
 					       4 * sizeof(struct aie_sym));
 
@@ -217,6 +217,7 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	aie_stat_show(m, "sampled_out", sampled_out);
 	aie_stat_show(m, "sampled", sampled);
 	aie_hooks_show(m);
+	aie_capture_show(m);
 	seq_printf(m, "site_table_bytes %zu\n", aie_sites_memory());
 	seq_printf(m, "object_map_bytes %zu\n", objects);
 	seq_printf(m, "weight_map_bytes %zu\n", weights);

@@ -95,8 +95,9 @@ size_t aie_rules_memory(void)
 	return bytes;
 }
 
-static bool aie_sel_match(const struct aie_sel *sel, const struct aie_sym *sym,
-			  const char *location)
+/* Whether @sel names the site @sym at @location; any context. */
+bool aie_sel_match(const struct aie_sel *sel, const struct aie_sym *sym,
+		   const char *location)
 {
 	switch (sel->kind) {
 	case AIE_SEL_ALL:
@@ -275,6 +276,14 @@ int aie_ctl_write(const char *buf, size_t len)
 		ret = -EINVAL;
 		goto out;
 	}
+	if (cmd->verb == AIE_CMD_CAPTURE) {
+		ret = aie_capture_start(&cmd->sel, cmd->depth);
+		goto out;
+	}
+	if (cmd->verb == AIE_CMD_CAPTURE_OFF) {
+		aie_capture_stop();
+		goto out;
+	}
 
 	mutex_lock(&aie_rules_mutex);
 	switch (cmd->verb) {
@@ -290,6 +299,8 @@ int aie_ctl_write(const char *buf, size_t len)
 		break;
 	case AIE_CMD_SAMPLE:
 		aie_sample_set(cmd->bytes);
+		break;
+	default:	/* capture: above */
 		break;
 	}
 	mutex_unlock(&aie_rules_mutex);

@@ -6,7 +6,7 @@
  * The oracle is the module's own parser (module/ctl.c, compiled in) and a
  * model of the rule list (module/rules.c's rules: the last matching rule
  * wins, a selector replaces its own older rule, "all" resets the list, at
- * most AIE_MAX_RULES). Every write must fail with EINVAL exactly when the
+ * most AIE_MAX_RULES; "capture" words leave the rules alone). Every write must fail with EINVAL exactly when the
  * parser rejects it, and otherwise do what the model says; at the end two
  * helper sites must be enabled or disabled, and located, as the model has
  * them, and record allocations accordingly.
@@ -86,6 +86,8 @@ static int model_apply(struct model *m, const struct aie_cmd *cmd)
 	switch (cmd->verb) {
 	case AIE_CMD_RESET:
 	case AIE_CMD_SAMPLE:
+	case AIE_CMD_CAPTURE:
+	case AIE_CMD_CAPTURE_OFF:
 		return 0;
 	case AIE_CMD_LOCATE:
 		for (i = 0; i < 2; i++) {
@@ -126,7 +128,7 @@ static size_t gen_valid(uint64_t *s, const struct model *m, char *buf)
 	static const char * const verbs[] = { "enable", "disable" };
 	char sel[300];
 
-	switch (rnd(s) % 9) {
+	switch (rnd(s) % 10) {
 	case 0: snprintf(sel, sizeof(sel), "all"); break;
 	case 1: snprintf(sel, sizeof(sel), "func:%s", a->func); break;
 	case 2: snprintf(sel, sizeof(sel), "func:not_%s", a->func); break;
@@ -135,6 +137,13 @@ static size_t gen_valid(uint64_t *s, const struct model *m, char *buf)
 	case 5: snprintf(sel, sizeof(sel), "%s+0x%lx", a->func, a->offset); break;
 	case 6: snprintf(sel, sizeof(sel), "%s+0x%lx", a->func, a->offset + 1); break;
 	case 7: snprintf(sel, sizeof(sel), "x/aie.c:%d", (int)(rnd(s) % 3) + 1); break;
+	case 8:
+		if (rnd(s) % 3 == 0)
+			return sprintf(buf, "capture off");
+		if (rnd(s) % 2)
+			return sprintf(buf, "capture func:%s", a->func);
+		return sprintf(buf, "capture [aie_helper] %d",
+			       (int)(rnd(s) % 18));	/* 0 and 17: refused */
 	default:
 		if (rnd(s) % 2)
 			return sprintf(buf, "reset");

@@ -15,6 +15,8 @@ int cmd_export(int argc, char **argv);
 int cmd_ctl(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_context(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /* "Try 'allocinfo-ext <cmd> --help'." and the usage exit status. */
 int cmd_usage_error(const char *cmd);

@@ -102,6 +102,8 @@ static void ctl_usage(FILE *f)
 		"  enable SEL | disable SEL    append a rule; the last matching rule wins\n"
 		"  reset                       zero total_calls, total_bytes, failed; restart peak\n"
 		"  locate FUNC+0xOFF FILE:LINE give that site a file:line\n"
+		"  capture SEL [DEPTH]         record the call stacks of SEL's sites (1..16 frames)\n"
+		"  capture off                 stop recording them\n"
 		"SEL: all | func:NAME | [MODULE] | FUNC+0xOFF | FILE:LINE\n\n"
 		"  -n, --dry-run    only check the command, as the module would\n"
 		"      --proc FILE  write to FILE instead of /proc/allocinfo_ext\n\n"
@@ -177,7 +179,7 @@ int cmd_ctl(int argc, char **argv)
 		}
 	}
 	if (optind == argc) {
-		aie_err("ctl needs a command: enable, disable, reset or locate");
+		aie_err("ctl needs a command: enable, disable, reset, locate or capture");
 		return cmd_usage_error(argv[0]);
 	}
 	word = ctl_join(argc - optind, argv + optind);

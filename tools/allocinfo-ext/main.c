@@ -31,12 +31,16 @@ static const struct command commands[] = {
 	  "live figures summed per group" },
 	{ "export", cmd_export, "--format json|csv|prometheus [-o FILE] [FILE]",
 	  "the table for other programs" },
-	{ "ctl", cmd_ctl, "enable SEL | disable SEL | reset | locate SITE FILE:LINE",
+	{ "ctl", cmd_ctl, "enable SEL | disable SEL | reset | locate SITE FILE:LINE | capture SEL [DEPTH] | capture off",
 	  "control writes to /proc/allocinfo_ext" },
 	{ "annotate", cmd_annotate, "[--vmlinux FILE] [--module-dir DIR] [-n]",
 	  "give sites their file:line from DWARF debug info" },
 	{ "report", cmd_report, "--svg FILE [SOURCE]",
 	  "a treemap picture: subsystem, function, site" },
+	{ "context", cmd_context, "[-d SEC [--depth N]] SEL",
+	  "who calls the selected sites: calls, bytes and share per caller" },
+	{ "compare", cmd_compare, "--baseline FILE [--module NAME] [-n N]",
+	  "byte agreement with /proc/allocinfo, site by site and overall" },
 };
 
 static void usage(FILE *f)
@@ -60,7 +64,9 @@ static void usage(FILE *f)
 		"  allocinfo-ext export --format prometheus -o /var/lib/prometheus/node-exporter/allocinfo.prom\n"
 		"  allocinfo-ext ctl disable '[nf_conntrack]'\n"
 		"  allocinfo-ext annotate                 file:line from linux-image-$(uname -r)-dbg\n"
-		"  allocinfo-ext report --svg memory.svg\n\n"
+		"  allocinfo-ext report --svg memory.svg\n"
+		"  allocinfo-ext context -d 10 func:xas_alloc   who calls xas_alloc\n"
+		"  allocinfo-ext compare --baseline base.txt    side by side with /proc/allocinfo\n\n"
 		"'%s COMMAND --help' tells more; man allocinfo-ext tells all.\n",
 		AIE_TOOL_NAME);
 }

@@ -3,7 +3,8 @@
  * ctl_fuzz - libFuzzer harness for the control-word parser, module/ctl.c,
  * compiled here unchanged. Besides not crashing (under ASan and UBSan), a
  * command the parser accepts must read back as itself: printed in its
- * canonical form and parsed again, it is the same command.
+ * canonical form and parsed again, it is the same command (a capture's
+ * depth, 1 to 16, printed too, default or not).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -35,14 +36,21 @@ static size_t cmd_print(char *buf, size_t len, const struct aie_cmd *cmd)
 		[AIE_CMD_ENABLE] = "enable ", [AIE_CMD_DISABLE] = "disable ",
 		[AIE_CMD_RESET] = "reset", [AIE_CMD_LOCATE] = "locate ",
 		[AIE_CMD_SAMPLE] = "sample ",
+		[AIE_CMD_CAPTURE] = "capture ",
+		[AIE_CMD_CAPTURE_OFF] = "capture off",
 	};
 	size_t n = snprintf(buf, len, "%s", verbs[cmd->verb]);
 
-	if (cmd->verb == AIE_CMD_RESET)
+	if (cmd->verb == AIE_CMD_RESET || cmd->verb == AIE_CMD_CAPTURE_OFF)
 		return n;
 	if (cmd->verb == AIE_CMD_SAMPLE)
 		return n + snprintf(buf + n, len - n, "%lu", cmd->bytes);
 	n += sel_print(buf + n, len - n, &cmd->sel);
+	if (cmd->verb == AIE_CMD_CAPTURE) {
+		if (cmd->depth < 1 || cmd->depth > AIE_CAPTURE_DEPTH_MAX)
+			abort();
+		n += snprintf(buf + n, len - n, " %u", cmd->depth);
+	}
 	if (cmd->verb == AIE_CMD_LOCATE) {
 		n += snprintf(buf + n, len - n, " ");
 		n += sel_print(buf + n, len - n, &cmd->loc);
@@ -61,7 +69,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = cmd_print(text, sizeof(text), &cmd);
 	if (aie_ctl_parse(text, n, &again) || again.verb != cmd.verb ||
 	    (cmd.verb == AIE_CMD_SAMPLE && cmd.bytes != again.bytes) ||
-	    (cmd.verb != AIE_CMD_RESET && !aie_sel_equal(&cmd.sel, &again.sel)) ||
+	    (cmd.verb != AIE_CMD_RESET && cmd.verb != AIE_CMD_CAPTURE_OFF &&
+	     cmd.verb != AIE_CMD_SAMPLE &&
+	     !aie_sel_equal(&cmd.sel, &again.sel)) ||
+	    (cmd.verb == AIE_CMD_CAPTURE && cmd.depth != again.depth) ||
 	    (cmd.verb == AIE_CMD_LOCATE && !aie_sel_equal(&cmd.loc, &again.loc))) {
 		fprintf(stderr, "accepted \"%.*s\" reads back as \"%s\"\n",
 			(int)size, (const char *)data, text);

@@ -378,6 +378,39 @@ static void aie_helper_unknown_free(const void *p)
 	trace_kfree(_RET_IP_, p);
 }
 
+/*
+ * Caller chains into one site, for the capture of call stacks: ctx_a
+ * allocates through aie_helper_ctx_outer_a -> aie_helper_ctx_mid_a ->
+ * aie_helper_ctx_site, ctx_b and ctx_c through their outer function
+ * straight into it. Each chain function counts its calls in a counter of
+ * its own, so that no two are identical code the compiler could fold.
+ */
+static unsigned long aie_helper_ctx_hits[4];
+
+static noinline void *aie_helper_ctx_site(void)
+{
+	void *p = kmalloc(64, GFP_KERNEL);
+
+	barrier();
+	return p;
+}
+
+#define AIE_HELPER_CTX_CHAIN(name, hit, callee)				\
+static noinline void *aie_helper_ctx_##name(void)			\
+{									\
+	void *p;							\
+									\
+	WRITE_ONCE(aie_helper_ctx_hits[hit], aie_helper_ctx_hits[hit] + 1); \
+	p = aie_helper_ctx_##callee();					\
+	barrier();							\
+	return p;							\
+}
+
+AIE_HELPER_CTX_CHAIN(mid_a, 0, site)
+AIE_HELPER_CTX_CHAIN(outer_a, 1, mid_a)
+AIE_HELPER_CTX_CHAIN(outer_b, 2, site)
+AIE_HELPER_CTX_CHAIN(outer_c, 3, site)
+
 static void aie_helper_cache_free(const void *p)
 {
 	kmem_cache_free(aie_helper_cache, (void *)p);
@@ -475,6 +508,9 @@ static struct aie_helper_kind aie_helper_kinds[] = {
 			aie_helper_unknown_free),
 	AIE_HELPER_KIND("kfree_sensitive96", aie_helper_kmalloc_sensitive_96, 96,
 			aie_helper_kfree_sensitive),
+	AIE_HELPER_KIND("ctx_a", aie_helper_ctx_outer_a, 64, kfree),
+	AIE_HELPER_KIND("ctx_b", aie_helper_ctx_outer_b, 64, kfree),
+	AIE_HELPER_KIND("ctx_c", aie_helper_ctx_outer_c, 64, kfree),
 };
 
 /* Storm kinds: every allocator, and a helper that hides its caller. */

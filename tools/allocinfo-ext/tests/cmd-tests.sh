@@ -131,3 +131,28 @@ ctl_tests() {
 		"allocinfo-ext: $TMP/none does not exist: is the allocinfo_ext module loaded? (insmod allocinfo_ext.ko)" \
 		"$TOOL" ctl --proc "$TMP/none" reset
 }
+
+context_tests() {
+	expect_out "context: callers of func:, shares of calls and bytes" \
+		"$EXP/context.out" "$TOOL" context --stacks stacks.txt \
+		--calls stacks-calls.txt func:xas_alloc
+	expect_err "context: a malformed stacks line named" 1 \
+		'allocinfo-ext: bad-stacks.txt:2: expected "<frame>;...;<frame> <count>"' \
+		"$TOOL" context --stacks bad-stacks.txt --calls stacks-calls.txt all
+	expect_err "context: off is no selector" 2 \
+		"allocinfo-ext: bad selector \"off\": expected all, func:NAME, [MODULE], FUNC+0xOFF or FILE:LINE
+Try 'allocinfo-ext context --help'." "$TOOL" context off
+}
+
+compare_tests() {
+	expect_out "compare: by line, by function, theirs only, byte-weighted overall" \
+		"$EXP/compare.out" "$TOOL" compare --ours cmp-ours.txt \
+		--theirs cmp-theirs.txt -b cmp-base.txt
+	expect_err "compare: needs a baseline" 2 \
+		"allocinfo-ext: compare takes --save-baseline FILE, or --baseline FILE
+Try 'allocinfo-ext compare --help'." "$TOOL" compare
+	expect_err "compare: our table must be ours" 1 \
+		"allocinfo-ext: cmp-theirs.txt: expected the allocinfo_ext format" \
+		"$TOOL" compare --ours cmp-theirs.txt --theirs cmp-theirs.txt \
+		-b cmp-base.txt
+}

@@ -93,6 +93,8 @@ group_tests
 export_tests
 top_tests
 ctl_tests
+context_tests
+compare_tests
 annotate_tests
 report_tests
 prometheus_tests

@@ -1,7 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # `make run`: load allocinfo_ext, make the kernel allocate (files on tmpfs,
-# processes, pipes, sockets), then print the top sites by live bytes.
+# processes, pipes, sockets), then print the top sites by live bytes. On a
+# kernel with /proc/allocinfo, also the whole-kernel agreement with it
+# (allocinfo-ext compare, from a baseline taken just before the load).
+tool=/kselftest/allocinfo_ext/allocinfo-ext
+base=/tmp/allocinfo.base
+[ -r /proc/allocinfo ] && $tool compare --save-baseline $base
 insmod /aie/allocinfo_ext.ko || exit 1
 echo "allocinfo_ext loaded; running the workload"
 mkdir -p /tmp/w
@@ -52,3 +57,8 @@ awk 'NR == FNR { fn[$1] = 1; next }
 		printf "allocator-internal share: %.3f%% (%d of %d live bytes)\n",
 			total ? 100 * internal / total : 0, internal, total
 	}' /aie/allocator-functions /proc/allocinfo_ext
+if [ -r /proc/allocinfo ]; then
+	echo
+	echo "== allocinfo-ext compare --baseline (the 25 largest sites, then overall)"
+	$tool compare --baseline $base -n 25
+fi

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * context.c - `allocinfo-ext context SEL`: who calls the sites SEL
+ * selects, from the call stacks a capture recorded
+ * (/proc/allocinfo_ext_stacks and /proc/allocinfo_ext_stacks_calls).
+ *
+ * A stack's caller is its second innermost frame: the function that
+ * called the allocating function. Calls come from the calls file, bytes
+ * from the bytes file, each summed per caller over the stacks whose
+ * innermost frame SEL selects (func:NAME, [MODULE] or all; the other
+ * selectors select every stack recorded, as the capture chose them). With
+ * -d, the tool runs the capture itself: "capture SEL DEPTH", a wait,
+ * "capture off".
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "allocinfo_ext.h"
+#include "cmd.h"
+#include "control.h"
+#include "ctl.h"
+#include "util.h"
+
+#define CONTEXT_NO_CALLER	"(none: depth 1)"
+
+struct caller {
+	char *name;
+	long long calls, bytes;
+};
+
+struct context {
+	struct aie_sel sel;
+	struct caller *callers;
+	size_t nr, cap;
+	size_t stacks;
+	long long calls, bytes;
+};
+
+/* Whether the innermost frame @frame ("func" or "func [module]") is selected. */
+static bool context_selects(const struct aie_sel *sel, const char *frame)
+{
+	const char *space = strchr(frame, ' ');
+	size_t flen = space ? (size_t)(space - frame) : strlen(frame);
+
+	switch (sel->kind) {
+	case AIE_SEL_FUNC:
+		return flen == strlen(sel->name) &&
+		       !strncmp(frame, sel->name, flen);
+	case AIE_SEL_MODULE:
+		return space && space[1] == '[' &&
+		       !strncmp(space + 2, sel->name, strlen(sel->name)) &&
+		       !strcmp(space + 2 + strlen(sel->name), "]");
+	default:
+		return true;
+	}
+}
+
+static struct caller *context_caller(struct context *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++) {
+		if (!strcmp(c->callers[i].name, name))
+			return &c->callers[i];
+	}
+	if (c->nr == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 16;
+		c->callers = xrealloc_array(c->callers, c->cap,
+					    sizeof(*c->callers));
+	}
+	c->callers[c->nr] = (struct caller){ .name = xstrdup(name) };
+	return &c->callers[c->nr++];
+}
+
+/*
+ * One line "f1;...;fn <count>" of @path. Adds its count to its caller's
+ * calls or bytes when SEL selects it. 0, or -1 after a message.
+ */
+static int context_line(struct context *c, const char *path, unsigned int lineno,
+			char *line, bool calls)
+{
+	char *space = strrchr(line, ' '), *inner, *caller;
+	long long count;
+
+	if (!space || space == line || !parse_ll(space + 1, &count) ||
+	    count < 0) {
+		aie_err("%s:%u: expected \"<frame>;...;<frame> <count>\"",
+			path, lineno);
+		return -1;
+	}
+	*space = '\0';
+	inner = strrchr(line, ';');
+	if (!context_selects(&c->sel, inner ? inner + 1 : line))
+		return 0;
+	if (inner) {
+		*inner = '\0';
+		caller = strrchr(line, ';');
+		caller = caller ? caller + 1 : line;
+	} else {
+		caller = CONTEXT_NO_CALLER;
+	}
+	if (calls) {
+		context_caller(c, caller)->calls += count;
+		c->calls += count;
+	} else {
+		context_caller(c, caller)->bytes += count;
+		c->bytes += count;
+		c->stacks++;
+	}
+	return 0;
+}
+
+static int context_read(struct context *c, const char *path, bool calls)
+{
+	unsigned int lineno = 0;
+	char *text, *line, *next;
+	size_t len;
+	int ret = 0;
+
+	text = read_whole_file(path, &len);
+	if (!text) {
+		if (errno == ENOENT)
+			aie_err("%s does not exist: is the allocinfo_ext module loaded?",
+				path);
+		else
+			aie_err("cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (line = text; *line && !ret; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		lineno++;
+		ret = context_line(c, path, lineno, line, calls);
+	}
+	free(text);
+	return ret;
+}
+
+static int context_cmp(const void *pa, const void *pb)
+{
+	const struct caller *a = pa, *b = pb;
+
+	if (a->bytes != b->bytes)
+		return a->bytes < b->bytes ? 1 : -1;
+	if (a->calls != b->calls)
+		return a->calls < b->calls ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+static double context_share(long long part, long long whole)
+{
+	return whole ? 100.0 * part / whole : 0.0;
+}
+
+static void context_print(struct context *c, const char *sel)
+{
+	size_t i;
+
+	qsort(c->callers, c->nr, sizeof(*c->callers), context_cmp);
+	printf("# allocinfo-ext context %s: %zu stacks, %zu callers, %lld calls, %lld bytes\n",
+	       sel, c->stacks, c->nr, c->calls, c->bytes);
+	printf("#%13s %7s %15s %7s %s\n", "calls", "calls%", "bytes",
+	       "bytes%", "caller");
+	for (i = 0; i < c->nr; i++)
+		printf("%14lld %6.2f%% %15lld %6.2f%% %s\n", c->callers[i].calls,
+		       context_share(c->callers[i].calls, c->calls),
+		       c->callers[i].bytes,
+		       context_share(c->callers[i].bytes, c->bytes),
+		       c->callers[i].name);
+}
+
+/* "capture SEL DEPTH", @seconds, "capture off". */
+static int context_capture(const char *sel, unsigned int depth,
+			   unsigned int seconds)
+{
+	char *word = xasprintf("capture %s %u", sel, depth);
+	struct control ctl;
+	int ret = -1;
+
+	if (control_open(&ctl, NULL))
+		goto out;
+	if (!control_write(&ctl, word)) {
+		sleep(seconds);
+		ret = control_write(&ctl, "capture off");
+	}
+	control_close(&ctl);
+out:
+	free(word);
+	return ret;
+}
+
+static void context_usage(FILE *f)
+{
+	fprintf(f, "Usage: allocinfo-ext context [-d SECONDS [--depth N]] [--stacks FILE]\n"
+		"                             [--calls FILE] SEL\n\n"
+		"Who calls the sites SEL selects: calls and bytes per caller, and their\n"
+		"share, from the stacks a capture recorded (ctl capture SEL [DEPTH]).\n"
+		"SEL: all | func:NAME | [MODULE] | FUNC+0xOFF | FILE:LINE; the last two\n"
+		"take every stack recorded.\n\n"
+		"  -d, --duration SECONDS  capture for SECONDS first (needs root)\n"
+		"      --depth N           frames per stack for -d, 1..16 (default 8)\n"
+		"      --stacks FILE       bytes per stack (default /proc/%s)\n"
+		"      --calls FILE        calls per stack (default /proc/%s)\n\n"
+		"Examples:\n"
+		"  allocinfo-ext context -d 10 func:xas_alloc\n"
+		"  allocinfo-ext ctl capture func:xas_alloc 4; sleep 60; allocinfo-ext context func:xas_alloc\n",
+		AIE_STACKS_PROC_NAME, AIE_STACKS_CALLS_PROC_NAME);
+}
+
+int cmd_context(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "depth", required_argument, NULL, 'D' },
+		{ "stacks", required_argument, NULL, 's' },
+		{ "calls", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *stacks = "/proc/" AIE_STACKS_PROC_NAME;
+	const char *calls = "/proc/" AIE_STACKS_CALLS_PROC_NAME;
+	long long seconds = -1, depth = AIE_CAPTURE_DEPTH_DEFAULT;
+	struct context c = { 0 };
+	struct aie_cmd cmd;
+	char *word;
+	int opt, ret = AIE_EXIT_FAIL;
+	size_t i;
+
+	while ((opt = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+		if (opt == 'd' && parse_ll(optarg, &seconds) && seconds >= 0) {
+			continue;
+		} else if (opt == 'D' && parse_ll(optarg, &depth) && depth >= 1 &&
+			   depth <= AIE_CAPTURE_DEPTH_MAX) {
+			continue;
+		} else if (opt == 's') {
+			stacks = optarg;
+		} else if (opt == 'c') {
+			calls = optarg;
+		} else if (opt == 'h') {
+			context_usage(stdout);
+			return 0;
+		} else {
+			if (opt == 'd' || opt == 'D')
+				aie_err("bad %s \"%s\"", opt == 'd' ? "duration" : "depth",
+					optarg);
+			return cmd_usage_error(argv[0]);
+		}
+	}
+	if (argc - optind != 1) {
+		aie_err("context takes one selector");
+		return cmd_usage_error(argv[0]);
+	}
+	word = xasprintf("capture %s", argv[optind]);
+	if (strchr(argv[optind], ' ') ||
+	    aie_ctl_parse(word, strlen(word), &cmd) ||
+	    cmd.verb != AIE_CMD_CAPTURE) {
+		aie_err("bad selector \"%s\": expected all, func:NAME, [MODULE], FUNC+0xOFF or FILE:LINE",
+			argv[optind]);
+		free(word);
+		return cmd_usage_error(argv[0]);
+	}
+	free(word);
+	c.sel = cmd.sel;
+	if ((seconds < 0 || !context_capture(argv[optind], depth, seconds)) &&
+	    !context_read(&c, stacks, false) && !context_read(&c, calls, true)) {
+		context_print(&c, argv[optind]);
+		ret = fflush(stdout) ? AIE_EXIT_FAIL : 0;
+	}
+	for (i = 0; i < c.nr; i++)
+		free(c.callers[i].name);
+	free(c.callers);
+	return ret;
+}
