@@ -15,6 +15,7 @@
 #define _AIE_H
 
 #include <linux/atomic.h>
+#include <linux/hash.h>
 #include <linux/bits.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
@@ -22,6 +23,8 @@
 #include <linux/seq_file.h>
 #include <linux/jump_label.h>
 #include <linux/types.h>
+
+#include <asm/local64.h>
 
 #include <allocinfo_ext.h>
 
@@ -87,10 +90,25 @@ struct aie_site_sums {
 #define AIE_OBJ_WEIGHTED	BIT_ULL(63)
 #define AIE_MAX_SITES		(AIE_OBJ_SITE + 1)
 
+/* One CPU's counters for one site (sites.c). */
+struct aie_site_ctr {
+	local64_t live_bytes;
+	local64_t live_calls;
+	local64_t live_slack;
+	local64_t total_calls;
+	local64_t total_bytes;
+	s64 high;		/* highest live_bytes seen here since reset */
+};
+
 /*
  * An open-addressing hash map from a non-zero pointer-sized key to a
  * 64-bit value, cut into shards each under its own lock (objmap.c).
  */
+struct aie_slot {
+	unsigned long key;		/* 0: empty */
+	u64 val;
+};
+
 struct aie_objmap {
 	struct aie_slot *slots;
 	struct aie_shard *shards;
@@ -137,17 +155,17 @@ extern unsigned long aie_max_objects;
 extern unsigned int aie_max_stacks;
 
 /* sites.c */
+extern struct aie_site *aie_sites;
+extern unsigned int aie_site_cap;
+extern atomic_t aie_site_claimed;
+DECLARE_PER_CPU(struct aie_site_ctr *, aie_site_ctrs);
 int aie_sites_init(unsigned int capacity);
 void aie_sites_exit(void);
 struct aie_site *aie_site_get(unsigned long call_site, enum aie_type type);
 struct aie_site *aie_site_lookup(unsigned long call_site, enum aie_type type);
-struct aie_site *aie_site_at(u32 idx);
-u32 aie_site_index(const struct aie_site *site);
-u32 aie_sites_nr(void);
 u32 aie_sites_capacity(void);
 size_t aie_sites_memory(void);
-void aie_site_charge(u32 idx, u64 bytes, u64 slack, u64 weight);
-void aie_site_uncharge(u32 idx, u64 bytes, u64 slack, u64 weight);
+void aie_site_new_high(u32 idx, struct aie_site_ctr *c, s64 live);
 void aie_site_sum(u32 idx, struct aie_site_sums *sums);
 s64 aie_site_peak(u32 idx, s64 live_bytes);
 void aie_sites_reset(void);
@@ -198,19 +216,21 @@ struct aie_sym *aie_sym_scratch(void);
 int aie_callers_classify(const struct aie_sym *sym);
 struct aie_site *aie_callers_resolve(struct aie_site *site);
 
-/* hooks.c: what every hook shares */
+/* hooks.c: what every hook shares; the inline parts at the end */
 extern struct aie_objmap aie_objects, aie_weights;
 int aie_track_init(unsigned long max_objects);
 void aie_track_exit(void);
-void aie_track_alloc(unsigned long call_site, enum aie_type type,
-		     const void *key, u64 bytes, u64 req);
+void __aie_track_alloc(unsigned long call_site, enum aie_type type,
+		       const void *key, u64 bytes, u64 req, u64 weight);
 void aie_track_failed(unsigned long call_site, enum aie_type type);
-void aie_track_free(const void *key);
+void __aie_track_free(const void *key);
 struct tracepoint *aie_tracepoint_find(const char *name);
 int aie_hooks_select(const char *list);
 int aie_hooks_register(void);
 void aie_hooks_unregister(void);
 void aie_hooks_show(struct seq_file *m);
+void aie_hooks_allocs_pause(void);
+int aie_hooks_allocs_resume(void);
 
 /* sample.c */
 #define AIE_SAMPLE_MAX		AIE_SAMPLE_MAX_BYTES
@@ -244,7 +264,15 @@ static __always_inline u64 aie_sample(u64 bytes)
 
 /* hooks_slab.c, hooks_page.c, hooks_vmalloc.c, hooks_percpu.c */
 int aie_slab_hooks_register(void);
-void aie_slab_hooks_unregister(void);
+void aie_slab_allocs_pause(void);
+int aie_slab_allocs_resume(void);
+void aie_page_allocs_pause(void);
+int aie_page_allocs_resume(void);
+void aie_vmalloc_allocs_pause(void);
+int aie_vmalloc_allocs_resume(void);
+void aie_percpu_allocs_pause(void);
+int aie_percpu_allocs_resume(void);
+void aie_slab_hooks_unregister(bool allocs);
 bool aie_slab_bulk_hooked(void);
 int aie_page_hooks_register(void);
 void aie_page_hooks_unregister(void);
@@ -253,7 +281,7 @@ int aie_vmalloc_hooks_register(void);
 void aie_vmalloc_hooks_unregister(void);
 unsigned long aie_vmalloc_hooks_missed(void);
 int aie_percpu_hooks_register(void);
-void aie_percpu_hooks_unregister(void);
+void aie_percpu_hooks_unregister(bool allocs);
 
 /* capture.c: aie_capture_alloc() only when aie_capture_on() */
 DECLARE_STATIC_KEY_FALSE(aie_capture_key);
@@ -274,5 +302,100 @@ void aie_capture_exit(void);
 /* proc.c */
 int aie_proc_init(void);
 void aie_proc_exit(void);
+
+/* Sites in the table, published or about to be. */
+static inline u32 aie_sites_nr(void)
+{
+	return min_t(u32, atomic_read(&aie_site_claimed), aie_site_cap);
+}
+
+/* The published site at @idx, or NULL. */
+static inline struct aie_site *aie_site_at(u32 idx)
+{
+	struct aie_site *site;
+
+	if (idx >= aie_sites_nr())
+		return NULL;
+	site = &aie_sites[idx];
+	return test_bit(AIE_SITE_PUBLISHED, &site->flags) ? site : NULL;
+}
+
+static inline u32 aie_site_index(const struct aie_site *site)
+{
+	return site - aie_sites;
+}
+
+/*
+ * Account one new live object of @bytes with @slack at site @idx, standing
+ * for @weight allocations: this CPU's counters only (sites.c). Preemption
+ * disabled.
+ */
+static __always_inline void aie_site_charge(u32 idx, u64 bytes, u64 slack,
+					    u64 weight)
+{
+	struct aie_site_ctr *c = this_cpu_read(aie_site_ctrs) + idx;
+	s64 live;
+
+	bytes *= weight;
+	live = local64_add_return(bytes, &c->live_bytes);
+	local64_add(weight, &c->live_calls);
+	local64_add(slack * weight, &c->live_slack);
+	local64_add(weight, &c->total_calls);
+	local64_add(bytes, &c->total_bytes);
+	if (unlikely(live > READ_ONCE(c->high)))
+		aie_site_new_high(idx, c, live);
+}
+
+/* Account the free of an object charged by aie_site_charge(). */
+static __always_inline void aie_site_uncharge(u32 idx, u64 bytes, u64 slack,
+					      u64 weight)
+{
+	struct aie_site_ctr *c = this_cpu_read(aie_site_ctrs) + idx;
+
+	local64_sub(bytes * weight, &c->live_bytes);
+	local64_sub(weight, &c->live_calls);
+	local64_sub(slack * weight, &c->live_slack);
+}
+
+/*
+ * Whether @map may hold @key: false when the key's home slot is empty,
+ * which proves it absent without the lock (objmap.c).
+ */
+static __always_inline bool aie_objmap_may_hold(const struct aie_objmap *map,
+						unsigned long key)
+{
+	return READ_ONCE(map->slots[hash_long(key, map->bits)].key);
+}
+
+/*
+ * The hooks' entry points. What they turn away costs a few instructions
+ * here, inlined into the probe: an allocation while "disable all" is the
+ * only rule or that sampling skips, a free of an object never tracked.
+ * The rest goes to hooks.c. Preemption disabled, any context but NMI.
+ */
+static __always_inline void aie_track_alloc(unsigned long call_site,
+					    enum aie_type type,
+					    const void *key, u64 bytes,
+					    u64 req)
+{
+	u64 weight;
+
+	if (unlikely(READ_ONCE(aie_all_disabled))) {
+		aie_count(disabled);
+		return;
+	}
+	weight = aie_sample(bytes);
+	if (weight)
+		__aie_track_alloc(call_site, type, key, bytes, req, weight);
+}
+
+static __always_inline void aie_track_free(const void *key)
+{
+	if (!aie_objmap_may_hold(&aie_objects, (unsigned long)key)) {
+		aie_count(unmatched_frees);
+		return;
+	}
+	__aie_track_free(key);
+}
 
 #endif /* _AIE_H */

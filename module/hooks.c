@@ -55,6 +55,9 @@ void aie_track_exit(void)
 
 static bool aie_page_hooked, aie_vmalloc_hooked, aie_percpu_hooked;
 
+/* The allocation probes are off: "disable all" alone (rules mutex). */
+static bool aie_allocs_paused;
+
 /* The allocators the hooks= parameter names, as BIT(enum aie_type). */
 static unsigned long aie_hooks_wanted;
 
@@ -199,21 +202,18 @@ static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
 	return true;
 }
 
-/* An allocation of @bytes (@req asked for) at @call_site, freed by @key. */
-void aie_track_alloc(unsigned long call_site, enum aie_type type,
-		     const void *key, u64 bytes, u64 req)
+/*
+ * An allocation of @bytes (@req asked for) at @call_site, freed by @key,
+ * standing for @weight allocations; aie_track_alloc() (aie.h) turned away
+ * what it could.
+ */
+void __aie_track_alloc(unsigned long call_site, enum aie_type type,
+		       const void *key, u64 bytes, u64 req, u64 weight)
 {
 	struct aie_site *site;
-	u64 weight, slack;
+	u64 slack;
 	u32 idx;
 
-	if (unlikely(READ_ONCE(aie_all_disabled))) {
-		aie_count(disabled);
-		return;
-	}
-	weight = aie_sample(bytes);
-	if (!weight)
-		return;
 	site = aie_track_site(call_site, type);
 	if (!site)
 		return;
@@ -238,7 +238,8 @@ void aie_track_failed(unsigned long call_site, enum aie_type type)
 		atomic64_inc(&site->failed);
 }
 
-void aie_track_free(const void *key)
+/* The free of @key, which aie_track_free() (aie.h) could not rule out. */
+void __aie_track_free(const void *key)
 {
 	u64 val;
 
@@ -345,13 +346,77 @@ int aie_hooks_register(void)
 void aie_hooks_unregister(void)
 {
 	if (aie_percpu_hooked)
-		aie_percpu_hooks_unregister();
+		aie_percpu_hooks_unregister(!aie_allocs_paused);
 	if (aie_vmalloc_hooked)
 		aie_vmalloc_hooks_unregister();
 	if (aie_page_hooked)
 		aie_page_hooks_unregister();
-	aie_slab_hooks_unregister();
+	aie_slab_hooks_unregister(!aie_allocs_paused);
 	tracepoint_synchronize_unregister();
+}
+
+/*
+ * "disable all" alone: take every allocation probe off (frees stay hooked,
+ * so what is tracked leaves as it is freed). Process context, under the
+ * rules mutex. Idempotent.
+ */
+void aie_hooks_allocs_pause(void)
+{
+	if (aie_allocs_paused)
+		return;
+	aie_slab_allocs_pause();
+	if (aie_page_hooked)
+		aie_page_allocs_pause();
+	if (aie_vmalloc_hooked)
+		aie_vmalloc_allocs_pause();
+	if (aie_percpu_hooked)
+		aie_percpu_allocs_pause();
+	tracepoint_synchronize_unregister();
+	aie_allocs_paused = true;
+}
+
+/*
+ * Put the allocation probes back; on failure (a tracepoint's probe array
+ * is allocated) they stay off and the error is returned. Process context,
+ * under the rules mutex.
+ */
+int aie_hooks_allocs_resume(void)
+{
+	int ret;
+
+	if (!aie_allocs_paused)
+		return 0;
+	ret = aie_slab_allocs_resume();
+	if (ret)
+		return ret;
+	if (aie_page_hooked) {
+		ret = aie_page_allocs_resume();
+		if (ret)
+			goto err_page;
+	}
+	if (aie_vmalloc_hooked) {
+		ret = aie_vmalloc_allocs_resume();
+		if (ret)
+			goto err_vmalloc;
+	}
+	if (aie_percpu_hooked) {
+		ret = aie_percpu_allocs_resume();
+		if (ret)
+			goto err_percpu;
+	}
+	aie_allocs_paused = false;
+	return 0;
+
+err_percpu:
+	if (aie_vmalloc_hooked)
+		aie_vmalloc_allocs_pause();
+err_vmalloc:
+	if (aie_page_hooked)
+		aie_page_allocs_pause();
+err_page:
+	aie_slab_allocs_pause();
+	tracepoint_synchronize_unregister();
+	return ret;
 }
 
 static const char *aie_hook_state(bool hooked)
@@ -367,6 +432,7 @@ void aie_hooks_show(struct seq_file *m)
 	seq_printf(m, "page_hooks %s\n", aie_hook_state(aie_page_hooked));
 	seq_printf(m, "vmalloc_hooks %s\n", aie_hook_state(aie_vmalloc_hooked));
 	seq_printf(m, "percpu_hooks %s\n", aie_hook_state(aie_percpu_hooked));
+	seq_printf(m, "alloc_hooks %s\n", aie_allocs_paused ? "paused" : "on");
 	seq_printf(m, "probe_missed %lu\n",
 		   (aie_page_hooked ? aie_page_hooks_missed() : 0) +
 		   (aie_vmalloc_hooked ? aie_vmalloc_hooks_missed() : 0));

@@ -159,6 +159,31 @@ static void aie_page_probe_register(struct aie_page_probe *p)
 	}
 }
 
+/* See aie_slab_allocs_pause(): the entry points' probes off, and on. */
+void aie_page_allocs_pause(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(aie_page_probes); i++) {
+		if (aie_page_probes[i].hooked)
+			disable_kretprobe(&aie_page_probes[i].rp);
+	}
+}
+
+int aie_page_allocs_resume(void)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < ARRAY_SIZE(aie_page_probes); i++) {
+		if (aie_page_probes[i].hooked && !ret)
+			ret = enable_kretprobe(&aie_page_probes[i].rp);
+	}
+	if (ret)
+		aie_page_allocs_pause();
+	return ret;
+}
+
 unsigned long aie_page_hooks_missed(void)
 {
 	unsigned long missed = 0;

@@ -66,10 +66,24 @@ err:
 	return ret;
 }
 
-void aie_percpu_hooks_unregister(void)
+/* See aie_slab_allocs_pause(). */
+void aie_percpu_allocs_pause(void)
 {
 	tracepoint_probe_unregister(aie_percpu_alloc_tp, aie_probe_percpu_alloc,
 				    NULL);
+}
+
+int aie_percpu_allocs_resume(void)
+{
+	return tracepoint_probe_register(aie_percpu_alloc_tp,
+					 aie_probe_percpu_alloc, NULL);
+}
+
+/* @allocs: the allocation probe is attached (not paused). */
+void aie_percpu_hooks_unregister(bool allocs)
+{
+	if (allocs)
+		aie_percpu_allocs_pause();
 	tracepoint_probe_unregister(aie_percpu_free_tp, aie_probe_percpu_free,
 				    NULL);
 }

@@ -128,11 +128,38 @@ err_kfree:
 	return ret;
 }
 
-/* The caller waits for running probes: tracepoint_synchronize_unregister(). */
-void aie_slab_hooks_unregister(void)
+/*
+ * While "disable all" is the only rule, the allocation probes come off:
+ * an allocation then costs nothing at all, a free what the free probe
+ * costs. Process context, under the rules mutex; the caller waits for
+ * running probes.
+ */
+void aie_slab_allocs_pause(void)
 {
 	unregister_trace_kmem_cache_alloc(aie_probe_kmem_cache_alloc, NULL);
 	unregister_trace_kmalloc(aie_probe_kmalloc, NULL);
+}
+
+int aie_slab_allocs_resume(void)
+{
+	int ret = register_trace_kmalloc(aie_probe_kmalloc, NULL);
+
+	if (ret)
+		return ret;
+	ret = register_trace_kmem_cache_alloc(aie_probe_kmem_cache_alloc, NULL);
+	if (ret)
+		unregister_trace_kmalloc(aie_probe_kmalloc, NULL);
+	return ret;
+}
+
+/*
+ * @allocs: the allocation probes are attached (not paused). The caller
+ * waits for running probes: tracepoint_synchronize_unregister().
+ */
+void aie_slab_hooks_unregister(bool allocs)
+{
+	if (allocs)
+		aie_slab_allocs_pause();
 	if (aie_bulk_free_hooked)
 		unregister_kprobe(&aie_free_bulk_kp);
 	unregister_trace_kmem_cache_free(aie_probe_kmem_cache_free, NULL);

@@ -118,6 +118,17 @@ int aie_vmalloc_hooks_register(void)
 	return ret;
 }
 
+/* See aie_slab_allocs_pause(). */
+void aie_vmalloc_allocs_pause(void)
+{
+	disable_kretprobe(&aie_vmalloc_rp);
+}
+
+int aie_vmalloc_allocs_resume(void)
+{
+	return enable_kretprobe(&aie_vmalloc_rp);
+}
+
 void aie_vmalloc_hooks_unregister(void)
 {
 	unregister_kretprobe(&aie_vmalloc_rp);

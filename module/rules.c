@@ -43,10 +43,12 @@ struct aie_rules {
 static DEFINE_MUTEX(aie_rules_mutex);
 
 /*
- * True while the rules are "disable all" alone: hooks then skip every
- * allocation at their first test. Written under aie_rules_mutex, read by
- * hooks with READ_ONCE(); a hook that reads it stale follows the sites'
- * own bits, which say the same once the writer's walk is done.
+ * True while the rules are "disable all" alone. The allocation probes are
+ * then taken off (aie_hooks_allocs_pause()); a hook still running, and the
+ * entry probes of the page allocator, skip every allocation at their
+ * first test of it. Written under aie_rules_mutex, read by hooks with
+ * READ_ONCE(); a hook that reads it stale follows the sites' own bits,
+ * which say the same once the writer's walk is done.
  */
 bool aie_all_disabled;
 static struct aie_rules __rcu *aie_rules;	/* NULL: no rule, all enabled */
@@ -212,18 +214,32 @@ static int aie_rules_update(const struct aie_cmd *cmd, struct aie_sym *sym)
 		.disable = cmd->verb == AIE_CMD_DISABLE,
 	};
 	struct aie_rules *old, *new;
+	bool all_off;
+	int ret;
 
 	old = aie_rules_locked();
 	new = aie_rules_add(old, &rule);
 	if (IS_ERR(new))
 		return PTR_ERR(new);
+	all_off = new && new->nr == 1 && new->rule[0].sel.kind == AIE_SEL_ALL &&
+		  new->rule[0].disable;
+	if (!all_off) {
+		/* The sites' own bits decide again: the probes must be on. */
+		ret = aie_hooks_allocs_resume();
+		if (ret) {
+			kfree(new);
+			return ret;
+		}
+	}
 	WRITE_ONCE(aie_all_disabled, false);
 	rcu_assign_pointer(aie_rules, new);
 	synchronize_rcu();
 	kfree(old);
 	aie_rules_apply_all(new, sym);
-	WRITE_ONCE(aie_all_disabled, new && new->nr == 1 &&
-		   new->rule[0].sel.kind == AIE_SEL_ALL && new->rule[0].disable);
+	if (all_off) {
+		WRITE_ONCE(aie_all_disabled, true);
+		aie_hooks_allocs_pause();
+	}
 	return 0;
 }
 

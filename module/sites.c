@@ -42,24 +42,13 @@
 
 #include "aie.h"
 
-/* One CPU's counters for one site. */
-struct aie_site_ctr {
-	local64_t live_bytes;
-	local64_t live_calls;
-	local64_t live_slack;
-	local64_t total_calls;
-	local64_t total_bytes;
-	s64 high;		/* highest live_bytes seen here since reset */
-};
+DEFINE_PER_CPU(struct aie_site_ctr *, aie_site_ctrs);
 
-/* This CPU's array of counters, aie_sites_nr() entries in use. */
-static DEFINE_PER_CPU(struct aie_site_ctr *, aie_site_ctrs);
-
-static struct aie_site *aie_sites;
+struct aie_site *aie_sites;
 static u32 *aie_site_hash;		/* site index + 1; 0 = empty */
 static unsigned int aie_site_hash_bits;
-static unsigned int aie_site_cap;
-static atomic_t aie_site_claimed;	/* entries of aie_sites[] handed out */
+unsigned int aie_site_cap;
+atomic_t aie_site_claimed;		/* entries of aie_sites[] handed out */
 
 int aie_sites_init(unsigned int capacity)
 {
@@ -111,11 +100,6 @@ void aie_sites_exit(void)
 	aie_sites = NULL;
 }
 
-u32 aie_sites_nr(void)
-{
-	return min_t(u32, atomic_read(&aie_site_claimed), aie_site_cap);
-}
-
 u32 aie_sites_capacity(void)
 {
 	return aie_site_cap;
@@ -127,22 +111,6 @@ size_t aie_sites_memory(void)
 	return (size_t)aie_site_cap * (sizeof(*aie_sites) +
 		num_possible_cpus() * sizeof(struct aie_site_ctr)) +
 	       (sizeof(*aie_site_hash) << aie_site_hash_bits);
-}
-
-/* The published site at @idx, or NULL. */
-struct aie_site *aie_site_at(u32 idx)
-{
-	struct aie_site *site;
-
-	if (idx >= aie_sites_nr())
-		return NULL;
-	site = &aie_sites[idx];
-	return test_bit(AIE_SITE_PUBLISHED, &site->flags) ? site : NULL;
-}
-
-u32 aie_site_index(const struct aie_site *site)
-{
-	return site - aie_sites;
 }
 
 /*
@@ -264,43 +232,13 @@ s64 aie_site_peak(u32 idx, s64 live_bytes)
  * every reader (proc.c); it can be missed when several CPUs each climb back
  * to an earlier high of theirs at once. Rare: once per new high per CPU.
  */
-static noinline void aie_site_new_high(u32 idx, struct aie_site_ctr *c,
-				       s64 live)
+void aie_site_new_high(u32 idx, struct aie_site_ctr *c, s64 live)
 {
 	struct aie_site_sums sums;
 
 	WRITE_ONCE(c->high, live);
 	aie_site_sum(idx, &sums);
 	aie_site_peak(idx, sums.live_bytes);
-}
-
-/*
- * Account one new live object of @bytes with @slack at site @idx, standing
- * for @weight allocations. Preemption disabled.
- */
-void aie_site_charge(u32 idx, u64 bytes, u64 slack, u64 weight)
-{
-	struct aie_site_ctr *c = this_cpu_read(aie_site_ctrs) + idx;
-	s64 live;
-
-	bytes *= weight;
-	live = local64_add_return(bytes, &c->live_bytes);
-	local64_add(weight, &c->live_calls);
-	local64_add(slack * weight, &c->live_slack);
-	local64_add(weight, &c->total_calls);
-	local64_add(bytes, &c->total_bytes);
-	if (unlikely(live > READ_ONCE(c->high)))
-		aie_site_new_high(idx, c, live);
-}
-
-/* Account the free of an object charged by aie_site_charge(). */
-void aie_site_uncharge(u32 idx, u64 bytes, u64 slack, u64 weight)
-{
-	struct aie_site_ctr *c = this_cpu_read(aie_site_ctrs) + idx;
-
-	local64_sub(bytes * weight, &c->live_bytes);
-	local64_sub(weight, &c->live_calls);
-	local64_sub(slack * weight, &c->live_slack);
 }
 
 /* Sum site @idx's counters over the CPUs. Any context. */

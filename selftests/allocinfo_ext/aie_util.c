@@ -398,6 +398,35 @@ long long aie_stat(const char *key)
 	return v;
 }
 
+int aie_stat_word(const char *key, char *out, size_t len)
+{
+	char *buf = aie_read_file(AIE_STATS), *line, *save;
+	size_t klen = strlen(key);
+	int ret = -1;
+
+	if (!buf)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, key, klen) && line[klen] == ' ') {
+			snprintf(out, len, "%s", line + klen + 1);
+			ret = 0;
+			break;
+		}
+	}
+	free(buf);
+	return ret;
+}
+
+int aie_stat_is(const char *key, const char *word)
+{
+	char w[64];
+
+	if (aie_stat_word(key, w, sizeof(w)))
+		return -1;
+	return strcmp(w, word) ? -1 : 0;
+}
+
 static long long aie_slab_attr(const char *name, const char *attr)
 {
 	char path[256];

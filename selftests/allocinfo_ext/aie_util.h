@@ -91,6 +91,10 @@ char *aie_read_file(const char *path);
 /* A number from a file, or a "key value" line of it; -1 on error. */
 long long aie_read_long(const char *path);
 long long aie_stat(const char *key);
+/* The value of @key in the stats file as a word, into @out; -1 if none. */
+int aie_stat_word(const char *key, char *out, size_t len);
+/* 0 when @key's value in the stats file is @word, else -1. */
+int aie_stat_is(const char *key, const char *word);
 
 /* Slot size and object size of slab cache @name, from /sys/kernel/slab. */
 long long aie_slab_size(const char *name);

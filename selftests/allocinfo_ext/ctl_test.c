@@ -114,8 +114,9 @@ TEST_F(ctl, module_selector)
 }
 
 /*
- * "disable all" alone skips allocations before their site is looked up: a
- * known site shows disabled, a site first seen meanwhile gets no row.
+ * "disable all" alone takes the allocation probes off: a known site shows
+ * disabled, a site first seen meanwhile gets no row, and the stats file
+ * says the probes are paused until another rule comes.
  */
 TEST_F(ctl, all_selector)
 {
@@ -129,8 +130,13 @@ TEST_F(ctl, all_selector)
 	EXPECT_EQ(0ULL, row("aie_helper_kmalloc_129").calls);
 	EXPECT_TRUE(row("aie_helper_kmalloc_129").disabled);
 	EXPECT_EQ(0, aie_row_get(HELPER, "aie_helper_kmalloc_193", &r));
-	EXPECT_LT(0LL, aie_stat("disabled_allocs"));
+	EXPECT_EQ(0, aie_stat_is("alloc_hooks", "paused"));
+	ASSERT_EQ(0, aie_ctl("disable func:aie_helper_kmalloc_97"));
+	EXPECT_EQ(0, aie_stat_is("alloc_hooks", "on"));
+	ASSERT_EQ(0, aie_ctl("disable all"));
+	EXPECT_EQ(0, aie_stat_is("alloc_hooks", "paused"));
 	ASSERT_EQ(0, aie_ctl("enable all"));
+	EXPECT_EQ(0, aie_stat_is("alloc_hooks", "on"));
 	ASSERT_EQ(0, aie_helper("alloc kmalloc129 4"));
 	EXPECT_EQ(4ULL, row("aie_helper_kmalloc_129").calls);
 	EXPECT_FALSE(row("aie_helper_kmalloc_129").disabled);

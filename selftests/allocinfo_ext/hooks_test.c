@@ -18,26 +18,6 @@
 #define AIE_HOOKS_PARAM	"/sys/module/allocinfo_ext/parameters/hooks"
 
 /* The word after "@key " in the stats file, in @out; 0 or -1. */
-static int stat_word(const char *key, char *out, size_t len)
-{
-	char *buf = aie_read_file(AIE_STATS), *line, *save;
-	size_t klen = strlen(key);
-	int ret = -1;
-
-	if (!buf)
-		return -1;
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(line, key, klen) && line[klen] == ' ') {
-			snprintf(out, len, "%s", line + klen + 1);
-			ret = 0;
-			break;
-		}
-	}
-	free(buf);
-	return ret;
-}
-
 static long long row_is_of_type(const struct aie_row *row, const void *type)
 {
 	return !strcmp(row->type, type);
@@ -80,7 +60,7 @@ static int log_lines_with(const char *s)
 		const char *__k = (_key);				\
 		char __w[32];						\
 									\
-		ASSERT_EQ(0, stat_word(__k, __w, sizeof(__w)))		\
+		ASSERT_EQ(0, aie_stat_word(__k, __w, sizeof(__w)))		\
 			TH_LOG("no %s line", __k);			\
 		EXPECT_STREQ(_state, __w) TH_LOG("%s", __k);		\
 	} while (0)
