@@ -63,7 +63,8 @@ struct aie_site {
 	unsigned long call_site;	/* return address of the allocation */
 	unsigned long flags;		/* AIE_SITE_* bits */
 	const char __rcu *location;	/* "file:line" from "locate", or NULL */
-	const struct aie_site_name *name; /* set before AIE_SITE_UNLOADED */
+	/* Set before AIE_SITE_UNLOADED, or by a reader (symbols.c). */
+	const struct aie_site_name *name;
 	atomic64_t peak;		/* see aie_site_peak() */
 	atomic64_t failed;		/* allocations that returned NULL */
 	u8 type;			/* enum aie_type */
@@ -209,6 +210,7 @@ size_t aie_rules_memory(void);
 /* symbols.c */
 void aie_sym_resolve(unsigned long call_site, struct aie_sym *sym);
 void aie_site_name(const struct aie_site *site, struct aie_sym *sym);
+void aie_site_name_read(struct aie_site *site, struct aie_sym *sym);
 struct aie_site_name *aie_site_name_copy(const struct aie_sym *sym);
 struct aie_sym *aie_sym_scratch(void);
 

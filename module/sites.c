@@ -281,10 +281,17 @@ void aie_sites_retire(struct module *mod, struct aie_retired *r)
 		if (!site || test_bit(AIE_SITE_UNLOADED, &site->flags) ||
 		    !within_module(site->call_site, mod))
 			continue;
-		aie_sym_resolve(site->call_site, sym);
-		site->name = aie_site_name_copy(sym);
-		if (!site->name)
-			continue;	/* stays as it was: named while it can */
+		if (!READ_ONCE(site->name)) {
+			struct aie_site_name *name;
+
+			aie_sym_resolve(site->call_site, sym);
+			name = aie_site_name_copy(sym);
+			if (!name)
+				continue;	/* stays as it was: named while it can */
+			/* A reader may have cached the same name meanwhile. */
+			if (cmpxchg(&site->name, NULL, name))
+				kfree(name);
+		}
 		/* Pairs with the smp_rmb() in aie_site_name(). */
 		smp_wmb();
 		set_bit(AIE_SITE_UNLOADED, &site->flags);

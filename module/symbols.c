@@ -65,6 +65,16 @@ void aie_sym_resolve(unsigned long call_site, struct aie_sym *sym)
 		sym->offset++;
 }
 
+static void aie_site_name_from(const struct aie_site_name *name,
+			       struct aie_sym *sym)
+{
+	sym->func = name->func;
+	sym->module = name->module;
+	sym->offset = name->offset;
+	sym->size = name->size;
+	sym->known = true;
+}
+
 /*
  * The name of @site: from kallsyms, or as copied when its module unloaded.
  * Process context, or any with a buffer of the caller's own.
@@ -80,11 +90,34 @@ void aie_site_name(const struct aie_site *site, struct aie_sym *sym)
 	/* Pairs with the set_bit() after ->name in aie_sites_retire(). */
 	smp_rmb();
 	name = site->name;
-	sym->func = name->func;
-	sym->module = name->module;
-	sym->offset = name->offset;
-	sym->size = name->size;
-	sym->known = true;
+	aie_site_name_from(name, sym);
+}
+
+/*
+ * aie_site_name() for readers of the table, in process context. kallsyms
+ * finds a module's symbol by walking all of that module's symbols, so the
+ * name of a site in a module is copied the first time it is read and kept
+ * with the site (until unload, as for a site whose module unloads: its
+ * code cannot change under the name while the module is loaded). Sites in
+ * the kernel proper are looked up each time: kallsyms bisects those.
+ */
+void aie_site_name_read(struct aie_site *site, struct aie_sym *sym)
+{
+	const struct aie_site_name *name = READ_ONCE(site->name);
+	struct aie_site_name *copy;
+
+	if (name) {
+		aie_site_name_from(name, sym);
+		return;
+	}
+	aie_sym_resolve(site->call_site, sym);
+	if (!sym->known || !sym->module ||
+	    test_bit(AIE_SITE_UNLOADED, &site->flags))
+		return;
+	copy = aie_site_name_copy(sym);
+	/* Another reader, or the module's retirement, may have named it. */
+	if (copy && cmpxchg(&site->name, NULL, copy))
+		kfree(copy);
 }
 
 /* A copy of @sym's name that outlives kallsyms' own. Process context. */
