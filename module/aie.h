@@ -157,6 +157,8 @@ extern unsigned int aie_max_stacks;
 
 /* sites.c */
 extern struct aie_site *aie_sites;
+extern u32 *aie_site_hash;
+extern unsigned int aie_site_hash_bits;
 extern unsigned int aie_site_cap;
 extern atomic_t aie_site_claimed;
 DECLARE_PER_CPU(struct aie_site_ctr *, aie_site_ctrs);
@@ -325,6 +327,34 @@ static inline struct aie_site *aie_site_at(u32 idx)
 static inline u32 aie_site_index(const struct aie_site *site)
 {
 	return site - aie_sites;
+}
+
+/* The bucket where the probe sequence of a call site starts. */
+static __always_inline u32 aie_site_home(unsigned long call_site,
+					 enum aie_type type)
+{
+	return hash_long(call_site ^ type, aie_site_hash_bits);
+}
+
+/*
+ * aie_site_get() for the hooks: a site found in its home bucket, as most
+ * are (the hash has twice as many buckets as sites), without a call.
+ */
+static __always_inline struct aie_site *aie_site_find(unsigned long call_site,
+						      enum aie_type type)
+{
+	/* Pairs with the cmpxchg() that published the site (sites.c). */
+	u32 b = smp_load_acquire(&aie_site_hash[aie_site_home(call_site,
+							      type)]);
+	struct aie_site *site;
+
+	if (likely(b)) {
+		site = &aie_sites[b - 1];
+		if (likely(site->call_site == call_site && site->type == type &&
+			   !(READ_ONCE(site->flags) & BIT(AIE_SITE_UNLOADED))))
+			return site;
+	}
+	return aie_site_get(call_site, type);
 }
 
 /*

@@ -126,10 +126,10 @@ static void aie_uncharge(unsigned long key, u64 val)
  * The site an event at @call_site is charged to, or NULL when the event is
  * not recorded (table full, inside an allocator, or disabled).
  */
-static struct aie_site *aie_track_site(unsigned long call_site,
-				       enum aie_type type)
+static __always_inline struct aie_site *
+aie_track_site(unsigned long call_site, enum aie_type type)
 {
-	struct aie_site *site = aie_site_get(call_site, type);
+	struct aie_site *site = aie_site_find(call_site, type);
 
 	if (unlikely(!site)) {
 		aie_count(sites_full);

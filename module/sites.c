@@ -45,8 +45,8 @@
 DEFINE_PER_CPU(struct aie_site_ctr *, aie_site_ctrs);
 
 struct aie_site *aie_sites;
-static u32 *aie_site_hash;		/* site index + 1; 0 = empty */
-static unsigned int aie_site_hash_bits;
+u32 *aie_site_hash;			/* site index + 1; 0 = empty */
+unsigned int aie_site_hash_bits;
 unsigned int aie_site_cap;
 atomic_t aie_site_claimed;		/* entries of aie_sites[] handed out */
 
@@ -130,7 +130,7 @@ static struct aie_site *aie_site_probe(unsigned long call_site,
 				       enum aie_type type, u32 *pos)
 {
 	u32 mask = (1U << aie_site_hash_bits) - 1;
-	u32 home = hash_long(call_site ^ type, aie_site_hash_bits);
+	u32 home = aie_site_home(call_site, type);
 	u32 i, b;
 
 	for (i = 0; i <= mask; i++) {
