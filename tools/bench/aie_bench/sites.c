@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sites.c - AIE_BENCH_SITES distinct kmalloc call sites.
+ *
+ * sites_d2.h, sites_d1.h and sites_d0.h count the hundreds, tens and
+ * units of the current thousand, AIE_D3 here; sites_d0.h applies AIE_SITE
+ * to each four-digit number. Run once with AIE_SITE defining a noinline
+ * function aie_bench_site_NNNN(slot) with one kmalloc(64) call of its own
+ * (the object goes to *slot), then once listing those functions in a
+ * table. The module is built with -fno-ipa-icf, so that GCC keeps the
+ * identical bodies apart: each function is its own call site, with its
+ * own return address.
+ */
+
+#include <linux/compiler.h>
+#include <linux/slab.h>
+
+#include "sites.h"
+
+/* The store after the call keeps it a call, never a tail jump. */
+#define AIE_SITE_FN(a, b, c, d) \
+	static noinline void aie_bench_site_##a##b##c##d(void **slot) \
+	{ \
+		*slot = kmalloc(64, GFP_KERNEL); \
+	}
+#define AIE_SITE_ENTRY(a, b, c, d)	aie_bench_site_##a##b##c##d,
+
+/* AIE_SITE expands AIE_D3..AIE_D1 before the names are pasted. */
+#define AIE_SITE(a, b, c, d)	AIE_SITE_FN(a, b, c, d)
+#define AIE_D3 0
+#include "sites_d2.h"
+#undef AIE_D3
+#define AIE_D3 1
+#include "sites_d2.h"
+#undef AIE_D3
+#define AIE_D3 2
+#include "sites_d2.h"
+#undef AIE_D3
+#define AIE_D3 3
+#include "sites_d2.h"
+#undef AIE_D3
+#define AIE_D3 4
+#include "sites_d2.h"
+#undef AIE_D3
+#define AIE_D3 5
+#include "sites_d2.h"
+#undef AIE_D3
+#define AIE_D3 6
+#include "sites_d2.h"
+#undef AIE_D3
+#define AIE_D3 7
+#include "sites_d2.h"
+#undef AIE_D3
+#define AIE_D3 8
+#include "sites_d2.h"
+#undef AIE_D3
+#define AIE_D3 9
+#include "sites_d2.h"
+#undef AIE_D3
+#undef AIE_SITE
+
+#define AIE_SITE(a, b, c, d)	AIE_SITE_ENTRY(a, b, c, d)
+void (*const aie_bench_sites[AIE_BENCH_SITES])(void **slot) = {
+#define AIE_D3 0
+#include "sites_d2.h"
+#undef AIE_D3
+#define AIE_D3 1
+#include "sites_d2.h"
+#undef AIE_D3
+#define AIE_D3 2
+#include "sites_d2.h"
+#undef AIE_D3
+#define AIE_D3 3
+#include "sites_d2.h"
+#undef AIE_D3
+#define AIE_D3 4
+#include "sites_d2.h"
+#undef AIE_D3
+#define AIE_D3 5
+#include "sites_d2.h"
+#undef AIE_D3
+#define AIE_D3 6
+#include "sites_d2.h"
+#undef AIE_D3
+#define AIE_D3 7
+#include "sites_d2.h"
+#undef AIE_D3
+#define AIE_D3 8
+#include "sites_d2.h"
+#undef AIE_D3
+#define AIE_D3 9
+#include "sites_d2.h"
+#undef AIE_D3
+};
+
+#undef AIE_SITE
