@@ -41,6 +41,9 @@ BEGIN {
 	label["page_owner"] = "page_owner=on"
 }
 
+# the guest's serial port ends its lines with \r\n
+{ sub(/\r$/, "") }
+
 $1 == "B" {
 	boot = $2
 	bootline[++nboots] = $0
@@ -149,8 +152,7 @@ END {
 				slab_size["slab_debug"])
 	if ("page_owner" in page_ext && spanned["page_owner"])
 		printf "%-44s  %9.1f  %s\n", "page_owner=on, per page",
-			(page_ext["page_owner"] - page_ext["full"]) /
-			spanned["page_owner"],
+			(page_ext["page_owner"] - page_ext["full"]) / spanned["page_owner"],
 			"page_ext bytes, boot log"
 	printf "%s  %s  %s\n", dashes(44), dashes(9), dashes(28)
 	if (!("object_map_bytes" in stat))

@@ -106,7 +106,7 @@ full)
 	run_all full
 	sed 's/^/M stat /' /proc/allocinfo_ext_stats
 	echo "hold 10000" > $ctl || exit 1
-	echo "T read $(wc -l < $aie) $(/aie/benchload read $aie 3 | cut -d' ' -f2-)"
+	echo "T read $(wc -l < $aie) $(/aie/benchload read $aie 1 | cut -d' ' -f2-)"
 	echo release > $ctl
 	accuracy exact
 	if echo "sample 524288" > $aie; then
