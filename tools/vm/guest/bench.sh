@@ -7,7 +7,9 @@
 #   R <config> <op> <operations> <fastest ns> [<slowest ns>]
 #   N <config> <op>                  (not measured: config not available)
 #   M <key> <value>                  memory figures
-#   T read <rows> <bytes> <ns>       reading /proc/allocinfo_ext
+#   T <what> <rows> <bytes> <ns>     reading /proc/allocinfo_ext: with the
+#                                    sites of boot (read0), with 10,000
+#                                    more (read)
 #   A <mode> <function> <sizes> <objects> <true bytes> <estimated bytes>
 #
 # aie.bench= on the kernel command line chooses the set: full (every
@@ -46,7 +48,7 @@ run_user() {
 }
 
 run_all() {
-	echo "# $1" >&2
+	echo "# $1 at $(cut -d' ' -f1 /proc/uptime) s"
 	run_ops "$1" $ops
 	run_user "$1"
 }
@@ -105,9 +107,13 @@ full)
 	echo "enable all" > $aie || exit 1
 	run_all full
 	sed 's/^/M stat /' /proc/allocinfo_ext_stats
+	echo "T read0 $(wc -l < $aie) $(/aie/benchload read $aie 1 | cut -d' ' -f2-)"
+	echo "# hold 10000 at $(cut -d' ' -f1 /proc/uptime) s"
 	echo "hold 10000" > $ctl || exit 1
+	echo "# read at $(cut -d' ' -f1 /proc/uptime) s"
 	echo "T read $(wc -l < $aie) $(/aie/benchload read $aie 1 | cut -d' ' -f2-)"
 	echo release > $ctl
+	echo "# accuracy at $(cut -d' ' -f1 /proc/uptime) s"
 	accuracy exact
 	if echo "sample 524288" > $aie; then
 		run_all sample
@@ -116,9 +122,11 @@ full)
 		echo "# sample 524288: refused; its rows are n/a"
 		na_all sample
 	fi
+	echo "# unload at $(cut -d' ' -f1 /proc/uptime) s"
 	rmmod allocinfo_ext ;;
 *)
 	echo "unknown aie.bench=$set"
 	exit 1 ;;
 esac
 rmmod aie_bench
+echo "# end at $(cut -d' ' -f1 /proc/uptime) s"
