@@ -145,18 +145,21 @@ END {
 		printf "%-44s  %9d  %s\n", "allocinfo_ext, all (sites and objects)",
 			stat["memory_bytes"], "memory_bytes"
 	}
-	if ("slab_debug" in slab_size && slab_size["full"])
+	if ("slabdebug" in slab_size && slab_size["full"])
 		printf "%-44s  %9d  %s\n", "slab_debug=U, per kmalloc-64 object",
-			slab_size["slab_debug"] - slab_size["full"],
+			slab_size["slabdebug"] - slab_size["full"],
 			sprintf("slab_size %d -> %d", slab_size["full"],
-				slab_size["slab_debug"])
-	if ("page_owner" in page_ext && spanned["page_owner"])
+				slab_size["slabdebug"])
+	if ("pageowner" in page_ext && spanned["pageowner"])
 		printf "%-44s  %9.1f  %s\n", "page_owner=on, per page",
-			(page_ext["page_owner"] - page_ext["full"]) / spanned["page_owner"],
-			"page_ext bytes, boot log"
+			(page_ext["pageowner"] - page_ext["full"]) / spanned["pageowner"],
+			sprintf("page_ext %d -> %d", page_ext["full"],
+				page_ext["pageowner"])
 	printf "%s  %s  %s\n", dashes(44), dashes(9), dashes(28)
 	if (!("object_map_bytes" in stat))
-		print "\nThe stats file has no object_map_bytes: the figures are memory_bytes (sites, objects, rules, per-CPU state), per object slot and in all."
+		print "\nThe stats file has no object_map_bytes: the figures are its\n" \
+			"memory_bytes (sites, objects, rules, per-CPU state), per\n" \
+			"object slot and in all."
 	printf "\nmax_objects and max_sites at their defaults: %d object slots and\n",
 		stat["object_capacity"]
 	printf "%d sites; the figures are per slot, used or not.\n",

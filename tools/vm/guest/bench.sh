@@ -61,13 +61,16 @@ na_all() {
 	done
 }
 
-# accuracy MODE: the accuracy sets' true bytes beside their rows' live bytes
+# accuracy MODE: the accuracy sets' true bytes beside their rows' live
+# bytes, from one read of the table
 accuracy() {
 	local fn sizes nr bytes est
+	echo "# accuracy $1 at $(cut -d' ' -f1 /proc/uptime) s"
 	echo acc > $ctl || { echo "# acc failed"; return; }
+	cat $aie > /tmp/table
 	while read -r fn sizes nr bytes; do
 		est=$(awk -v f="func:$fn" '{ for (i = 3; i <= NF; i++)
-			if ($i == f) { s += $1; break } } END { print s + 0 }' $aie)
+			if ($i == f) { s += $1; break } } END { print s + 0 }' /tmp/table)
 		echo "A $1 $fn $sizes $nr $bytes $est"
 	done < /sys/kernel/debug/aie_bench/acc
 	echo release > $ctl
@@ -108,20 +111,21 @@ full)
 	run_all full
 	sed 's/^/M stat /' /proc/allocinfo_ext_stats
 	echo "T read0 $(wc -l < $aie) $(/aie/benchload read $aie 1 | cut -d' ' -f2-)"
+	accuracy exact
+	if echo "sample 524288" > $aie; then
+		run_all sample
+		accuracy sample
+		echo "sample 0" > $aie || exit 1
+	else
+		echo "# sample 524288: refused; its rows are n/a"
+		na_all sample
+	fi
+	# last: the 10,000 sites stay in the table until unload
 	echo "# hold 10000 at $(cut -d' ' -f1 /proc/uptime) s"
 	echo "hold 10000" > $ctl || exit 1
 	echo "# read at $(cut -d' ' -f1 /proc/uptime) s"
 	echo "T read $(wc -l < $aie) $(/aie/benchload read $aie 1 | cut -d' ' -f2-)"
 	echo release > $ctl
-	echo "# accuracy at $(cut -d' ' -f1 /proc/uptime) s"
-	accuracy exact
-	if echo "sample 524288" > $aie; then
-		run_all sample
-		accuracy sample
-	else
-		echo "# sample 524288: refused; its rows are n/a"
-		na_all sample
-	fi
 	echo "# unload at $(cut -d' ' -f1 /proc/uptime) s"
 	rmmod allocinfo_ext ;;
 *)
