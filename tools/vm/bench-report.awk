@@ -166,11 +166,29 @@ END {
 		stat["site_capacity"]
 
 	if ("read" in read_ns) {
-		printf "\nReading /proc/allocinfo_ext once, to its end: with the sites of\n"
-		printf "boot, %d rows (%d bytes), %.1f ms; with 10,000 more, each holding\n",
-			rows["read0"], bytes["read0"], read_ns["read0"] / 1e6
-		printf "one object, %d rows (%d bytes), %.1f ms.\n",
-			rows["read"], bytes["read"], read_ns["read"] / 1e6
+		print ""
+		printf "%s  %s  %s  %s  %s\n", dashes(36), dashes(6), dashes(8),
+			dashes(8), dashes(11)
+		printf "%-36s  %6s  %8s  %8s  %11s\n", "reading /proc/allocinfo_ext",
+			"rows", "bytes", "ms", "instr/row"
+		printf "%s  %s  %s  %s  %s\n", dashes(36), dashes(6), dashes(8),
+			dashes(8), dashes(11)
+		split("load read0 read", reads)
+		what["load"] = "just after load"
+		what["read0"] = "after the runs"
+		what["read"] = "then 10,000 more sites, 1 object each"
+		for (i = 1; i <= 3; i++) {
+			r = reads[i]
+			if (r in read_ns)
+				printf "%-36s  %6d  %8d  %8.1f  %11d\n", what[r],
+					rows[r], bytes[r], read_ns[r] / 1e6,
+					read_ns[r] / rows[r]
+		}
+		printf "%s  %s  %s  %s  %s\n", dashes(36), dashes(6), dashes(8),
+			dashes(8), dashes(11)
+		print ""
+		print "One read to the end, in 64 KiB reads. After the runs, about 1,000"
+		print "of the rows are the sites of sites-1000, in aie_bench."
 	}
 
 	if (!nacc)

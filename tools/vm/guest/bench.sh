@@ -7,9 +7,9 @@
 #   R <config> <op> <operations> <fastest ns> [<slowest ns>]
 #   N <config> <op>                  (not measured: config not available)
 #   M <key> <value>                  memory figures
-#   T <what> <rows> <bytes> <ns>     reading /proc/allocinfo_ext: with the
-#                                    sites of boot (read0), with 10,000
-#                                    more (read)
+#   T <what> <rows> <bytes> <ns>     reading /proc/allocinfo_ext: just
+#                                    after load (load), after the runs
+#                                    (read0), with 10,000 more sites (read)
 #   A <mode> <function> <sizes> <objects> <true bytes> <estimated bytes>
 #
 # aie.bench= on the kernel command line chooses the set: full (every
@@ -105,6 +105,7 @@ full)
 	run_all floor
 	rmmod aie_floor
 	insmod /aie/allocinfo_ext.ko hooks=slab,page,vmalloc,percpu || exit 1
+	echo "T load $(wc -l < $aie) $(/aie/benchload read $aie 1 | cut -d' ' -f2-)"
 	echo "disable all" > $aie || exit 1
 	run_all disabled
 	echo "enable all" > $aie || exit 1
