@@ -12,6 +12,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include <trace/events/kmem.h>
 
