@@ -40,11 +40,11 @@ run_ops() {
 	done
 }
 
-# run_user CONFIG: the userspace workloads, 3 rounds each
+# run_user CONFIG: the userspace workloads, 5 rounds each
 run_user() {
-	echo "R $1 $(/aie/benchload msg pipe 2 5 50 3)"
-	echo "R $1 $(/aie/benchload msg socket 2 5 50 3)"
-	echo "R $1 $(/aie/benchload files /tmp 2000 3)"
+	echo "R $1 $(/aie/benchload msg pipe 2 5 200 5)"
+	echo "R $1 $(/aie/benchload msg socket 2 5 200 5)"
+	echo "R $1 $(/aie/benchload files /tmp 2000 5)"
 }
 
 run_all() {
@@ -88,8 +88,8 @@ facts() {
 
 insmod /aie/aie_bench.ko || exit 1
 # warm the userspace workloads (their first run after boot is slow)
-/aie/benchload msg pipe 2 5 50 1 >/dev/null
-/aie/benchload msg socket 2 5 50 1 >/dev/null
+/aie/benchload msg pipe 2 5 200 1 >/dev/null
+/aie/benchload msg socket 2 5 200 1 >/dev/null
 /aie/benchload files /tmp 2000 1 >/dev/null
 facts
 case "$set" in
