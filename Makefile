@@ -18,6 +18,9 @@
 #                        environment, on every kernel, as check-all
 #   make check-all       make check on Debian's 6.1 and 6.12 and on every
 #                        linux-image-*.deb in ../shared/kernels
+#   make bench           time the allocators in a VM (icount) with and
+#                        without allocinfo_ext; print the tables of
+#                        Documentation/benchmarks.rst
 #   make dkms-check      add, build, install and remove the module with
 #                        DKMS for Debian's 6.12 and 6.1 (root)
 #   make clean
@@ -32,7 +35,7 @@ PREFIX ?= /usr/local
 INSTALL_MOD_PATH ?= $(DESTDIR)
 
 .PHONY: all modules tools install install-module install-tools clean \
-	check check-all stress dkms-check run kdir
+	check check-all stress dkms-check run bench kdir
 
 all: modules
 
@@ -77,6 +80,7 @@ clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR)/module clean; fi
 	$(MAKE) -C tools/allocinfo-ext clean
 	$(MAKE) -C selftests/allocinfo_ext/aie_helper KDIR=$(KDIR) clean 2>/dev/null || true
+	$(MAKE) -C tools/bench KDIR=$(KDIR) clean 2>/dev/null || true
 
 check:
 	KERNEL=$(KERNEL) tools/vm/check.sh
@@ -98,3 +102,8 @@ dkms-check:
 
 run:
 	KERNEL=$(KERNEL) tools/vm/run.sh
+
+# Debian's 6.12 and the allocprof test kernel, unless KERNEL is given.
+bench:
+	$(if $(filter file,$(origin KERNEL)),,AIE_BENCH_KERNELS=$(KERNEL)) \
+		tools/vm/bench.sh

@@ -1,0 +1,232 @@
+# SPDX-License-Identifier: GPL-2.0
+# bench-report.awk - the tables of `make bench` for one kernel, in
+# reStructuredText, from the lines tools/vm/guest/bench.sh printed in
+# each of the kernel's boots (see there). Variables: kernel, date,
+# minutes (wall-clock time of the kernel's boots and build).
+#
+# Costs are per operation: nanoseconds of the fastest round divided by
+# its operations; under -icount shift=0 that is instructions. "added" and
+# "ratio" compare with the same operation with nothing loaded (the first
+# boot); "x floor" divides the added cost by the floor's, where the floor
+# adds at least 10 instructions and 2%, for the in-kernel operations.
+
+function cost(c, o) {
+	return ns[c, o] / n[c, o]
+}
+
+function rule() {
+	printf "%s  %s  %s  %s  %s  %s\n", dashes(14), dashes(18), dashes(9),
+		dashes(8), dashes(6), dashes(7)
+}
+
+function dashes(w,   s) {
+	s = ""
+	while (w-- > 0)
+		s = s "="
+	return s
+}
+
+function pct(est, tru) {
+	return tru ? sprintf("%+.1f%%", 100 * (est - tru) / tru) : "-"
+}
+
+BEGIN {
+	nconfigs = split("none floor disabled full sample profiler slab_debug page_owner", configs)
+	label["none"] = "not loaded"
+	label["floor"] = "floor"
+	label["disabled"] = "disable all"
+	label["full"] = "full tracking"
+	label["sample"] = "sample 524288"
+	label["profiler"] = "in-kernel profiler"
+	label["slab_debug"] = "slab_debug=U"
+	label["page_owner"] = "page_owner=on"
+}
+
+# the guest's serial port ends its lines with \r\n
+{ sub(/\r$/, "") }
+
+$1 == "B" {
+	boot = $2
+	bootline[++nboots] = $0
+	sub(/^B [a-z]+ ?/, "", bootline[nboots])
+	bootset[nboots] = boot
+	next
+}
+
+$1 == "R" || $1 == "N" {
+	if (!(($3) in seen)) {
+		seen[$3] = 1
+		ops[++nops] = $3
+	}
+	have[$2, $3] = 1
+	if ($1 == "R") {
+		n[$2, $3] = $4
+		ns[$2, $3] = $5
+	}
+	next
+}
+
+$1 == "M" && $2 == "stat" { stat[$3] = $4; next }
+$1 == "M" && $2 == "kmalloc-64" { slab_size[boot] = $4; slab_obj[boot] = $3; next }
+$1 == "M" && $2 == "page_ext_bytes" { page_ext[boot] = $3; next }
+$1 == "M" && $2 == "pages_spanned" { spanned[boot] = $3; next }
+$1 == "T" { rows[$2] = $3; bytes[$2] = $4; read_ns[$2] = $5; next }
+$1 == "A" {
+	if (!(($3) in acc_seen)) {
+		acc_seen[$3] = 1
+		acc[++nacc] = $3
+	}
+	acc_sizes[$3] = $4
+	acc_objs[$2, $3] = $5
+	acc_true[$2, $3] = $6
+	acc_est[$2, $3] = $7
+	next
+}
+
+END {
+	printf "**%s**, %s, %d vCPU, ", kernel, date, 1
+	printf "boots:"
+	for (b = 1; b <= nboots; b++)
+		printf "%s %s%s", (b > 1 ? "," : ""), bootset[b],
+			(bootline[b] != "" ? " (" bootline[b] ")" : "")
+	printf "; %d min wall-clock.\n\n", minutes
+
+	rule()
+	printf "%-14s  %-18s  %9s  %8s  %6s  %7s\n", "op", "configuration",
+		"instr/op", "added", "ratio", "x floor"
+	rule()
+	for (i = 1; i <= nops; i++) {
+		o = ops[i]
+		base = (("none", o) in n) ? cost("none", o) : 0
+		fl = (("floor", o) in n) && base ? cost("floor", o) - base : 0
+		# a floor within the noise of the operation divides nothing;
+		# the workloads' figures vary by more than the floor
+		if (fl < 10 || fl < base / 50 || o ~ /^(msg-|files)/)
+			fl = 0
+		for (j = 1; j <= nconfigs; j++) {
+			c = configs[j]
+			if (!((c, o) in have))
+				continue
+			if (!((c, o) in n)) {
+				printf "%-14s  %-18s  %9s  %8s  %6s  %7s\n", o,
+					label[c], "n/a", "n/a", "n/a", "n/a"
+				continue
+			}
+			v = cost(c, o)
+			if (c == "none" || !base) {
+				printf "%-14s  %-18s  %9.1f  %8s  %6s  %7s\n", o,
+					label[c], v, "-", base ? "1.00" : "-", "-"
+				continue
+			}
+			xf = fl ? sprintf("%.2f", (v - base) / fl) : "-"
+			printf "%-14s  %-18s  %9.1f  %+8.1f  %6.2f  %7s\n", o,
+				label[c], v, v - base, v / base, xf
+		}
+	}
+	rule()
+	print ""
+	print "msg-pipe and msg-socket: per message (100 bytes, groups of 5"
+	print "senders and 5 receivers); files: per file created, written (4 KiB)"
+	print "and unlinked on tmpfs; their figures vary by several percent from"
+	print "one configuration to the next (see the floor's rows). x floor: only"
+	print "where the floor adds at least 10 instructions and 2%, and not for"
+	print "the workloads."
+
+	if (!("object_capacity" in stat))
+		exit
+	print ""
+	printf "%s  %s  %s\n", dashes(44), dashes(9), dashes(28)
+	printf "%-44s  %9s  %s\n", "memory", "bytes", "from"
+	printf "%s  %s  %s\n", dashes(44), dashes(9), dashes(28)
+	if ("object_map_bytes" in stat) {
+		printf "%-44s  %9.1f  %s\n", "allocinfo_ext, per tracked live object",
+			stat["object_map_bytes"] / stat["object_capacity"],
+			"object_map_bytes / capacity"
+		printf "%-44s  %9.1f  %s\n", "allocinfo_ext, per site",
+			stat["site_table_bytes"] / stat["site_capacity"],
+			"site_table_bytes / capacity"
+	} else {
+		printf "%-44s  %9.1f  %s\n", "allocinfo_ext, all, per object slot",
+			stat["memory_bytes"] / stat["object_capacity"],
+			"memory_bytes / object_cap."
+		printf "%-44s  %9d  %s\n", "allocinfo_ext, all (sites and objects)",
+			stat["memory_bytes"], "memory_bytes"
+	}
+	if ("slabdebug" in slab_size && slab_size["full"])
+		printf "%-44s  %9d  %s\n", "slab_debug=U, per kmalloc-64 object",
+			slab_size["slabdebug"] - slab_size["full"],
+			sprintf("slab_size %d -> %d", slab_size["full"],
+				slab_size["slabdebug"])
+	if ("pageowner" in page_ext && spanned["pageowner"])
+		printf "%-44s  %9.1f  %s\n", "page_owner=on, per page",
+			(page_ext["pageowner"] - page_ext["full"]) / spanned["pageowner"],
+			sprintf("page_ext %d -> %d", page_ext["full"],
+				page_ext["pageowner"])
+	printf "%s  %s  %s\n", dashes(44), dashes(9), dashes(28)
+	if (!("object_map_bytes" in stat))
+		print "\nThe stats file has no object_map_bytes: the figures are its\n" \
+			"memory_bytes (sites, objects, rules, per-CPU state), per\n" \
+			"object slot and in all."
+	printf "\nmax_objects and max_sites at their defaults: %d object slots and\n",
+		stat["object_capacity"]
+	printf "%d sites; the figures are per slot, used or not.\n",
+		stat["site_capacity"]
+
+	if ("read" in read_ns) {
+		print ""
+		printf "%s  %s  %s  %s  %s\n", dashes(38), dashes(6), dashes(8),
+			dashes(8), dashes(11)
+		printf "%-38s  %6s  %8s  %8s  %11s\n", "reading /proc/allocinfo_ext",
+			"rows", "bytes", "ms", "instr/row"
+		printf "%s  %s  %s  %s  %s\n", dashes(38), dashes(6), dashes(8),
+			dashes(8), dashes(11)
+		split("load read0 read", reads)
+		what["load"] = "just after load"
+		what["read0"] = "after the runs"
+		what["read"] = "then 10,000 more sites, 1 object each"
+		for (i = 1; i <= 3; i++) {
+			r = reads[i]
+			if (r in read_ns)
+				printf "%-38s  %6d  %8d  %8.1f  %11d\n", what[r],
+					rows[r], bytes[r], read_ns[r] / 1e6,
+					read_ns[r] / rows[r]
+		}
+		printf "%s  %s  %s  %s  %s\n", dashes(38), dashes(6), dashes(8),
+			dashes(8), dashes(11)
+		print ""
+		print "One read to the end, in 64 KiB reads. After the runs, about 1,000"
+		print "of the rows are the sites of sites-1000, in aie_bench."
+	}
+
+	if (!nacc)
+		exit
+	print ""
+	printf "%s  %s  %s  %s  %s  %s  %s  %s\n", dashes(16), dashes(9),
+		dashes(7), dashes(10), dashes(10), dashes(7), dashes(10), dashes(7)
+	printf "%-16s  %9s  %7s  %10s  %10s  %7s  %10s  %7s\n", "site", "sizes",
+		"objects", "true", "exact", "error", "sampled", "error"
+	printf "%s  %s  %s  %s  %s  %s  %s  %s\n", dashes(16), dashes(9),
+		dashes(7), dashes(10), dashes(10), dashes(7), dashes(10), dashes(7)
+	for (i = 1; i <= nacc; i++) {
+		f = acc[i]
+		e = acc_est["exact", f]
+		t = acc_true["exact", f]
+		if (("sample", f) in acc_true) {
+			ts = acc_true["sample", f]
+			s = acc_est["sample", f]
+			se = pct(s, ts)
+		} else {
+			s = "n/a"
+			se = "n/a"
+		}
+		printf "%-16s  %9s  %7d  %10d  %10d  %7s  %10s  %7s\n",
+			substr(f, 11), acc_sizes[f], acc_objs["exact", f], t, e,
+			pct(e, t), s, se
+	}
+	printf "%s  %s  %s  %s  %s  %s  %s  %s\n", dashes(16), dashes(9),
+		dashes(7), dashes(10), dashes(10), dashes(7), dashes(10), dashes(7)
+	print ""
+	print "Live bytes per site: true (ksize() of each object held), from"
+	print "/proc/allocinfo_ext with full tracking (exact) and with"
+	print "\"sample 524288\" (sampled; the same allocations made again)."
+}

@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bench.sh - `make bench`: boot each kernel under QEMU with -icount
+# shift=0,sleep=off (one guest nanosecond is one instruction) on one vCPU,
+# time the allocator operations of tools/bench/aie_bench and the userspace
+# workloads of tools/bench/benchload under each configuration (nothing
+# loaded, the floor of two empty tracepoint probes, allocinfo_ext with
+# "disable all", full tracking, sampling), and print one table per kernel
+# in reStructuredText, ready for Documentation/benchmarks.rst. A benchmark,
+# not a test: it fails only when a boot does not complete.
+#
+# AIE_BENCH_KERNELS: the kernels, as KERNEL= takes them (default: 6.12,
+# then ../shared/kernels/linux-image-6.12.117-allocprof_1_amd64.deb when it
+# exists). Beside the main boot, Debian's 6.12 boots again with
+# slab_debug=U, and a kernel with CONFIG_MEM_ALLOC_PROFILING boots with
+# sysctl.vm.mem_profiling=1 and with page_owner=on (the main boot has
+# sysctl.vm.mem_profiling=0). Raw figures and logs go to build/bench/.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+AIE_ALLOCPROF=$AIE_TOP/../shared/kernels/linux-image-6.12.117-allocprof_1_amd64.deb
+AIE_BENCH_OUT=$AIE_BUILD/bench
+
+# Build allocinfo_ext, the bench modules and benchload for $AIE_KDIR, and
+# pack them with the guest scripts.
+aie_bench_build() {
+	local st ko
+	AIE_OUT=$AIE_BUILD/$AIE_KREL-bench
+	st=$AIE_OUT/stage
+	rm -rf "$st" && mkdir -p "$st/aie"
+	aie_log "building for $AIE_KREL"
+	make -s -C "$AIE_TOP" clean KDIR="$AIE_KDIR" >/dev/null 2>&1 || true
+	make -s -C "$AIE_TOP/tools/bench" clean KDIR="$AIE_KDIR" >/dev/null 2>&1 || true
+	make -s -C "$AIE_TOP" KDIR="$AIE_KDIR" >&2 || aie_die "module build failed"
+	make -s -C "$AIE_TOP/tools/bench" KDIR="$AIE_KDIR" >&2 ||
+		aie_die "tools/bench build failed"
+	for ko in module/allocinfo_ext.ko tools/bench/aie_bench/aie_bench.ko \
+		tools/bench/aie_floor/aie_floor.ko; do
+		strip --strip-debug -o "$st/aie/$(basename "$ko")" "$AIE_TOP/$ko" ||
+			aie_die "cannot copy $ko"
+	done
+	cp "$AIE_TOP/tools/bench/benchload" "$AIE_TOP/tools/vm/guest/"* "$st/aie/"
+	aie_initramfs
+}
+
+# aie_bench_boot SET APPEND: one boot, its figures appended to $raw.
+aie_bench_boot() {
+	local set=$1 t0=$SECONDS
+	AIE_APPEND="aie.bench=$set $2" AIE_VM_CPUS=1 \
+		AIE_QEMU_EXTRA="-icount shift=0,sleep=off" \
+		aie_boot bench "${AIE_TIMEOUT:-900}" || true
+	cp "$AIE_OUT/console.log" "$AIE_BENCH_OUT/$AIE_KREL.$set.console.log"
+	sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$AIE_OUT/output.log" \
+		>"$AIE_BENCH_OUT/$AIE_KREL.$set.log"
+	grep -q '^AIE-END 0' "$AIE_OUT/output.log" ||
+		aie_die "the $set boot of $AIE_KREL did not complete: see $AIE_BENCH_OUT/$AIE_KREL.$set.*"
+	grep -aE "$AIE_BAD_LOG" "$AIE_OUT/console.log" | head -n 5 | sed 's/^/# kernel: /' >&2 || true
+	{ echo "B $set $2"; tr -d '\r' <"$AIE_OUT/output.log" | grep -E '^[RNMTA] '; } >>"$raw"
+	aie_log "$set boot of $AIE_KREL: $((SECONDS - t0)) s"
+}
+
+# aie_bench_kernel SPEC: every boot of one kernel, then its tables.
+aie_bench_kernel() {
+	local t0=$SECONDS raw auto
+	aie_kernel "$1"
+	aie_bench_build
+	raw=$AIE_BENCH_OUT/$AIE_KREL.raw
+	auto=$AIE_KDIR/include/config/auto.conf
+	if grep -qx 'CONFIG_MEM_ALLOC_PROFILING=y' "$auto" 2>/dev/null; then
+		: >"$raw"
+		aie_bench_boot full "sysctl.vm.mem_profiling=0"
+		aie_bench_boot profiler "sysctl.vm.mem_profiling=1"
+		grep -qx 'CONFIG_PAGE_OWNER=y' "$auto" &&
+			aie_bench_boot pageowner "page_owner=on sysctl.vm.mem_profiling=0"
+	else
+		: >"$raw"
+		aie_bench_boot full ""
+		[ "$1" = 6.12 ] && aie_bench_boot slabdebug "slab_debug=U"
+	fi
+	awk -v kernel="$AIE_KREL" -v date="$(date -u +%F)" \
+		-v minutes="$(((SECONDS - t0 + 30) / 60))" \
+		-f "$AIE_TOP/tools/vm/bench-report.awk" "$raw" |
+		tee "$AIE_BENCH_OUT/$AIE_KREL.rst"
+	echo
+}
+
+aie_deps
+mkdir -p "$AIE_BENCH_OUT"
+kernels=${AIE_BENCH_KERNELS:-}
+if [ -z "$kernels" ]; then
+	kernels=6.12
+	[ -f "$AIE_ALLOCPROF" ] && kernels="$kernels $AIE_ALLOCPROF"
+fi
+for k in $kernels; do
+	aie_bench_kernel "$k"
+done

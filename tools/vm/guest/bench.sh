@@ -1,0 +1,137 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# `make bench`, in the guest: time every operation of aie_bench and the
+# userspace workloads under each configuration, and print the figures as
+# lines for tools/vm/bench-report.awk (on the host) to put in tables:
+#
+#   R <config> <op> <operations> <fastest ns> [<slowest ns>]
+#   N <config> <op>                  (not measured: config not available)
+#   M <key> <value>                  memory figures
+#   T <what> <rows> <bytes> <ns>     reading /proc/allocinfo_ext: just
+#                                    after load (load), after the runs
+#                                    (read0), with 10,000 more sites (read)
+#   A <mode> <function> <sizes> <objects> <true bytes> <estimated bytes>
+#
+# aie.bench= on the kernel command line chooses the set: full (every
+# configuration, memory, reading, accuracy), profiler (the operations with
+# nothing loaded, named for the in-kernel profiler the boot enabled),
+# slabdebug (kmalloc-64 under slab_debug=U) or pageowner (pages-0 under
+# page_owner=on).
+set=$(sed -n 's/.*aie\.bench=\([a-z]*\).*/\1/p' /proc/cmdline)
+ctl=/sys/kernel/debug/aie_bench/ctl
+aie=/proc/allocinfo_ext
+
+# <op>:<operations per round>, about 5 to 20 million instructions a round
+ops="kmalloc-8:20000 kmalloc-64:20000 kmalloc-256:20000 kmalloc-1000:20000
+kmalloc-4096:20000 kmem_cache:20000 pages-0:4000 pages-3:1000 vmalloc:1000
+percpu:4000 sites-1000:20000"
+
+# run_ops CONFIG OP:N...: each operation through aie_bench
+run_ops() {
+	local cfg=$1 spec op
+	shift
+	for spec in "$@"; do
+		op=${spec%:*}
+		if echo "run $op ${spec#*:}" > $ctl; then
+			echo "R $cfg $(cat $ctl)"
+		else
+			echo "N $cfg $op"
+		fi
+	done
+}
+
+# run_user CONFIG: the userspace workloads, 5 rounds each
+run_user() {
+	echo "R $1 $(/aie/benchload msg pipe 2 5 200 5)"
+	echo "R $1 $(/aie/benchload msg socket 2 5 200 5)"
+	echo "R $1 $(/aie/benchload files /tmp 2000 5)"
+}
+
+run_all() {
+	echo "# $1 at $(cut -d' ' -f1 /proc/uptime) s"
+	run_ops "$1" $ops
+	run_user "$1"
+}
+
+# na_all CONFIG: every row n/a
+na_all() {
+	local spec
+	for spec in $ops msg-pipe: msg-socket: files:; do
+		echo "N $1 ${spec%:*}"
+	done
+}
+
+# accuracy MODE: the accuracy sets' true bytes beside their rows' live
+# bytes, from one read of the table
+accuracy() {
+	local fn sizes nr bytes est
+	echo "# accuracy $1 at $(cut -d' ' -f1 /proc/uptime) s"
+	echo acc > $ctl || { echo "# acc failed"; return; }
+	cat $aie > /tmp/table
+	while read -r fn sizes nr bytes; do
+		est=$(awk -v f="func:$fn" '{ for (i = 3; i <= NF; i++)
+			if ($i == f) { s += $1; break } } END { print s + 0 }' /tmp/table)
+		echo "A $1 $fn $sizes $nr $bytes $est"
+	done < /sys/kernel/debug/aie_bench/acc
+	echo release > $ctl
+}
+
+# memory figures every boot prints: the kmalloc-64 slot, and page_ext
+facts() {
+	local s=/sys/kernel/slab/kmalloc-64 n
+	[ -r $s/slab_size ] &&
+		echo "M kmalloc-64 $(cat $s/object_size) $(cat $s/slab_size)"
+	n=$(dmesg | sed -n 's/.*allocated \([0-9]*\) bytes of page_ext.*/\1/p')
+	echo "M page_ext_bytes ${n:-0}"
+	echo "M pages_spanned $(awk '$1 == "spanned" { s += $2 } END { print s }' /proc/zoneinfo)"
+}
+
+insmod /aie/aie_bench.ko || exit 1
+# warm the userspace workloads (their first run after boot is slow)
+/aie/benchload msg pipe 2 5 200 1 >/dev/null
+/aie/benchload msg socket 2 5 200 1 >/dev/null
+/aie/benchload files /tmp 2000 1 >/dev/null
+facts
+case "$set" in
+profiler)
+	run_all profiler ;;
+slabdebug)
+	run_ops slab_debug kmalloc-64:20000 ;;
+pageowner)
+	run_ops page_owner pages-0:4000 ;;
+full)
+	run_all none
+	insmod /aie/aie_floor.ko || exit 1
+	run_all floor
+	rmmod aie_floor
+	insmod /aie/allocinfo_ext.ko hooks=slab,page,vmalloc,percpu || exit 1
+	echo "T load $(wc -l < $aie) $(/aie/benchload read $aie 1 | cut -d' ' -f2-)"
+	echo "disable all" > $aie || exit 1
+	run_all disabled
+	echo "enable all" > $aie || exit 1
+	run_all full
+	sed 's/^/M stat /' /proc/allocinfo_ext_stats
+	echo "T read0 $(wc -l < $aie) $(/aie/benchload read $aie 1 | cut -d' ' -f2-)"
+	accuracy exact
+	if echo "sample 524288" > $aie; then
+		run_all sample
+		accuracy sample
+		echo "sample 0" > $aie || exit 1
+	else
+		echo "# sample 524288: refused; its rows are n/a"
+		na_all sample
+	fi
+	# last: the 10,000 sites stay in the table until unload
+	echo "# hold 10000 at $(cut -d' ' -f1 /proc/uptime) s"
+	echo "hold 10000" > $ctl || exit 1
+	echo "# read at $(cut -d' ' -f1 /proc/uptime) s"
+	echo "T read $(wc -l < $aie) $(/aie/benchload read $aie 1 | cut -d' ' -f2-)"
+	echo release > $ctl
+	echo "# unload at $(cut -d' ' -f1 /proc/uptime) s"
+	rmmod allocinfo_ext ;;
+*)
+	echo "unknown aie.bench=$set"
+	exit 1 ;;
+esac
+rmmod aie_bench
+echo "# end at $(cut -d' ' -f1 /proc/uptime) s"
