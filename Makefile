@@ -20,6 +20,9 @@
 #                        linux-image-*.deb in ../shared/kernels
 #   make dkms-check      add, build, install and remove the module with
 #                        DKMS for Debian's 6.12 and 6.1 (root)
+#   make bench-bcc       measure BCC's memleak beside allocinfo_ext on
+#                        Debian's 6.12 in a VM, print the figures (root;
+#                        AIE_BENCH_SRC: aie_bench's source directory)
 #   make clean
 #
 # KDIR defaults to the running kernel's build tree. KERNEL selects the
@@ -32,7 +35,7 @@ PREFIX ?= /usr/local
 INSTALL_MOD_PATH ?= $(DESTDIR)
 
 .PHONY: all modules tools install install-module install-tools clean \
-	check check-all stress dkms-check run kdir
+	check check-all stress dkms-check run kdir bench-bcc
 
 all: modules
 
@@ -98,3 +101,6 @@ dkms-check:
 
 run:
 	KERNEL=$(KERNEL) tools/vm/run.sh
+
+bench-bcc:
+	tools/bench/bcc.sh
