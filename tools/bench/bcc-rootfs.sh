@@ -11,6 +11,8 @@
 
 AIE_BCC_SUITE=${AIE_BCC_SUITE:-bookworm}
 AIE_BCC_PKGS=python3,bpfcc-tools,python3-bpfcc,bpftool,kmod,procps
+# made by a version of this script before this number changed: remake
+AIE_BCC_ROOTFS_VERSION=2
 
 # The host's Debian mirror for the suite, as apt is configured: the
 # URI of its Packages index.
@@ -28,7 +30,7 @@ aie_bcc_mirror() {
 aie_bcc_rootfs() {
 	local root=$AIE_CACHE/bcc/rootfs-$AIE_BCC_SUITE-$AIE_KREL tmp hdr p
 	AIE_BCC_ROOT=$root
-	[ "$(cat "$root/.done" 2>/dev/null)" = "$AIE_BCC_PKGS" ] && return 0
+	[ "$(cat "$root/.done" 2>/dev/null)" = "$AIE_BCC_ROOTFS_VERSION $AIE_BCC_PKGS" ] && return 0
 	aie_apt_install debootstrap
 	tmp=$root.tmp
 	rm -rf "$tmp" "$root"
@@ -49,16 +51,20 @@ aie_bcc_rootfs() {
 	done
 	cp -a "$hdr/usr/src/." "$tmp/usr/src/" ||
 		aie_die "cannot copy the headers into $tmp"
+	# the links build (the -amd64 part) and source (the -common part):
+	# BCC takes its include paths from both
 	mkdir -p "$tmp/usr/lib/modules/$AIE_KREL"
-	ln -sfn "/usr/src/linux-headers-$AIE_KREL" \
-		"$tmp/usr/lib/modules/$AIE_KREL/build"
+	cp -a "$hdr/lib/modules/$AIE_KREL/." "$tmp/usr/lib/modules/$AIE_KREL/" ||
+		aie_die "cannot copy the links of the headers into $tmp"
+	[ -L "$tmp/usr/lib/modules/$AIE_KREL/source" ] ||
+		aie_die "linux-headers-$AIE_KREL has no source link"
 	[ -f "$tmp/usr/src/linux-headers-$AIE_KREL/include/generated/autoconf.h" ] ||
 		aie_die "the headers of $AIE_KREL are incomplete in $tmp"
 	[ -x "$tmp/usr/sbin/memleak-bpfcc" ] || aie_die "no memleak-bpfcc in $tmp"
 	# mount points for the guest: the root is shared read-only
 	mkdir -p "$tmp/aie" "$tmp/sys/kernel/debug" "$tmp/sys/fs/bpf"
 	rm -f "$tmp"/var/cache/apt/archives/*.deb
-	mv "$tmp" "$root" && echo "$AIE_BCC_PKGS" > "$root/.done" ||
+	mv "$tmp" "$root" && echo "$AIE_BCC_ROOTFS_VERSION $AIE_BCC_PKGS" > "$root/.done" ||
 		aie_die "cannot move $tmp to $root"
 }
 
