@@ -67,11 +67,14 @@ $1 == "map" {
 	maps += $8
 }
 $1 == "memleak_progs" { progs = $2 }
-$1 == "memleak_start_ns" { start = $2 }
+$1 == "memleak_start_s" { start = $2 }
 $1 == "memleak_rss_kb" { rss = $2 }
+$1 == "memleak_compiler_warnings" { warn = $2 }
 $1 == "aie_memory_bytes" { aie = $2 }
 END {
-	printf "memleak: %d BPF programs, %d bytes in BPF maps, RSS %d kB, ", progs, maps, rss
-	printf "%.1f G instructions from start to attached\n", start / 1e9
+	printf "memleak: %d BPF programs, %d bytes in BPF maps, RSS %d kB\n", progs, maps, rss
+	printf "memleak: %.1f s of guest time from start to attached ", start
+	printf "(idle waits skipped forward by -icount sleep=off), %d compiler warnings\n", warn
 	printf "allocinfo_ext: memory_bytes %d\n", aie
 }' "$log"
+sed -n '/^memleak output/,/^[a-z]/{/^memleak output\|^  /p}' "$log"

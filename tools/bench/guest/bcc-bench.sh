@@ -7,7 +7,7 @@
 # again, and with allocinfo_ext loaded. Lines for the host:
 #   bench STATE OP PAIRS FASTEST_NS SLOWEST_NS   (fastest of 3 rounds)
 #   map ID TYPE NAME KEY VALUE MAX_ENTRIES MEMLOCK
-#   memleak_rss_kb KB, memleak_start_ns NS, aie_memory_bytes BYTES
+#   memleak_rss_kb KB, memleak_start_s SECONDS (guest time), aie_memory_bytes BYTES
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 ctl=/sys/kernel/debug/aie_bench/ctl
 ops="kmalloc-64:100000 pages-0:20000"
@@ -22,7 +22,21 @@ measure() {
 	done
 }
 
-now_ns() { awk '{ printf "%d\n", $1 * 1000000000 }' /proc/uptime; }
+uptime() { cut -d' ' -f1 /proc/uptime; }
+
+# wait_for PATTERN FILE PID: until a line of FILE matches, while PID lives
+wait_for() {
+	local i=0
+	while ! grep -q "$1" "$2"; do
+		if ! kill -0 "$3" 2>/dev/null || [ $i -ge 1800 ]; then
+			echo "memleak-bpfcc printed no '$1':"
+			cat "$2"
+			return 1
+		fi
+		sleep 1
+		i=$((i + 1))
+	done
+}
 
 insmod /aie/aie_bench.ko || exit 1
 measure none || exit 1
@@ -30,20 +44,11 @@ measure none || exit 1
 # memleak in kernel mode: no -p, default interval (5 s), sample rate 1,
 # reports allocations older than 500 ms.
 out=/tmp/memleak.out
-t0=$(now_ns)
+t0=$(uptime)
 PYTHONUNBUFFERED=1 memleak-bpfcc > $out 2>&1 &
 pid=$!
-i=0
-while ! grep -q '^Attaching to kernel allocators' $out; do
-	if ! kill -0 $pid 2>/dev/null || [ $i -ge 1800 ]; then
-		echo "memleak-bpfcc did not attach:"
-		cat $out
-		exit 1
-	fi
-	sleep 1
-	i=$((i + 1))
-done
-echo "memleak_start_ns $(($(now_ns) - t0))"
+wait_for '^Attaching to kernel allocators' $out $pid || exit 1
+echo "memleak_start_s $(uptime | awk -v t0=$t0 '{ print $1 - t0 }')"
 echo "memleak_progs $(bpftool prog show | grep -c 'tracepoint')"
 bpftool -j map show | python3 -c '
 import json, sys
@@ -52,14 +57,18 @@ for m in json.load(sys.stdin):
           m.get("bytes_value", 0), m.get("max_entries", 0),
           m.get("bytes_memlock", 0))
 '
+# twice: its reports every 5 s may fall into a round of the loop
+measure memleak || exit 1
 measure memleak || exit 1
 echo "memleak_rss_kb $(awk '/^VmRSS:/ { print $2 }' /proc/$pid/status)"
-# let it print one report, to show it was working
-sleep 6
-kill -INT $pid
+# one report, to show it was working; SIGINT is ignored by a background
+# job of a script, so TERM ends it
+wait_for 'Top 10 stacks with outstanding' $out $pid || exit 1
+kill -TERM $pid
 wait $pid
-echo "memleak output (first 12 lines):"
-head -n 12 $out | sed 's/^/  /'
+echo "memleak_compiler_warnings $(grep -c 'warning:' $out)"
+echo "memleak output from attaching on (14 lines):"
+sed -n '/^Attaching/,$p' $out | head -n 14 | sed 's/^/  /'
 measure none-after || exit 1
 
 insmod /aie/allocinfo_ext.ko || exit 1
