@@ -23,6 +23,9 @@
 #                        Documentation/benchmarks.rst
 #   make dkms-check      add, build, install and remove the module with
 #                        DKMS for Debian's 6.12 and 6.1 (root)
+#   make bench-bcc       measure BCC's memleak beside allocinfo_ext on
+#                        Debian's 6.12 in a VM, print the figures (root;
+#                        AIE_BENCH_SRC: aie_bench's source directory)
 #   make clean
 #
 # KDIR defaults to the running kernel's build tree. KERNEL selects the
@@ -35,7 +38,7 @@ PREFIX ?= /usr/local
 INSTALL_MOD_PATH ?= $(DESTDIR)
 
 .PHONY: all modules tools install install-module install-tools clean \
-	check check-all stress dkms-check run bench kdir
+	check check-all stress dkms-check run bench bench-bcc kdir
 
 all: modules
 
@@ -107,3 +110,7 @@ run:
 bench:
 	$(if $(filter file,$(origin KERNEL)),,AIE_BENCH_KERNELS=$(KERNEL)) \
 		tools/vm/bench.sh
+
+# BCC memleak beside allocinfo_ext, in a VM with a Debian root over 9p.
+bench-bcc:
+	tools/bench/bcc.sh
