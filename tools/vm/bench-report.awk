@@ -201,12 +201,14 @@ END {
 	if (!nacc)
 		exit
 	print ""
-	printf "%s  %s  %s  %s  %s  %s  %s  %s\n", dashes(16), dashes(9),
-		dashes(7), dashes(10), dashes(10), dashes(7), dashes(10), dashes(7)
-	printf "%-16s  %9s  %7s  %10s  %10s  %7s  %10s  %7s\n", "site", "sizes",
-		"objects", "true", "exact", "error", "sampled", "error"
-	printf "%s  %s  %s  %s  %s  %s  %s  %s\n", dashes(16), dashes(9),
-		dashes(7), dashes(10), dashes(10), dashes(7), dashes(10), dashes(7)
+	acc_hr = sprintf("%s  %s  %s  %s  %s  %s  %s  %s  %s  %s", dashes(16),
+		dashes(9), dashes(7), dashes(10), dashes(10), dashes(7),
+		dashes(10), dashes(7), dashes(10), dashes(7))
+	print acc_hr
+	printf "%-16s  %9s  %7s  %10s  %10s  %7s  %10s  %7s  %10s  %7s\n",
+		"site", "sizes", "objects", "true", "exact", "error",
+		"s=512K", "error", "s=1K", "error"
+	print acc_hr
 	for (i = 1; i <= nacc; i++) {
 		f = acc[i]
 		e = acc_est["exact", f]
@@ -219,14 +221,23 @@ END {
 			s = "n/a"
 			se = "n/a"
 		}
-		printf "%-16s  %9s  %7d  %10d  %10d  %7s  %10s  %7s\n",
+		if (("sample1k", f) in acc_true) {
+			k = acc_est["sample1k", f]
+			ke = pct(k, acc_true["sample1k", f])
+		} else {
+			k = "n/a"
+			ke = "n/a"
+		}
+		printf "%-16s  %9s  %7d  %10d  %10d  %7s  %10s  %7s  %10s  %7s\n",
 			substr(f, 11), acc_sizes[f], acc_objs["exact", f], t, e,
-			pct(e, t), s, se
+			pct(e, t), s, se, k, ke
 	}
-	printf "%s  %s  %s  %s  %s  %s  %s  %s\n", dashes(16), dashes(9),
-		dashes(7), dashes(10), dashes(10), dashes(7), dashes(10), dashes(7)
+	print acc_hr
 	print ""
 	print "Live bytes per site: true (ksize() of each object held), from"
-	print "/proc/allocinfo_ext with full tracking (exact) and with"
-	print "\"sample 524288\" (sampled; the same allocations made again)."
+	print "/proc/allocinfo_ext with full tracking (exact), with"
+	print "\"sample 524288\" (s=512K) and with \"sample 1024\" (s=1K), the"
+	print "same allocations made again each time. The expected error of an"
+	print "estimate is about one over the square root of the samples a"
+	print "site holds: bytes / interval (8 for 4 MiB at 512K, 4096 at 1K)."
 }

@@ -116,6 +116,8 @@ full)
 	if echo "sample 524288" > $aie; then
 		run_all sample
 		accuracy sample
+		# the error an interval small enough for sites of 1 MiB gives
+		echo "sample 1024" > $aie && accuracy sample1k
 		echo "sample 0" > $aie || exit 1
 	else
 		echo "# sample 524288: refused; its rows are n/a"
