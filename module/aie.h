@@ -227,6 +227,8 @@ void aie_track_exit(void);
 void __aie_track_alloc(unsigned long call_site, enum aie_type type,
 		       const void *key, u64 bytes, u64 req, u64 weight);
 void aie_track_failed(unsigned long call_site, enum aie_type type);
+void aie_track_failed_n(unsigned long call_site, enum aie_type type,
+			u64 weight);
 void __aie_track_free(const void *key);
 struct tracepoint *aie_tracepoint_find(const char *name);
 int aie_hooks_select(const char *list);

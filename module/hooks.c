@@ -229,13 +229,23 @@ void __aie_track_alloc(unsigned long call_site, enum aie_type type,
 /* An allocation at @call_site that returned nothing. */
 void aie_track_failed(unsigned long call_site, enum aie_type type)
 {
+	aie_track_failed_n(call_site, type, 1);
+}
+
+/*
+ * @weight failures at @call_site: a failed page or vmalloc allocation that
+ * sampling selected at the allocator's entry stands for its weight.
+ */
+void aie_track_failed_n(unsigned long call_site, enum aie_type type,
+			u64 weight)
+{
 	struct aie_site *site;
 
 	if (unlikely(READ_ONCE(aie_all_disabled)))
 		return;
 	site = aie_track_site(call_site, type);
 	if (site)
-		atomic64_inc(&site->failed);
+		atomic64_add(weight, &site->failed);
 }
 
 /* The free of @key, which aie_track_free() (aie.h) could not rule out. */

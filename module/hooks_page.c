@@ -77,6 +77,12 @@ static struct aie_page_probe aie_page_probes[] = {
 
 static struct tracepoint *aie_page_free_tp;
 
+/* What an entry handler leaves for the return handler. */
+struct aie_page_call {
+	u64 bytes;
+	u64 weight;		/* from aie_sample(), at the entry */
+};
+
 /*
  * Whether the return of this call can be left alone: a call from inside
  * another entry point (alloc_pages -> alloc_pages_mpol -> __alloc_pages),
@@ -96,25 +102,30 @@ static bool aie_page_skip_return(struct pt_regs *regs)
 	return site && test_bit(AIE_SITE_INTERNAL, &site->flags);
 }
 
-/* Returns non-zero to leave the return alone (no return handler then). */
+/*
+ * Returns non-zero to leave the return alone (no return handler then).
+ * The size is known here, so sampling decides here too: a call sampling
+ * skips costs no return probe (nor, should it fail, a failure count).
+ */
 static int aie_page_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct aie_page_probe *p = container_of(get_kretprobe(ri),
 						struct aie_page_probe, rp);
-	u64 *bytes = (u64 *)ri->data;
+	struct aie_page_call *call = (struct aie_page_call *)ri->data;
 	unsigned int order = 0;
 
 	if (aie_page_skip_return(regs))
 		return 1;
-
 	if (p->size_arg >= 0) {
-		*bytes = PAGE_ALIGN(regs_get_kernel_argument(regs, p->size_arg));
-		return 0;
+		call->bytes = PAGE_ALIGN(regs_get_kernel_argument(regs,
+								  p->size_arg));
+	} else {
+		if (p->order_arg >= 0)
+			order = regs_get_kernel_argument(regs, p->order_arg);
+		call->bytes = PAGE_SIZE << order;
 	}
-	if (p->order_arg >= 0)
-		order = regs_get_kernel_argument(regs, p->order_arg);
-	*bytes = PAGE_SIZE << order;
-	return 0;
+	call->weight = aie_sample(call->bytes);
+	return !call->weight;
 }
 
 static int aie_page_return(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -123,16 +134,17 @@ static int aie_page_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 						struct aie_page_probe, rp);
 	unsigned long ret = regs_return_value(regs);
 	unsigned long caller = get_kretprobe_retaddr(ri);
-	u64 bytes = *(u64 *)ri->data;
+	struct aie_page_call *call = (struct aie_page_call *)ri->data;
 	struct page *page;
 
 	if (!ret) {
-		aie_track_failed(caller, AIE_TYPE_PAGE);
+		aie_track_failed_n(caller, AIE_TYPE_PAGE, call->weight);
 		return 0;
 	}
 	page = p->ret == AIE_RET_ADDR ? virt_to_page((void *)ret) :
 					(struct page *)ret;
-	aie_track_alloc(caller, AIE_TYPE_PAGE, page, bytes, bytes);
+	__aie_track_alloc(caller, AIE_TYPE_PAGE, page, call->bytes,
+			  call->bytes, call->weight);
 	return 0;
 }
 
@@ -152,7 +164,7 @@ static void aie_page_probe_register(struct aie_page_probe *p)
 		p->rp.kp.symbol_name = p->name[i];
 		p->rp.entry_handler = aie_page_entry;
 		p->rp.handler = aie_page_return;
-		p->rp.data_size = sizeof(u64);
+		p->rp.data_size = sizeof(struct aie_page_call);
 		/* GFP_KERNEL allocations sleep in reclaim with a call open. */
 		p->rp.maxactive = max(64U, 8 * num_possible_cpus());
 		p->hooked = !register_kretprobe(&p->rp);

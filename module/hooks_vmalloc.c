@@ -31,6 +31,7 @@
 struct aie_vmalloc_call {
 	unsigned long size;
 	unsigned long caller;
+	u64 weight;		/* from aie_sample(), at the entry */
 };
 
 static const char * const aie_vmalloc_names[] = {
@@ -42,9 +43,13 @@ static int aie_vmalloc_entry(struct kretprobe_instance *ri,
 {
 	struct aie_vmalloc_call *call = (struct aie_vmalloc_call *)ri->data;
 
+	if (READ_ONCE(aie_all_disabled))
+		return 1;
 	call->size = regs_get_kernel_argument(regs, AIE_VMALLOC_ARG_SIZE);
 	call->caller = regs_get_kernel_argument(regs, AIE_VMALLOC_ARG_CALLER);
-	return 0;
+	/* As for pages: a call sampling skips costs no return probe. */
+	call->weight = aie_sample(PAGE_ALIGN(call->size));
+	return !call->weight;
 }
 
 static int aie_vmalloc_return(struct kretprobe_instance *ri,
@@ -55,10 +60,11 @@ static int aie_vmalloc_return(struct kretprobe_instance *ri,
 	unsigned long caller = call->caller ?: get_kretprobe_retaddr(ri);
 
 	if (!addr)
-		aie_track_failed(caller, AIE_TYPE_VMALLOC);
+		aie_track_failed_n(caller, AIE_TYPE_VMALLOC, call->weight);
 	else
-		aie_track_alloc(caller, AIE_TYPE_VMALLOC, addr,
-				PAGE_ALIGN(call->size), call->size);
+		__aie_track_alloc(caller, AIE_TYPE_VMALLOC, addr,
+				  PAGE_ALIGN(call->size), call->size,
+				  call->weight);
 	return 0;
 }
 
