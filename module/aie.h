@@ -254,6 +254,8 @@ void aie_vmalloc_hooks_unregister(void);
 unsigned long aie_vmalloc_hooks_missed(void);
 int aie_percpu_hooks_register(void);
 void aie_percpu_hooks_unregister(void);
+bool aie_percpu_fail_hooked(void);
+unsigned long aie_percpu_hooks_missed(void);
 
 /* capture.c: aie_capture_alloc() only when aie_capture_on() */
 DECLARE_STATIC_KEY_FALSE(aie_capture_key);

@@ -367,7 +367,10 @@ void aie_hooks_show(struct seq_file *m)
 	seq_printf(m, "page_hooks %s\n", aie_hook_state(aie_page_hooked));
 	seq_printf(m, "vmalloc_hooks %s\n", aie_hook_state(aie_vmalloc_hooked));
 	seq_printf(m, "percpu_hooks %s\n", aie_hook_state(aie_percpu_hooked));
+	seq_printf(m, "percpu_fail_hook %s\n",
+		   aie_hook_state(aie_percpu_hooked && aie_percpu_fail_hooked()));
 	seq_printf(m, "probe_missed %lu\n",
 		   (aie_page_hooked ? aie_page_hooks_missed() : 0) +
-		   (aie_vmalloc_hooked ? aie_vmalloc_hooks_missed() : 0));
+		   (aie_vmalloc_hooked ? aie_vmalloc_hooks_missed() : 0) +
+		   (aie_percpu_hooked ? aie_percpu_hooks_missed() : 0));
 }

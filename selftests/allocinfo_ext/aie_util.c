@@ -103,6 +103,26 @@ int aie_helper(const char *fmt, ...)
 	return aie_write(AIE_HELPER_CTL, buf, strlen(buf));
 }
 
+long long aie_helper_held(const char *kind)
+{
+	char *buf = aie_read_file(AIE_HELPER_CTL), *line, *save, name[64];
+	long long held = -1;
+	unsigned int n;
+
+	if (!buf)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%63s %*s %*u %u", name, &n) == 2 &&
+		    !strcmp(name, kind)) {
+			held = n;
+			break;
+		}
+	}
+	free(buf);
+	return held;
+}
+
 int aie_write_str(const char *path, const char *val)
 {
 	return aie_write(path, val, strlen(val));
@@ -396,6 +416,19 @@ long long aie_stat(const char *key)
 	}
 	free(buf);
 	return v;
+}
+
+bool aie_stat_present(const char *key)
+{
+	char *buf = aie_read_file(AIE_STATS), want[128];
+	bool present;
+
+	if (!buf)
+		return false;
+	snprintf(want, sizeof(want), "\n%s present\n", key);
+	present = strstr(buf, want) != NULL;
+	free(buf);
+	return present;
 }
 
 static long long aie_slab_attr(const char *name, const char *attr)

@@ -76,6 +76,9 @@ int aie_count_rows(const char *module);
 /* Live bytes summed over the rows of @type whose function is @func. */
 long long aie_bytes_of(const char *func, const char *type);
 
+/* Objects of @kind the helper holds now; -1 on error. */
+long long aie_helper_held(const char *kind);
+
 /* Write @len bytes to the helper's control file, as they are. */
 int aie_helper_raw(const void *buf, size_t len);
 
@@ -91,6 +94,9 @@ char *aie_read_file(const char *path);
 /* A number from a file, or a "key value" line of it; -1 on error. */
 long long aie_read_long(const char *path);
 long long aie_stat(const char *key);
+
+/* Whether the stats file has the line "<key> present". */
+bool aie_stat_present(const char *key);
 
 /* Slot size and object size of slab cache @name, from /sys/kernel/slab. */
 long long aie_slab_size(const char *name);

@@ -15,6 +15,11 @@
  *	write "free all"		free everything held
  *	write "leak <kind> <n>"		make n objects of a slab kind and
  *					drop them (kmemleak told not to mind)
+ *	write "inject <kind> <n>"	as alloc, with this task's
+ *					make-it-fail flag set around each
+ *					call: fault injection with
+ *					task-filter fails its allocations
+ *					(EOPNOTSUPP without fault injection)
  *	write "storm <n>"		on every online CPU at once, a kernel
  *					thread makes n rounds of allocations
  *					and frees of the storm kinds, then
@@ -44,6 +49,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -343,6 +349,36 @@ static void aie_helper_kfree_const(const void *p)
 	kfree_const(p);
 }
 
+/*
+ * vmalloc that says nothing when it fails (fault_test makes it fail): a
+ * vmalloc failure without __GFP_NOWARN logs a stack trace.
+ */
+AIE_HELPER_VMALLOC(vmalloc_nowarn, __vmalloc(3 * PAGE_SIZE, GFP_KERNEL | __GFP_NOWARN))
+
+/* Always fails, silently: larger than the largest percpu allocation. */
+#define AIE_HELPER_PERCPU_TOO_BIG	(64 << 10)
+/* The largest percpu allocation (PCPU_MIN_UNIT_SIZE): 8 pages per CPU. */
+#define AIE_HELPER_PERCPU_BIG		(32 << 10)
+
+static noinline void *aie_helper_percpu_fail(void)
+{
+	void __percpu *p = __alloc_percpu_gfp(AIE_HELPER_PERCPU_TOO_BIG, 8,
+					      GFP_KERNEL | __GFP_NOWARN);
+
+	barrier();
+	return (void __force *)p;
+}
+
+/* Needs pages populated for it, which fault injection can fail. */
+static noinline void *aie_helper_percpu_big(void)
+{
+	void __percpu *p = __alloc_percpu_gfp(AIE_HELPER_PERCPU_BIG, PAGE_SIZE,
+					      GFP_KERNEL | __GFP_NOWARN);
+
+	barrier();
+	return (void __force *)p;
+}
+
 /* percpu: 40 bytes on every possible CPU. */
 static noinline void *aie_helper_percpu_40(void)
 {
@@ -503,6 +539,12 @@ static struct aie_helper_kind aie_helper_kinds[] = {
 			aie_helper_kvfree),
 	AIE_HELPER_KIND("percpu40", aie_helper_percpu_40, 40,
 			aie_helper_free_percpu),
+	AIE_HELPER_KIND("percpu_fail", aie_helper_percpu_fail,
+			AIE_HELPER_PERCPU_TOO_BIG, aie_helper_free_percpu),
+	AIE_HELPER_KIND("percpu_big", aie_helper_percpu_big,
+			AIE_HELPER_PERCPU_BIG, aie_helper_free_percpu),
+	AIE_HELPER_KIND("vmalloc_nowarn", aie_helper_vmalloc_nowarn,
+			3 * PAGE_SIZE, aie_helper_kvfree),
 	AIE_HELPER_KIND("krealloc500", aie_helper_krealloc_500, 500, kfree),
 	AIE_HELPER_KIND("unknown_site", aie_helper_unknown_site, 24,
 			aie_helper_unknown_free),
@@ -631,6 +673,34 @@ static int aie_helper_alloc(struct aie_helper_kind *k, unsigned int n)
 	return 0;
 }
 
+/*
+ * alloc, each call under this task's make-it-fail flag, which fault
+ * injection's task-filter reads: only the allocations made inside the
+ * helper's call can fail, not those of the write around it, nor the
+ * test's own page faults.
+ */
+static int aie_helper_inject(struct aie_helper_kind *k, unsigned int n)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	void *p;
+
+	if (n > AIE_HELPER_MAX_HELD - k->held)
+		return -ENOSPC;
+	while (n--) {
+		current->make_it_fail = 1;
+		p = k->alloc();
+		current->make_it_fail = 0;
+		if (p == ERR_PTR(-EOPNOTSUPP))
+			return -EOPNOTSUPP;
+		if (!IS_ERR_OR_NULL(p))
+			k->obj[k->held++] = p;
+	}
+	return 0;
+#else
+	return -EOPNOTSUPP;
+#endif
+}
+
 /* Allocations the module never frees: what its unload leaves live. */
 static int aie_helper_leak(struct aie_helper_kind *k, unsigned int n)
 {
@@ -687,6 +757,8 @@ static int aie_helper_command(char *cmd)
 		return aie_helper_free(k, n);
 	if (!strcmp(verb, "leak"))
 		return aie_helper_leak(k, n);
+	if (!strcmp(verb, "inject"))
+		return aie_helper_inject(k, n);
 	return -EINVAL;
 }
 
