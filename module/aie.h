@@ -10,12 +10,14 @@
  * symbols.c  naming a call site through kallsyms
  * proc.c     /proc/allocinfo_ext and /proc/allocinfo_ext_stats
  * capture.c  call stacks of chosen sites, /proc/allocinfo_ext_stacks*
+ * memcg.c    which allocations are accounted to a memory cgroup
  */
 #ifndef _AIE_H
 #define _AIE_H
 
 #include <linux/atomic.h>
 #include <linux/bits.h>
+#include <linux/gfp.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
@@ -73,17 +75,20 @@ struct aie_site_sums {
 	s64 live_slack;
 	s64 total_calls;
 	s64 total_bytes;
+	s64 live_accounted;	/* live bytes accounted to a memory cgroup */
 };
 
 /*
  * What the object map keeps for each live tracked object, packed by
  * hooks.c in the 64-bit value of its slot: the site's index, the size
  * (bytes for slab, bytes per CPU for percpu, pages for page and vmalloc),
- * the slack, and whether aie_weights holds a sampling weight for it.
+ * the slack, whether the allocation is accounted to a memory cgroup
+ * (memcg.c), and whether aie_weights holds a sampling weight for it.
  */
 #define AIE_OBJ_SITE		GENMASK_ULL(15, 0)
 #define AIE_OBJ_SIZE		GENMASK_ULL(39, 16)
-#define AIE_OBJ_SLACK		GENMASK_ULL(62, 40)
+#define AIE_OBJ_SLACK		GENMASK_ULL(61, 40)
+#define AIE_OBJ_ACCOUNTED	BIT_ULL(62)
 #define AIE_OBJ_WEIGHTED	BIT_ULL(63)
 #define AIE_MAX_SITES		(AIE_OBJ_SITE + 1)
 
@@ -148,6 +153,8 @@ u32 aie_sites_capacity(void);
 size_t aie_sites_memory(void);
 void aie_site_charge(u32 idx, u64 bytes, u64 slack, u64 weight);
 void aie_site_uncharge(u32 idx, u64 bytes, u64 slack, u64 weight);
+void aie_site_charge_accounted(u32 idx, u64 bytes, u64 weight);
+void aie_site_uncharge_accounted(u32 idx, u64 bytes, u64 weight);
 void aie_site_sum(u32 idx, struct aie_site_sums *sums);
 s64 aie_site_peak(u32 idx, s64 live_bytes);
 void aie_sites_reset(void);
@@ -203,7 +210,7 @@ extern struct aie_objmap aie_objects, aie_weights;
 int aie_track_init(unsigned long max_objects);
 void aie_track_exit(void);
 void aie_track_alloc(unsigned long call_site, enum aie_type type,
-		     const void *key, u64 bytes, u64 req);
+		     const void *key, u64 bytes, u64 req, bool accounted);
 void aie_track_failed(unsigned long call_site, enum aie_type type);
 void aie_track_free(const void *key);
 struct tracepoint *aie_tracepoint_find(const char *name);
@@ -272,6 +279,20 @@ void aie_capture_show(struct seq_file *m);
 size_t aie_capture_memory(void);
 int aie_capture_init(void);
 void aie_capture_exit(void);
+
+/* memcg.c */
+void aie_memcg_init(void);
+struct kmem_cache;
+bool aie_slab_accounted(gfp_t gfp, const struct kmem_cache *s);
+
+/*
+ * Whether an allocation with @gfp is accounted to a memory cgroup: asked
+ * with __GFP_ACCOUNT, on a kernel that has memory cgroups.
+ */
+static inline bool aie_gfp_accounted(gfp_t gfp)
+{
+	return IS_ENABLED(CONFIG_MEMCG) && (gfp & __GFP_ACCOUNT);
+}
 
 /* proc.c */
 int aie_proc_init(void);

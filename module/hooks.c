@@ -106,6 +106,8 @@ static void aie_uncharge_weighted(u64 val, u64 weight)
 		return;
 	bytes = aie_units_to_size(site->type, FIELD_GET(AIE_OBJ_SIZE, val));
 	aie_site_uncharge(idx, bytes, FIELD_GET(AIE_OBJ_SLACK, val), weight);
+	if (val & AIE_OBJ_ACCOUNTED)
+		aie_site_uncharge_accounted(idx, bytes, weight);
 }
 
 /* Uncharge the object @key whose map value is @val; drop its weight. */
@@ -154,7 +156,7 @@ static struct aie_site *aie_track_site(unsigned long call_site,
  * so that whoever frees the object finds it.
  */
 static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
-			     u64 bytes, u64 slack, u64 weight)
+			     u64 bytes, u64 slack, u64 weight, bool accounted)
 {
 	u64 units = aie_size_to_units(type, bytes), val, old, old_weight = 1;
 	enum aie_objmap_result res;
@@ -166,6 +168,8 @@ static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
 	}
 	val = FIELD_PREP(AIE_OBJ_SITE, idx) | FIELD_PREP(AIE_OBJ_SIZE, units) |
 	      FIELD_PREP(AIE_OBJ_SLACK, slack);
+	if (accounted)
+		val |= AIE_OBJ_ACCOUNTED;
 	if (unlikely(weight > 1)) {
 		res = aie_objmap_insert(&aie_weights, key, weight, &old_weight);
 		if (res == AIE_OBJMAP_FULL) {
@@ -199,9 +203,12 @@ static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
 	return true;
 }
 
-/* An allocation of @bytes (@req asked for) at @call_site, freed by @key. */
+/*
+ * An allocation of @bytes (@req asked for) at @call_site, freed by @key;
+ * @accounted when it is accounted to a memory cgroup (memcg.c).
+ */
 void aie_track_alloc(unsigned long call_site, enum aie_type type,
-		     const void *key, u64 bytes, u64 req)
+		     const void *key, u64 bytes, u64 req, bool accounted)
 {
 	struct aie_site *site;
 	u64 weight, slack;
@@ -220,8 +227,11 @@ void aie_track_alloc(unsigned long call_site, enum aie_type type,
 	idx = aie_site_index(site);
 	slack = bytes > req ? bytes - req : 0;
 	if (aie_track_object((unsigned long)key, type, idx, bytes, slack,
-			     weight))
+			     weight, accounted)) {
 		aie_site_charge(idx, bytes, slack, weight);
+		if (accounted)
+			aie_site_charge_accounted(idx, bytes, weight);
+	}
 	if (aie_capture_on())
 		aie_capture_alloc(site, bytes, weight);
 }

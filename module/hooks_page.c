@@ -47,18 +47,26 @@ struct aie_page_probe {
 	const char *name[2];	/* 6.10+ name, older name */
 	int order_arg;		/* argument holding the order, or -1 for 0 */
 	int size_arg;		/* argument holding a size in bytes, or -1 */
+	int gfp_arg;		/* argument holding the gfp flags */
 	enum aie_page_ret ret;
 	struct kretprobe rp;
 	bool hooked;
 };
 
 /* _names: an AIE_FN_* of compat.h, the 6.10+ name first. */
+/* The gfp flags come first, but in the exact allocators after the size. */
 #define AIE_PAGE_PROBE(_names, _order, _ret) \
 	{ .name = { _names }, .order_arg = _order, .size_arg = -1, \
-	  .ret = _ret }
-#define AIE_PAGE_EXACT_PROBE(_names, _size) \
+	  .gfp_arg = 0, .ret = _ret }
+#define AIE_PAGE_EXACT_PROBE(_names, _size, _gfp) \
 	{ .name = { _names }, .order_arg = -1, .size_arg = _size, \
-	  .ret = AIE_RET_ADDR }
+	  .gfp_arg = _gfp, .ret = AIE_RET_ADDR }
+
+/* What the entry handler saves for the return handler. */
+struct aie_page_call {
+	u64 bytes;
+	bool accounted;		/* __GFP_ACCOUNT: memcg.c */
+};
 
 /* The first is the heart of the allocator: without it, no page hooks. */
 static struct aie_page_probe aie_page_probes[] = {
@@ -71,8 +79,8 @@ static struct aie_page_probe aie_page_probes[] = {
 	AIE_PAGE_PROBE(AIE_FN_VMA_ALLOC_FOLIO, 1, AIE_RET_PAGE),
 	AIE_PAGE_PROBE(AIE_FN_GET_FREE_PAGES, 1, AIE_RET_ADDR),
 	AIE_PAGE_PROBE(AIE_FN_GET_ZEROED_PAGE, -1, AIE_RET_ADDR),
-	AIE_PAGE_EXACT_PROBE(AIE_FN_ALLOC_PAGES_EXACT, 0),
-	AIE_PAGE_EXACT_PROBE(AIE_FN_ALLOC_PAGES_EXACT_NID, 1),
+	AIE_PAGE_EXACT_PROBE(AIE_FN_ALLOC_PAGES_EXACT, 0, 1),
+	AIE_PAGE_EXACT_PROBE(AIE_FN_ALLOC_PAGES_EXACT_NID, 1, 2),
 };
 
 static struct tracepoint *aie_page_free_tp;
@@ -101,19 +109,23 @@ static int aie_page_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct aie_page_probe *p = container_of(get_kretprobe(ri),
 						struct aie_page_probe, rp);
-	u64 *bytes = (u64 *)ri->data;
+	struct aie_page_call *call = (struct aie_page_call *)ri->data;
 	unsigned int order = 0;
+	gfp_t gfp;
 
 	if (aie_page_skip_return(regs))
 		return 1;
 
+	gfp = (__force gfp_t)regs_get_kernel_argument(regs, p->gfp_arg);
+	call->accounted = aie_gfp_accounted(gfp);
 	if (p->size_arg >= 0) {
-		*bytes = PAGE_ALIGN(regs_get_kernel_argument(regs, p->size_arg));
+		call->bytes = PAGE_ALIGN(regs_get_kernel_argument(regs,
+								  p->size_arg));
 		return 0;
 	}
 	if (p->order_arg >= 0)
 		order = regs_get_kernel_argument(regs, p->order_arg);
-	*bytes = PAGE_SIZE << order;
+	call->bytes = PAGE_SIZE << order;
 	return 0;
 }
 
@@ -123,7 +135,7 @@ static int aie_page_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 						struct aie_page_probe, rp);
 	unsigned long ret = regs_return_value(regs);
 	unsigned long caller = get_kretprobe_retaddr(ri);
-	u64 bytes = *(u64 *)ri->data;
+	struct aie_page_call *call = (struct aie_page_call *)ri->data;
 	struct page *page;
 
 	if (!ret) {
@@ -132,7 +144,8 @@ static int aie_page_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	}
 	page = p->ret == AIE_RET_ADDR ? virt_to_page((void *)ret) :
 					(struct page *)ret;
-	aie_track_alloc(caller, AIE_TYPE_PAGE, page, bytes, bytes);
+	aie_track_alloc(caller, AIE_TYPE_PAGE, page, call->bytes, call->bytes,
+			call->accounted);
 	return 0;
 }
 
@@ -152,7 +165,7 @@ static void aie_page_probe_register(struct aie_page_probe *p)
 		p->rp.kp.symbol_name = p->name[i];
 		p->rp.entry_handler = aie_page_entry;
 		p->rp.handler = aie_page_return;
-		p->rp.data_size = sizeof(u64);
+		p->rp.data_size = sizeof(struct aie_page_call);
 		/* GFP_KERNEL allocations sleep in reclaim with a call open. */
 		p->rp.maxactive = max(64U, 8 * num_possible_cpus());
 		p->hooked = !register_kretprobe(&p->rp);

@@ -41,7 +41,7 @@ static void aie_probe_percpu_alloc(void *data, unsigned long call_site,
 	u64 bytes = (u64)size * num_possible_cpus();
 
 	aie_track_alloc(call_site, AIE_TYPE_PERCPU, (__force const void *)ptr,
-			bytes, bytes);
+			bytes, bytes, aie_gfp_accounted(gfp_flags));
 }
 
 static void aie_probe_percpu_free(void *data, void *base_addr, int off,

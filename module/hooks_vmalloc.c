@@ -26,11 +26,13 @@
 
 /* __vmalloc_node_range(size, align, start, end, gfp, prot, vm_flags, node, caller) */
 #define AIE_VMALLOC_ARG_SIZE	0
+#define AIE_VMALLOC_ARG_GFP	4
 #define AIE_VMALLOC_ARG_CALLER	8
 
 struct aie_vmalloc_call {
 	unsigned long size;
 	unsigned long caller;
+	bool accounted;		/* __GFP_ACCOUNT: memcg.c */
 };
 
 static const char * const aie_vmalloc_names[] = {
@@ -41,9 +43,12 @@ static int aie_vmalloc_entry(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
 {
 	struct aie_vmalloc_call *call = (struct aie_vmalloc_call *)ri->data;
+	gfp_t gfp;
 
 	call->size = regs_get_kernel_argument(regs, AIE_VMALLOC_ARG_SIZE);
 	call->caller = regs_get_kernel_argument(regs, AIE_VMALLOC_ARG_CALLER);
+	gfp = (__force gfp_t)regs_get_kernel_argument(regs, AIE_VMALLOC_ARG_GFP);
+	call->accounted = aie_gfp_accounted(gfp);
 	return 0;
 }
 
@@ -58,7 +63,8 @@ static int aie_vmalloc_return(struct kretprobe_instance *ri,
 		aie_track_failed(caller, AIE_TYPE_VMALLOC);
 	else
 		aie_track_alloc(caller, AIE_TYPE_VMALLOC, addr,
-				PAGE_ALIGN(call->size), call->size);
+				PAGE_ALIGN(call->size), call->size,
+				call->accounted);
 	return 0;
 }
 

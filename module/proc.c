@@ -116,10 +116,11 @@ static int allocinfo_ext_show(struct seq_file *m, void *v)
 	seq_printf(m, "%12lli %8llu ", (long long)s.live_bytes,
 		   (unsigned long long)s.live_calls);
 	aie_proc_show_tag(m, site, m->private);
-	seq_printf(m, " type:%s slack:%lld total_calls:%lld total_bytes:%lld peak:%lld failed:%lld",
+	seq_printf(m, " type:%s slack:%lld total_calls:%lld total_bytes:%lld peak:%lld failed:%lld accounted:%lld",
 		   aie_type_names[site->type], (long long)s.live_slack,
 		   (long long)s.total_calls, (long long)s.total_bytes,
-		   (long long)peak, (long long)atomic64_read(&site->failed));
+		   (long long)peak, (long long)atomic64_read(&site->failed),
+		   (long long)s.live_accounted);
 	if (test_bit(AIE_SITE_DISABLED, &site->flags))
 		seq_puts(m, " disabled");
 	if (test_bit(AIE_SITE_UNLOADED, &site->flags))

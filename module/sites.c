@@ -49,6 +49,7 @@ struct aie_site_ctr {
 	local64_t live_slack;
 	local64_t total_calls;
 	local64_t total_bytes;
+	local64_t live_accounted;	/* memcg.c: accounted bytes */
 	s64 high;		/* highest live_bytes seen here since reset */
 };
 
@@ -303,6 +304,26 @@ void aie_site_uncharge(u32 idx, u64 bytes, u64 slack, u64 weight)
 	local64_sub(slack * weight, &c->live_slack);
 }
 
+/*
+ * The part of the object charged by aie_site_charge() that is accounted
+ * to a memory cgroup: all its bytes, or none (memcg.c decides). Preemption
+ * disabled.
+ */
+void aie_site_charge_accounted(u32 idx, u64 bytes, u64 weight)
+{
+	struct aie_site_ctr *c = this_cpu_read(aie_site_ctrs) + idx;
+
+	local64_add(bytes * weight, &c->live_accounted);
+}
+
+/* Its mirror, at the free of an accounted object. */
+void aie_site_uncharge_accounted(u32 idx, u64 bytes, u64 weight)
+{
+	struct aie_site_ctr *c = this_cpu_read(aie_site_ctrs) + idx;
+
+	local64_sub(bytes * weight, &c->live_accounted);
+}
+
 /* Sum site @idx's counters over the CPUs. Any context. */
 void aie_site_sum(u32 idx, struct aie_site_sums *sums)
 {
@@ -317,6 +338,7 @@ void aie_site_sum(u32 idx, struct aie_site_sums *sums)
 		sums->live_slack += local64_read(&c->live_slack);
 		sums->total_calls += local64_read(&c->total_calls);
 		sums->total_bytes += local64_read(&c->total_bytes);
+		sums->live_accounted += local64_read(&c->live_accounted);
 	}
 }
 

@@ -185,6 +185,7 @@ static int aie_row_field(struct aie_row *row, const char *tok)
 		{ "total_bytes:", offsetof(struct aie_row, total_bytes) },
 		{ "peak:", offsetof(struct aie_row, peak) },
 		{ "failed:", offsetof(struct aie_row, failed) },
+		{ "accounted:", offsetof(struct aie_row, accounted) },
 	};
 	char *end;
 	size_t i;

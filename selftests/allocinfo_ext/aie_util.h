@@ -23,6 +23,7 @@ struct aie_row {
 	char func[128];
 	char type[16];
 	long long slack, total_calls, total_bytes, peak, failed;
+	long long accounted;	/* live bytes accounted to a memory cgroup */
 	bool disabled;
 	bool unloaded;		/* its module is gone */
 };

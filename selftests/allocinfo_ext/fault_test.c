@@ -38,14 +38,6 @@ static int put(const char *path, const char *val)
 	return n == (ssize_t)strlen(val) ? 0 : -EIO;
 }
 
-/* Fail order-0 and highmem page allocations too (vmalloc, percpu). */
-static int arm_all_pages(void)
-{
-	return put(FAIL_PAGE "min-order", "0") ?:
-	       put(FAIL_PAGE "ignore-gfp-highmem", "N") ?:
-	       arm(FAIL_PAGE, "-1");
-}
-
 /* Fail every call from this task, @times at most (-1: no limit). */
 static int arm(const char *dir, const char *times)
 {
@@ -64,6 +56,14 @@ static int arm(const char *dir, const char *times)
 	}
 	snprintf(path, sizeof(path), "%stimes", dir);
 	return ret ?: put(path, times);
+}
+
+/* Fail order-0 and highmem page allocations too (vmalloc, percpu). */
+static int arm_all_pages(void)
+{
+	return put(FAIL_PAGE "min-order", "0") ?:
+	       put(FAIL_PAGE "ignore-gfp-highmem", "N") ?:
+	       arm(FAIL_PAGE, "-1");
 }
 
 static void disarm(const char *dir)

@@ -30,7 +30,7 @@
  * /sys/kernel/debug/aie_helper/storm: per storm kind, "<kind> <allocations>
  * <frees>" made by storms since load; and
  * /sys/kernel/debug/aie_helper/cache_ksize: what ksize() reports for an
- * object of the private cache (its slot size, or its object size on a
+ * object of the private cache (and of its twin created with SLAB_ACCOUNT) (its slot size, or its object size on a
  * cache with red zones, poisoning or KASAN).
  *
  * Failures are reported as -errno to the writer and with the prefix
@@ -64,6 +64,7 @@
 #define AIE_HELPER_OBJ_SIZE	200
 
 static struct kmem_cache *aie_helper_cache;
+static struct kmem_cache *aie_helper_acct_cache;	/* SLAB_ACCOUNT */
 
 /* Non-constant sizes: the compiler must not pick the inline kmalloc path. */
 static size_t aie_helper_large_var = AIE_HELPER_LARGE;
@@ -379,6 +380,22 @@ static noinline void *aie_helper_percpu_big(void)
 	return (void __force *)p;
 }
 
+/*
+ * Accounted to the allocating task's memory cgroup: __GFP_ACCOUNT on
+ * every allocator, and a cache created with SLAB_ACCOUNT.
+ */
+AIE_HELPER_VMALLOC(kmalloc_acct_100, kmalloc(100, GFP_KERNEL_ACCOUNT))
+AIE_HELPER_VMALLOC(cache_acct, kmem_cache_alloc(aie_helper_acct_cache, GFP_KERNEL))
+AIE_HELPER_VMALLOC(cache_gfp_acct, kmem_cache_alloc(aie_helper_cache, GFP_KERNEL_ACCOUNT))
+AIE_HELPER_VMALLOC(pages_acct, alloc_pages(GFP_KERNEL_ACCOUNT, 1))
+AIE_HELPER_VMALLOC(vmalloc_acct_10000, __vmalloc(10000, GFP_KERNEL_ACCOUNT))
+AIE_HELPER_VMALLOC(percpu_acct_40, (void __force *)__alloc_percpu_gfp(40, 8, GFP_KERNEL_ACCOUNT))
+
+static void aie_helper_acct_cache_free(const void *p)
+{
+	kmem_cache_free(aie_helper_acct_cache, (void *)p);
+}
+
 /* percpu: 40 bytes on every possible CPU. */
 static noinline void *aie_helper_percpu_40(void)
 {
@@ -538,6 +555,18 @@ static struct aie_helper_kind aie_helper_kinds[] = {
 	AIE_HELPER_KIND("kvrealloc200", aie_helper_kvrealloc_200, 200,
 			aie_helper_kvfree),
 	AIE_HELPER_KIND("percpu40", aie_helper_percpu_40, 40,
+			aie_helper_free_percpu),
+	AIE_HELPER_KIND("kmalloc_acct100", aie_helper_kmalloc_acct_100, 100,
+			kfree),
+	AIE_HELPER_KIND("cache_acct", aie_helper_cache_acct,
+			AIE_HELPER_OBJ_SIZE, aie_helper_acct_cache_free),
+	AIE_HELPER_KIND("cache_gfp_acct", aie_helper_cache_gfp_acct,
+			AIE_HELPER_OBJ_SIZE, aie_helper_cache_free),
+	AIE_HELPER_KIND("pages_acct", aie_helper_pages_acct, PAGE_SIZE << 1,
+			aie_helper_free_pages1),
+	AIE_HELPER_KIND("vmalloc_acct10000", aie_helper_vmalloc_acct_10000,
+			10000, aie_helper_kvfree),
+	AIE_HELPER_KIND("percpu_acct40", aie_helper_percpu_acct_40, 40,
 			aie_helper_free_percpu),
 	AIE_HELPER_KIND("percpu_fail", aie_helper_percpu_fail,
 			AIE_HELPER_PERCPU_TOO_BIG, aie_helper_free_percpu),
@@ -863,6 +892,13 @@ static int __init aie_helper_init(void)
 					     aie_helper_ctor);
 	if (!aie_helper_cache)
 		return -ENOMEM;
+	aie_helper_acct_cache = kmem_cache_create("aie_helper_acct",
+						  AIE_HELPER_OBJ_SIZE, 8,
+						  SLAB_ACCOUNT, aie_helper_ctor);
+	if (!aie_helper_acct_cache) {
+		kmem_cache_destroy(aie_helper_cache);
+		return -ENOMEM;
+	}
 	aie_helper_dir = debugfs_create_dir("aie_helper", NULL);
 	debugfs_create_file("ctl", 0600, aie_helper_dir, NULL,
 			    &aie_helper_fops);
@@ -877,6 +913,7 @@ static void __exit aie_helper_exit(void)
 {
 	debugfs_remove_recursive(aie_helper_dir);
 	aie_helper_free_all();
+	kmem_cache_destroy(aie_helper_acct_cache);
 	kmem_cache_destroy(aie_helper_cache);
 }
 
