@@ -282,6 +282,7 @@ void aie_capture_exit(void);
 
 /* memcg.c */
 void aie_memcg_init(void);
+void aie_memcg_show(struct seq_file *m);
 struct kmem_cache;
 bool aie_slab_accounted(gfp_t gfp, const struct kmem_cache *s);
 

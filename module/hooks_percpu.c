@@ -2,21 +2,29 @@
 /*
  * hooks_percpu.c - the percpu allocator.
  *
- * The percpu_alloc_percpu and percpu_free_percpu tracepoints, not exported
- * to modules, are found by name. From 6.10 the allocation's call site is
- * the caller; before, it lies in the __alloc_percpu*() wrappers, which
- * callers.c lists as helpers. Bytes are the size times the possible CPUs.
+ * Every percpu allocation ends in one function, pcpu_alloc_noprof() since
+ * 6.10 (the alloc_percpu*() macros call it from the caller), pcpu_alloc()
+ * before (reached through the __alloc_percpu*() wrappers, which callers.c
+ * lists as helpers). A kretprobe on it sees every allocation with its
+ * caller, and every failure: the allocation tracepoint fires only on
+ * success, and the failure tracepoint carries no call site and is not
+ * reached by every failure (an illegal size, a refused memcg charge). The
+ * entry handler saves the size and the gfp flags; the return handler
+ * charges the pointer returned, or a failure when it is NULL.
  *
- * Failures: the allocation tracepoint fires only on success, and the
- * failure tracepoint (percpu_alloc_percpu_fail) carries no call site and
- * is skipped by some failures (an illegal size, a refused memcg charge).
- * A kretprobe on the allocator itself (pcpu_alloc_noprof(), pcpu_alloc()
- * before 6.10) sees every return: a NULL one is charged to the caller as
- * a failure; the others are left to the tracepoint. Percpu allocations are
- * rare and slow (a mutex, a bitmap search), so the return probe costs
- * little beside them. A kernel whose allocator cannot be probed (inlined,
- * renamed) counts percpu allocations without their failures, and the
- * stats file says percpu_fail_hook absent.
+ * The kretprobe also replaces the allocator's return address while a call
+ * runs, so the allocation tracepoint's call site (the allocator's
+ * _RET_IP_) would name the kretprobe trampoline: with the kretprobe, that
+ * tracepoint is not used. On a kernel whose allocator cannot be probed
+ * (inlined, renamed) the module falls back to it: allocations are counted,
+ * failures are not, and the stats file says percpu_fail_hook absent. Frees
+ * come from the percpu_free_percpu tracepoint either way. Both tracepoints
+ * are not exported to modules and are found by name.
+ *
+ * Bytes are the size, aligned as the allocator aligns it
+ * (PCPU_MIN_ALLOC_SIZE), times the possible CPUs. Percpu allocations are
+ * rare and slow (a mutex, a bitmap search), so a kretprobe costs little
+ * beside them.
  *
  * Contexts: percpu allocations run in process context, or any context with
  * GFP_ATOMIC; frees in any context. Tracepoint probes and kretprobe
@@ -25,13 +33,60 @@
 
 #include <linux/cpumask.h>
 #include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
 #include <linux/tracepoint.h>
 
 #include "aie.h"
 #include "compat.h"
 
-static struct tracepoint *aie_percpu_alloc_tp, *aie_percpu_free_tp;
+/* pcpu_alloc_noprof(size, align, reserved, gfp), and pcpu_alloc() alike */
+#define AIE_PCPU_ARG_SIZE	0
+#define AIE_PCPU_ARG_GFP	3
 
+struct aie_pcpu_call {
+	u64 bytes;
+	bool accounted;		/* __GFP_ACCOUNT: memcg.c */
+};
+
+static struct tracepoint *aie_percpu_alloc_tp, *aie_percpu_free_tp;
+static struct kretprobe aie_pcpu_rp;
+static bool aie_pcpu_rp_hooked;
+
+static const char * const aie_pcpu_alloc_names[] = {
+	AIE_FN_PCPU_ALLOC
+};
+
+static int aie_pcpu_alloc_entry(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	struct aie_pcpu_call *call = (struct aie_pcpu_call *)ri->data;
+	size_t size = regs_get_kernel_argument(regs, AIE_PCPU_ARG_SIZE);
+	gfp_t gfp;
+
+	gfp = (__force gfp_t)regs_get_kernel_argument(regs, AIE_PCPU_ARG_GFP);
+	call->accounted = aie_gfp_accounted(gfp);
+	call->bytes = (u64)ALIGN(size, PCPU_MIN_ALLOC_SIZE) *
+		      num_possible_cpus();
+	return 0;
+}
+
+static int aie_pcpu_alloc_return(struct kretprobe_instance *ri,
+				 struct pt_regs *regs)
+{
+	struct aie_pcpu_call *call = (struct aie_pcpu_call *)ri->data;
+	const void *ptr = (const void *)regs_return_value(regs);
+	unsigned long caller = get_kretprobe_retaddr(ri);
+
+	if (!ptr)
+		aie_track_failed(caller, AIE_TYPE_PERCPU);
+	else
+		aie_track_alloc(caller, AIE_TYPE_PERCPU, ptr, call->bytes,
+				call->bytes, call->accounted);
+	return 0;
+}
+
+/* The fallback without the kretprobe: successes only. */
 static void aie_probe_percpu_alloc(void *data, unsigned long call_site,
 				   bool reserved, bool is_atomic, size_t size,
 				   size_t align, void *base_addr, int off,
@@ -50,53 +105,39 @@ static void aie_probe_percpu_free(void *data, void *base_addr, int off,
 	aie_track_free((__force const void *)ptr);
 }
 
-static const char * const aie_pcpu_alloc_names[] = {
-	AIE_FN_PCPU_ALLOC
-};
-
-static struct kretprobe aie_pcpu_fail_rp;
-static bool aie_pcpu_fail_hooked;
-
-/* A NULL return is a failure at the caller; a pointer, the tracepoint's. */
-static int aie_pcpu_alloc_return(struct kretprobe_instance *ri,
-				 struct pt_regs *regs)
-{
-	if (!regs_return_value(regs))
-		aie_track_failed(get_kretprobe_retaddr(ri), AIE_TYPE_PERCPU);
-	return 0;
-}
-
 /* Try the allocator's names in turn; a kernel has one of them, or none. */
-static void aie_pcpu_fail_register(void)
+static int aie_pcpu_rp_register(void)
 {
 	unsigned int i;
 	int ret = -ENOENT;
 
 	for (i = 0; i < ARRAY_SIZE(aie_pcpu_alloc_names) && ret; i++) {
-		memset(&aie_pcpu_fail_rp, 0, sizeof(aie_pcpu_fail_rp));
-		aie_pcpu_fail_rp.kp.symbol_name = aie_pcpu_alloc_names[i];
-		aie_pcpu_fail_rp.handler = aie_pcpu_alloc_return;
+		memset(&aie_pcpu_rp, 0, sizeof(aie_pcpu_rp));
+		aie_pcpu_rp.kp.symbol_name = aie_pcpu_alloc_names[i];
+		aie_pcpu_rp.entry_handler = aie_pcpu_alloc_entry;
+		aie_pcpu_rp.handler = aie_pcpu_alloc_return;
+		aie_pcpu_rp.data_size = sizeof(struct aie_pcpu_call);
 		/* GFP_KERNEL allocations sleep on a mutex with a call open. */
-		aie_pcpu_fail_rp.maxactive = max(64U, 4 * num_possible_cpus());
-		ret = register_kretprobe(&aie_pcpu_fail_rp);
+		aie_pcpu_rp.maxactive = max(64U, 4 * num_possible_cpus());
+		ret = register_kretprobe(&aie_pcpu_rp);
 	}
-	aie_pcpu_fail_hooked = !ret;
-	if (ret)
-		pr_warn("no kretprobe on %s (%d): percpu failures are not counted\n",
-			aie_pcpu_alloc_names[0], ret);
+	return ret;
 }
 
 bool aie_percpu_fail_hooked(void)
 {
-	return aie_pcpu_fail_hooked;
+	return aie_pcpu_rp_hooked;
 }
 
 unsigned long aie_percpu_hooks_missed(void)
 {
-	return aie_pcpu_fail_hooked ? aie_pcpu_fail_rp.nmissed : 0;
+	return aie_pcpu_rp_hooked ? aie_pcpu_rp.nmissed : 0;
 }
 
-/* The free hook first: nothing is tracked while its free could go unseen. */
+/*
+ * The free hook first: nothing is tracked while its free could go unseen.
+ * Then the kretprobe, or else the allocation tracepoint.
+ */
 int aie_percpu_hooks_register(void)
 {
 	int ret;
@@ -111,12 +152,15 @@ int aie_percpu_hooks_register(void)
 					aie_probe_percpu_free, NULL);
 	if (ret)
 		goto err;
+	aie_pcpu_rp_hooked = !aie_pcpu_rp_register();
+	if (aie_pcpu_rp_hooked)
+		return 0;
+	pr_warn("no kretprobe on %s: percpu failures are not counted\n",
+		aie_pcpu_alloc_names[0]);
 	ret = tracepoint_probe_register(aie_percpu_alloc_tp,
 					aie_probe_percpu_alloc, NULL);
-	if (!ret) {
-		aie_pcpu_fail_register();
+	if (!ret)
 		return 0;
-	}
 	tracepoint_probe_unregister(aie_percpu_free_tp, aie_probe_percpu_free,
 				    NULL);
 err:
@@ -125,13 +169,15 @@ err:
 	return ret;
 }
 
+/* The caller waits for running probes: tracepoint_synchronize_unregister(). */
 void aie_percpu_hooks_unregister(void)
 {
-	if (aie_pcpu_fail_hooked)
-		unregister_kretprobe(&aie_pcpu_fail_rp);
-	aie_pcpu_fail_hooked = false;
-	tracepoint_probe_unregister(aie_percpu_alloc_tp, aie_probe_percpu_alloc,
-				    NULL);
+	if (aie_pcpu_rp_hooked)
+		unregister_kretprobe(&aie_pcpu_rp);
+	else
+		tracepoint_probe_unregister(aie_percpu_alloc_tp,
+					    aie_probe_percpu_alloc, NULL);
+	aie_pcpu_rp_hooked = false;
 	tracepoint_probe_unregister(aie_percpu_free_tp, aie_probe_percpu_free,
 				    NULL);
 }

@@ -23,6 +23,7 @@
  * attach; aie_slab_accounted() in any context, one load, no lock.
  */
 
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include "aie.h"
@@ -76,6 +77,21 @@ void aie_memcg_init(void)
 	kmem_cache_destroy(acct);
 	if (aie_cache_flags_off < 0)
 		pr_warn("cannot find the flags of a slab cache: allocations from accounted caches count in accounted: only with __GFP_ACCOUNT\n");
+}
+
+static const char *aie_memcg_state(bool present)
+{
+	return present ? "present" : "absent";
+}
+
+/* The memcg lines of /proc/allocinfo_ext_stats. */
+void aie_memcg_show(struct seq_file *m)
+{
+	bool memcg = IS_ENABLED(CONFIG_MEMCG) && SLAB_ACCOUNT;
+
+	seq_printf(m, "memcg %s\n", aie_memcg_state(memcg));
+	seq_printf(m, "accounted_caches %s\n",
+		   aie_memcg_state(memcg && aie_cache_flags_off >= 0));
 }
 
 /* Whether the slab cache @s was created with SLAB_ACCOUNT, if known. */

@@ -218,6 +218,7 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	aie_stat_show(m, "sampled_out", sampled_out);
 	aie_stat_show(m, "sampled", sampled);
 	aie_hooks_show(m);
+	aie_memcg_show(m);
 	aie_capture_show(m);
 	seq_printf(m, "site_table_bytes %zu\n", aie_sites_memory());
 	seq_printf(m, "object_map_bytes %zu\n", objects);
