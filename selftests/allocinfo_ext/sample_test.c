@@ -75,7 +75,9 @@ TEST_F(sample, large_allocations_exact)
  * the total has a relative standard deviation under 1%; the test allows
  * 10%. The live estimate after one round of 4,000 (about 375 points,
  * deviation about 5%) is allowed 35%. Every free takes back exactly what
- * its allocation charged: nothing is left at the end.
+ * its allocation charged: nothing is left at the end. (Other sites of
+ * the kernel are sampled meanwhile too: weighted_objects need not come
+ * back to 0.)
  */
 TEST_F(sample, estimates_and_exact_uncharge)
 {
@@ -112,7 +114,6 @@ TEST_F(sample, estimates_and_exact_uncharge)
 	EXPECT_EQ(0ULL, r.calls);
 	EXPECT_EQ(0LL, r.bytes);
 	EXPECT_EQ(0LL, r.slack);
-	EXPECT_EQ(0LL, aie_stat("weighted_objects"));
 }
 
 /* Slack is weighted as bytes are: a 97-byte request in a 128-byte slot. */
