@@ -26,8 +26,10 @@
 /*
  * 1.0: the first format.
  * 1.1: a site whose module unloaded ends its row with the word "unloaded".
+ * 1.2: accounted:<bytes> after failed:, live bytes accounted to a memory
+ *      cgroup.
  */
-#define AIE_FORMAT_VERSION	"1.1"
+#define AIE_FORMAT_VERSION	"1.2"
 #define AIE_HEADER_LINE1	"allocinfo_ext - version: " AIE_FORMAT_VERSION
 #define AIE_HEADER_LINE2	"#     <size>  <calls> <tag info> [key:value ...]"
 

@@ -10,6 +10,7 @@
  * symbols.c  naming a call site through kallsyms
  * proc.c     /proc/allocinfo_ext and /proc/allocinfo_ext_stats
  * capture.c  call stacks of chosen sites, /proc/allocinfo_ext_stacks*
+ * memcg.c    which allocations are accounted to a memory cgroup
  */
 #ifndef _AIE_H
 #define _AIE_H
@@ -17,6 +18,7 @@
 #include <linux/atomic.h>
 #include <linux/hash.h>
 #include <linux/bits.h>
+#include <linux/gfp.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
@@ -77,17 +79,20 @@ struct aie_site_sums {
 	s64 live_slack;
 	s64 total_calls;
 	s64 total_bytes;
+	s64 live_accounted;	/* live bytes accounted to a memory cgroup */
 };
 
 /*
  * What the object map keeps for each live tracked object, packed by
  * hooks.c in the 64-bit value of its slot: the site's index, the size
  * (bytes for slab, bytes per CPU for percpu, pages for page and vmalloc),
- * the slack, and whether aie_weights holds a sampling weight for it.
+ * the slack, whether the allocation is accounted to a memory cgroup
+ * (memcg.c), and whether aie_weights holds a sampling weight for it.
  */
 #define AIE_OBJ_SITE		GENMASK_ULL(15, 0)
 #define AIE_OBJ_SIZE		GENMASK_ULL(39, 16)
-#define AIE_OBJ_SLACK		GENMASK_ULL(62, 40)
+#define AIE_OBJ_SLACK		GENMASK_ULL(61, 40)
+#define AIE_OBJ_ACCOUNTED	BIT_ULL(62)
 #define AIE_OBJ_WEIGHTED	BIT_ULL(63)
 #define AIE_MAX_SITES		(AIE_OBJ_SITE + 1)
 
@@ -98,6 +103,7 @@ struct aie_site_ctr {
 	local64_t live_slack;
 	local64_t total_calls;
 	local64_t total_bytes;
+	local64_t live_accounted;	/* memcg.c: accounted bytes */
 	s64 high;		/* highest live_bytes seen here since reset */
 };
 
@@ -225,7 +231,8 @@ extern struct aie_objmap aie_objects, aie_weights;
 int aie_track_init(unsigned long max_objects);
 void aie_track_exit(void);
 void __aie_track_alloc(unsigned long call_site, enum aie_type type,
-		       const void *key, u64 bytes, u64 req, u64 weight);
+		       const void *key, u64 bytes, u64 req, u64 weight,
+		       bool accounted);
 void aie_track_failed(unsigned long call_site, enum aie_type type);
 void aie_track_failed_n(unsigned long call_site, enum aie_type type,
 			u64 weight);
@@ -288,6 +295,8 @@ void aie_vmalloc_hooks_unregister(void);
 unsigned long aie_vmalloc_hooks_missed(void);
 int aie_percpu_hooks_register(void);
 void aie_percpu_hooks_unregister(bool allocs);
+bool aie_percpu_fail_hooked(void);
+unsigned long aie_percpu_hooks_missed(void);
 
 /* capture.c: aie_capture_alloc() only when aie_capture_on() */
 DECLARE_STATIC_KEY_FALSE(aie_capture_key);
@@ -304,6 +313,21 @@ void aie_capture_show(struct seq_file *m);
 size_t aie_capture_memory(void);
 int aie_capture_init(void);
 void aie_capture_exit(void);
+
+/* memcg.c */
+void aie_memcg_init(void);
+void aie_memcg_show(struct seq_file *m);
+struct kmem_cache;
+bool aie_slab_accounted(gfp_t gfp, const struct kmem_cache *s);
+
+/*
+ * Whether an allocation with @gfp is accounted to a memory cgroup: asked
+ * with __GFP_ACCOUNT, on a kernel that has memory cgroups.
+ */
+static inline bool aie_gfp_accounted(gfp_t gfp)
+{
+	return IS_ENABLED(CONFIG_MEMCG) && (gfp & __GFP_ACCOUNT);
+}
 
 /* proc.c */
 int aie_proc_init(void);
@@ -392,6 +416,28 @@ static __always_inline void aie_site_uncharge(u32 idx, u64 bytes, u64 slack,
 }
 
 /*
+ * The part of an object charged by aie_site_charge() that is accounted to
+ * a memory cgroup: all its bytes, or none (memcg.c decides). Preemption
+ * disabled.
+ */
+static __always_inline void aie_site_charge_accounted(u32 idx, u64 bytes,
+						      u64 weight)
+{
+	struct aie_site_ctr *c = this_cpu_read(aie_site_ctrs) + idx;
+
+	local64_add(bytes * weight, &c->live_accounted);
+}
+
+/* Its mirror, at the free of an accounted object. */
+static __always_inline void aie_site_uncharge_accounted(u32 idx, u64 bytes,
+							u64 weight)
+{
+	struct aie_site_ctr *c = this_cpu_read(aie_site_ctrs) + idx;
+
+	local64_sub(bytes * weight, &c->live_accounted);
+}
+
+/*
  * Whether @map may hold @key: false when the key's home slot is empty,
  * which proves it absent without the lock (objmap.c).
  */
@@ -410,7 +456,7 @@ static __always_inline bool aie_objmap_may_hold(const struct aie_objmap *map,
 static __always_inline void aie_track_alloc(unsigned long call_site,
 					    enum aie_type type,
 					    const void *key, u64 bytes,
-					    u64 req)
+					    u64 req, bool accounted)
 {
 	u64 weight;
 
@@ -420,7 +466,8 @@ static __always_inline void aie_track_alloc(unsigned long call_site,
 	}
 	weight = aie_sample(bytes);
 	if (weight)
-		__aie_track_alloc(call_site, type, key, bytes, req, weight);
+		__aie_track_alloc(call_site, type, key, bytes, req, weight,
+				  accounted);
 }
 
 static __always_inline void aie_track_free(const void *key)

@@ -139,6 +139,13 @@
 #define AIE_FN_ALLOC_RESERVED_PERCPU	"__alloc_reserved_percpu"
 
 /*
+ * The percpu allocator, all of whose entry points end in it (hooks_percpu.c
+ * probes its returns for failures): pcpu_alloc(), static, before 6.10;
+ * pcpu_alloc_noprof(), which the alloc_percpu*() macros call, since.
+ */
+#define AIE_FN_PCPU_ALLOC		"pcpu_alloc_noprof", "pcpu_alloc"
+
+/*
  * The return address of a function probed at its entry, or 0 where this
  * is not known: on x86 the top of the stack, for int3 and ftrace-based
  * kprobes alike (the kretprobe code reads it there too). Every kernel.

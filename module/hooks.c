@@ -109,6 +109,8 @@ static void aie_uncharge_weighted(u64 val, u64 weight)
 		return;
 	bytes = aie_units_to_size(site->type, FIELD_GET(AIE_OBJ_SIZE, val));
 	aie_site_uncharge(idx, bytes, FIELD_GET(AIE_OBJ_SLACK, val), weight);
+	if (val & AIE_OBJ_ACCOUNTED)
+		aie_site_uncharge_accounted(idx, bytes, weight);
 }
 
 /* Uncharge the object @key whose map value is @val; drop its weight. */
@@ -157,7 +159,7 @@ aie_track_site(unsigned long call_site, enum aie_type type)
  * so that whoever frees the object finds it.
  */
 static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
-			     u64 bytes, u64 slack, u64 weight)
+			     u64 bytes, u64 slack, u64 weight, bool accounted)
 {
 	u64 units = aie_size_to_units(type, bytes), val, old, old_weight = 1;
 	enum aie_objmap_result res;
@@ -169,6 +171,8 @@ static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
 	}
 	val = FIELD_PREP(AIE_OBJ_SITE, idx) | FIELD_PREP(AIE_OBJ_SIZE, units) |
 	      FIELD_PREP(AIE_OBJ_SLACK, slack);
+	if (accounted)
+		val |= AIE_OBJ_ACCOUNTED;
 	if (unlikely(weight > 1)) {
 		res = aie_objmap_insert(&aie_weights, key, weight, &old_weight);
 		if (res == AIE_OBJMAP_FULL) {
@@ -204,11 +208,13 @@ static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
 
 /*
  * An allocation of @bytes (@req asked for) at @call_site, freed by @key,
- * standing for @weight allocations; aie_track_alloc() (aie.h) turned away
- * what it could.
+ * standing for @weight allocations; @accounted when it is accounted to a
+ * memory cgroup (memcg.c). aie_track_alloc() (aie.h) turned away what it
+ * could.
  */
 void __aie_track_alloc(unsigned long call_site, enum aie_type type,
-		       const void *key, u64 bytes, u64 req, u64 weight)
+		       const void *key, u64 bytes, u64 req, u64 weight,
+		       bool accounted)
 {
 	struct aie_site *site;
 	u64 slack;
@@ -220,8 +226,11 @@ void __aie_track_alloc(unsigned long call_site, enum aie_type type,
 	idx = aie_site_index(site);
 	slack = bytes > req ? bytes - req : 0;
 	if (aie_track_object((unsigned long)key, type, idx, bytes, slack,
-			     weight))
+			     weight, accounted)) {
 		aie_site_charge(idx, bytes, slack, weight);
+		if (accounted)
+			aie_site_charge_accounted(idx, bytes, weight);
+	}
 	if (aie_capture_on())
 		aie_capture_alloc(site, bytes, weight);
 }
@@ -442,8 +451,11 @@ void aie_hooks_show(struct seq_file *m)
 	seq_printf(m, "page_hooks %s\n", aie_hook_state(aie_page_hooked));
 	seq_printf(m, "vmalloc_hooks %s\n", aie_hook_state(aie_vmalloc_hooked));
 	seq_printf(m, "percpu_hooks %s\n", aie_hook_state(aie_percpu_hooked));
+	seq_printf(m, "percpu_fail_hook %s\n",
+		   aie_hook_state(aie_percpu_hooked && aie_percpu_fail_hooked()));
 	seq_printf(m, "alloc_hooks %s\n", aie_allocs_paused ? "paused" : "on");
 	seq_printf(m, "probe_missed %lu\n",
 		   (aie_page_hooked ? aie_page_hooks_missed() : 0) +
-		   (aie_vmalloc_hooked ? aie_vmalloc_hooks_missed() : 0));
+		   (aie_vmalloc_hooked ? aie_vmalloc_hooks_missed() : 0) +
+		   (aie_percpu_hooked ? aie_percpu_hooks_missed() : 0));
 }

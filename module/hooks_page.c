@@ -47,18 +47,22 @@ struct aie_page_probe {
 	const char *name[2];	/* 6.10+ name, older name */
 	int order_arg;		/* argument holding the order, or -1 for 0 */
 	int size_arg;		/* argument holding a size in bytes, or -1 */
+	int gfp_arg;		/* argument holding the gfp flags */
 	enum aie_page_ret ret;
 	struct kretprobe rp;
 	bool hooked;
 };
 
-/* _names: an AIE_FN_* of compat.h, the 6.10+ name first. */
+/*
+ * _names: an AIE_FN_* of compat.h, the 6.10+ name first. The gfp flags
+ * come first, but in the exact allocators after the size.
+ */
 #define AIE_PAGE_PROBE(_names, _order, _ret) \
 	{ .name = { _names }, .order_arg = _order, .size_arg = -1, \
-	  .ret = _ret }
-#define AIE_PAGE_EXACT_PROBE(_names, _size) \
+	  .gfp_arg = 0, .ret = _ret }
+#define AIE_PAGE_EXACT_PROBE(_names, _size, _gfp) \
 	{ .name = { _names }, .order_arg = -1, .size_arg = _size, \
-	  .ret = AIE_RET_ADDR }
+	  .gfp_arg = _gfp, .ret = AIE_RET_ADDR }
 
 /* The first is the heart of the allocator: without it, no page hooks. */
 static struct aie_page_probe aie_page_probes[] = {
@@ -71,8 +75,8 @@ static struct aie_page_probe aie_page_probes[] = {
 	AIE_PAGE_PROBE(AIE_FN_VMA_ALLOC_FOLIO, 1, AIE_RET_PAGE),
 	AIE_PAGE_PROBE(AIE_FN_GET_FREE_PAGES, 1, AIE_RET_ADDR),
 	AIE_PAGE_PROBE(AIE_FN_GET_ZEROED_PAGE, -1, AIE_RET_ADDR),
-	AIE_PAGE_EXACT_PROBE(AIE_FN_ALLOC_PAGES_EXACT, 0),
-	AIE_PAGE_EXACT_PROBE(AIE_FN_ALLOC_PAGES_EXACT_NID, 1),
+	AIE_PAGE_EXACT_PROBE(AIE_FN_ALLOC_PAGES_EXACT, 0, 1),
+	AIE_PAGE_EXACT_PROBE(AIE_FN_ALLOC_PAGES_EXACT_NID, 1, 2),
 };
 
 static struct tracepoint *aie_page_free_tp;
@@ -81,6 +85,7 @@ static struct tracepoint *aie_page_free_tp;
 struct aie_page_call {
 	u64 bytes;
 	u64 weight;		/* from aie_sample(), at the entry */
+	bool accounted;		/* __GFP_ACCOUNT: memcg.c */
 };
 
 /*
@@ -113,9 +118,12 @@ static int aie_page_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 						struct aie_page_probe, rp);
 	struct aie_page_call *call = (struct aie_page_call *)ri->data;
 	unsigned int order = 0;
+	gfp_t gfp;
 
 	if (aie_page_skip_return(regs))
 		return 1;
+	gfp = (__force gfp_t)regs_get_kernel_argument(regs, p->gfp_arg);
+	call->accounted = aie_gfp_accounted(gfp);
 	if (p->size_arg >= 0) {
 		call->bytes = PAGE_ALIGN(regs_get_kernel_argument(regs,
 								  p->size_arg));
@@ -144,7 +152,7 @@ static int aie_page_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	page = p->ret == AIE_RET_ADDR ? virt_to_page((void *)ret) :
 					(struct page *)ret;
 	__aie_track_alloc(caller, AIE_TYPE_PAGE, page, call->bytes,
-			  call->bytes, call->weight);
+			  call->bytes, call->weight, call->accounted);
 	return 0;
 }
 

@@ -2,25 +2,91 @@
 /*
  * hooks_percpu.c - the percpu allocator.
  *
- * The percpu_alloc_percpu and percpu_free_percpu tracepoints, not exported
- * to modules, are found by name. From 6.10 the allocation's call site is
- * the caller; before, it lies in the __alloc_percpu*() wrappers, which
- * callers.c lists as helpers. Bytes are the size times the possible CPUs.
- * An allocation that fails fires a tracepoint without a call site, and is
- * not counted.
+ * Every percpu allocation ends in one function, pcpu_alloc_noprof() since
+ * 6.10 (the alloc_percpu*() macros call it from the caller), pcpu_alloc()
+ * before (reached through the __alloc_percpu*() wrappers, which callers.c
+ * lists as helpers). A kretprobe on it sees every allocation with its
+ * caller, and every failure: the allocation tracepoint fires only on
+ * success, and the failure tracepoint carries no call site and is not
+ * reached by every failure (an illegal size, a refused memcg charge). The
+ * entry handler saves the size and the gfp flags; the return handler
+ * charges the pointer returned, or a failure when it is NULL.
+ *
+ * The kretprobe also replaces the allocator's return address while a call
+ * runs, so the allocation tracepoint's call site (the allocator's
+ * _RET_IP_) would name the kretprobe trampoline: with the kretprobe, that
+ * tracepoint is not used. On a kernel whose allocator cannot be probed
+ * (inlined, renamed) the module falls back to it: allocations are counted,
+ * failures are not, and the stats file says percpu_fail_hook absent. Frees
+ * come from the percpu_free_percpu tracepoint either way. Both tracepoints
+ * are not exported to modules and are found by name.
+ *
+ * Bytes are the size, aligned as the allocator aligns it
+ * (PCPU_MIN_ALLOC_SIZE), times the possible CPUs. Percpu allocations are
+ * rare and slow (a mutex, a bitmap search), so a kretprobe costs little
+ * beside them.
  *
  * Contexts: percpu allocations run in process context, or any context with
- * GFP_ATOMIC; frees in any context. Tracepoint probes run with preemption
- * disabled.
+ * GFP_ATOMIC; frees in any context. Tracepoint probes and kretprobe
+ * handlers run with preemption disabled.
  */
 
 #include <linux/cpumask.h>
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
 #include <linux/tracepoint.h>
 
 #include "aie.h"
+#include "compat.h"
+
+/* pcpu_alloc_noprof(size, align, reserved, gfp), and pcpu_alloc() alike */
+#define AIE_PCPU_ARG_SIZE	0
+#define AIE_PCPU_ARG_GFP	3
+
+struct aie_pcpu_call {
+	u64 bytes;
+	bool accounted;		/* __GFP_ACCOUNT: memcg.c */
+};
 
 static struct tracepoint *aie_percpu_alloc_tp, *aie_percpu_free_tp;
+static struct kretprobe aie_pcpu_rp;
+static bool aie_pcpu_rp_hooked;
 
+static const char * const aie_pcpu_alloc_names[] = {
+	AIE_FN_PCPU_ALLOC
+};
+
+static int aie_pcpu_alloc_entry(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	struct aie_pcpu_call *call = (struct aie_pcpu_call *)ri->data;
+	size_t size = regs_get_kernel_argument(regs, AIE_PCPU_ARG_SIZE);
+	gfp_t gfp;
+
+	gfp = (__force gfp_t)regs_get_kernel_argument(regs, AIE_PCPU_ARG_GFP);
+	call->accounted = aie_gfp_accounted(gfp);
+	call->bytes = (u64)ALIGN(size, PCPU_MIN_ALLOC_SIZE) *
+		      num_possible_cpus();
+	return 0;
+}
+
+static int aie_pcpu_alloc_return(struct kretprobe_instance *ri,
+				 struct pt_regs *regs)
+{
+	struct aie_pcpu_call *call = (struct aie_pcpu_call *)ri->data;
+	const void *ptr = (const void *)regs_return_value(regs);
+	unsigned long caller = get_kretprobe_retaddr(ri);
+
+	if (!ptr)
+		aie_track_failed(caller, AIE_TYPE_PERCPU);
+	else
+		aie_track_alloc(caller, AIE_TYPE_PERCPU, ptr, call->bytes,
+				call->bytes, call->accounted);
+	return 0;
+}
+
+/* The fallback without the kretprobe: successes only. */
 static void aie_probe_percpu_alloc(void *data, unsigned long call_site,
 				   bool reserved, bool is_atomic, size_t size,
 				   size_t align, void *base_addr, int off,
@@ -30,7 +96,7 @@ static void aie_probe_percpu_alloc(void *data, unsigned long call_site,
 	u64 bytes = (u64)size * num_possible_cpus();
 
 	aie_track_alloc(call_site, AIE_TYPE_PERCPU, (__force const void *)ptr,
-			bytes, bytes);
+			bytes, bytes, aie_gfp_accounted(gfp_flags));
 }
 
 static void aie_probe_percpu_free(void *data, void *base_addr, int off,
@@ -39,7 +105,39 @@ static void aie_probe_percpu_free(void *data, void *base_addr, int off,
 	aie_track_free((__force const void *)ptr);
 }
 
-/* The free hook first: nothing is tracked while its free could go unseen. */
+/* Try the allocator's names in turn; a kernel has one of them, or none. */
+static int aie_pcpu_rp_register(void)
+{
+	unsigned int i;
+	int ret = -ENOENT;
+
+	for (i = 0; i < ARRAY_SIZE(aie_pcpu_alloc_names) && ret; i++) {
+		memset(&aie_pcpu_rp, 0, sizeof(aie_pcpu_rp));
+		aie_pcpu_rp.kp.symbol_name = aie_pcpu_alloc_names[i];
+		aie_pcpu_rp.entry_handler = aie_pcpu_alloc_entry;
+		aie_pcpu_rp.handler = aie_pcpu_alloc_return;
+		aie_pcpu_rp.data_size = sizeof(struct aie_pcpu_call);
+		/* GFP_KERNEL allocations sleep on a mutex with a call open. */
+		aie_pcpu_rp.maxactive = max(64U, 4 * num_possible_cpus());
+		ret = register_kretprobe(&aie_pcpu_rp);
+	}
+	return ret;
+}
+
+bool aie_percpu_fail_hooked(void)
+{
+	return aie_pcpu_rp_hooked;
+}
+
+unsigned long aie_percpu_hooks_missed(void)
+{
+	return aie_pcpu_rp_hooked ? aie_pcpu_rp.nmissed : 0;
+}
+
+/*
+ * The free hook first: nothing is tracked while its free could go unseen.
+ * Then the kretprobe, or else the allocation tracepoint.
+ */
 int aie_percpu_hooks_register(void)
 {
 	int ret;
@@ -54,6 +152,11 @@ int aie_percpu_hooks_register(void)
 					aie_probe_percpu_free, NULL);
 	if (ret)
 		goto err;
+	aie_pcpu_rp_hooked = !aie_pcpu_rp_register();
+	if (aie_pcpu_rp_hooked)
+		return 0;
+	pr_warn("no kretprobe on %s: percpu failures are not counted\n",
+		aie_pcpu_alloc_names[0]);
 	ret = tracepoint_probe_register(aie_percpu_alloc_tp,
 					aie_probe_percpu_alloc, NULL);
 	if (!ret)
@@ -66,24 +169,36 @@ err:
 	return ret;
 }
 
-/* See aie_slab_allocs_pause(). */
+/* See aie_slab_allocs_pause(): the kretprobe off, or the fallback's probe. */
 void aie_percpu_allocs_pause(void)
 {
-	tracepoint_probe_unregister(aie_percpu_alloc_tp, aie_probe_percpu_alloc,
-				    NULL);
+	if (aie_pcpu_rp_hooked)
+		disable_kretprobe(&aie_pcpu_rp);
+	else
+		tracepoint_probe_unregister(aie_percpu_alloc_tp,
+					    aie_probe_percpu_alloc, NULL);
 }
 
 int aie_percpu_allocs_resume(void)
 {
+	if (aie_pcpu_rp_hooked)
+		return enable_kretprobe(&aie_pcpu_rp);
 	return tracepoint_probe_register(aie_percpu_alloc_tp,
 					 aie_probe_percpu_alloc, NULL);
 }
 
-/* @allocs: the allocation probe is attached (not paused). */
+/*
+ * @allocs: the allocation probes are attached (not paused). The caller
+ * waits for running probes: tracepoint_synchronize_unregister().
+ */
 void aie_percpu_hooks_unregister(bool allocs)
 {
-	if (allocs)
-		aie_percpu_allocs_pause();
+	if (aie_pcpu_rp_hooked)
+		unregister_kretprobe(&aie_pcpu_rp);
+	else if (allocs)
+		tracepoint_probe_unregister(aie_percpu_alloc_tp,
+					    aie_probe_percpu_alloc, NULL);
+	aie_pcpu_rp_hooked = false;
 	tracepoint_probe_unregister(aie_percpu_free_tp, aie_probe_percpu_free,
 				    NULL);
 }

@@ -24,13 +24,13 @@
 static bool aie_bulk_free_hooked;
 
 static void aie_slab_alloc(unsigned long call_site, const void *ptr,
-			   size_t bytes_req, size_t bytes_alloc)
+			   size_t bytes_req, size_t bytes_alloc, bool accounted)
 {
 	if (unlikely(!ptr))
 		aie_track_failed(call_site, AIE_TYPE_SLAB);
 	else if (likely(!ZERO_OR_NULL_PTR(ptr)))
 		aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes_alloc,
-				bytes_req);
+				bytes_req, accounted);
 }
 
 static void aie_slab_free(const void *ptr)
@@ -43,12 +43,14 @@ static void aie_probe_kmalloc(void *data, unsigned long call_site,
 			      const void *ptr, size_t bytes_req,
 			      size_t bytes_alloc, gfp_t gfp_flags, int node)
 {
-	aie_slab_alloc(call_site, ptr, bytes_req, bytes_alloc);
+	aie_slab_alloc(call_site, ptr, bytes_req, bytes_alloc,
+		       aie_gfp_accounted(gfp_flags));
 }
 
 /*
  * The cache's slot size is private to mm/; ksize() reports it for a live
  * object (the object size on caches with red zones, poisoning or KASAN).
+ * Whether the cache is accounted is private too: memcg.c knows.
  */
 static void aie_probe_kmem_cache_alloc(void *data, unsigned long call_site,
 				       const void *ptr, struct kmem_cache *s,
@@ -56,7 +58,8 @@ static void aie_probe_kmem_cache_alloc(void *data, unsigned long call_site,
 {
 	size_t req = kmem_cache_size(s);
 
-	aie_slab_alloc(call_site, ptr, req, ptr ? ksize(ptr) : req);
+	aie_slab_alloc(call_site, ptr, req, ptr ? ksize(ptr) : req,
+		       aie_slab_accounted(gfp_flags, s));
 }
 
 static void aie_probe_kfree(void *data, unsigned long call_site,

@@ -26,12 +26,14 @@
 
 /* __vmalloc_node_range(size, align, start, end, gfp, prot, vm_flags, node, caller) */
 #define AIE_VMALLOC_ARG_SIZE	0
+#define AIE_VMALLOC_ARG_GFP	4
 #define AIE_VMALLOC_ARG_CALLER	8
 
 struct aie_vmalloc_call {
 	unsigned long size;
 	unsigned long caller;
 	u64 weight;		/* from aie_sample(), at the entry */
+	bool accounted;		/* __GFP_ACCOUNT: memcg.c */
 };
 
 static const char * const aie_vmalloc_names[] = {
@@ -42,11 +44,14 @@ static int aie_vmalloc_entry(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
 {
 	struct aie_vmalloc_call *call = (struct aie_vmalloc_call *)ri->data;
+	gfp_t gfp;
 
 	if (READ_ONCE(aie_all_disabled))
 		return 1;
 	call->size = regs_get_kernel_argument(regs, AIE_VMALLOC_ARG_SIZE);
 	call->caller = regs_get_kernel_argument(regs, AIE_VMALLOC_ARG_CALLER);
+	gfp = (__force gfp_t)regs_get_kernel_argument(regs, AIE_VMALLOC_ARG_GFP);
+	call->accounted = aie_gfp_accounted(gfp);
 	/* As for pages: a call sampling skips costs no return probe. */
 	call->weight = aie_sample(PAGE_ALIGN(call->size));
 	return !call->weight;
@@ -64,7 +69,7 @@ static int aie_vmalloc_return(struct kretprobe_instance *ri,
 	else
 		__aie_track_alloc(caller, AIE_TYPE_VMALLOC, addr,
 				  PAGE_ALIGN(call->size), call->size,
-				  call->weight);
+				  call->weight, call->accounted);
 	return 0;
 }
 

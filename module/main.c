@@ -58,6 +58,7 @@ static int __init allocinfo_ext_init(void)
 	if (ret)
 		goto err_objmap;
 	aie_sample_init(aie_sample_param);
+	aie_memcg_init();
 	ret = aie_hooks_register();
 	if (ret)
 		goto err_hooks;

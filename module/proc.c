@@ -163,6 +163,7 @@ static int allocinfo_ext_show(struct seq_file *m, void *v)
 	seq_put_decimal_ll(m, " total_bytes:", s.total_bytes);
 	seq_put_decimal_ll(m, " peak:", peak);
 	seq_put_decimal_ll(m, " failed:", atomic64_read(&site->failed));
+	seq_put_decimal_ll(m, " accounted:", s.live_accounted);
 	if (test_bit(AIE_SITE_DISABLED, &site->flags))
 		seq_puts(m, " disabled");
 	if (test_bit(AIE_SITE_UNLOADED, &site->flags))
@@ -260,6 +261,7 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	aie_stat_show(m, "sampled_out", sampled_out);
 	aie_stat_show(m, "sampled", sampled);
 	aie_hooks_show(m);
+	aie_memcg_show(m);
 	aie_capture_show(m);
 	seq_printf(m, "site_table_bytes %zu\n", aie_sites_memory());
 	seq_printf(m, "object_map_bytes %zu\n", objects);

@@ -255,6 +255,7 @@ void aie_site_sum(u32 idx, struct aie_site_sums *sums)
 		sums->live_slack += local64_read(&c->live_slack);
 		sums->total_calls += local64_read(&c->total_calls);
 		sums->total_bytes += local64_read(&c->total_bytes);
+		sums->live_accounted += local64_read(&c->live_accounted);
 	}
 }
 

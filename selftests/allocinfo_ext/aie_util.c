@@ -103,6 +103,26 @@ int aie_helper(const char *fmt, ...)
 	return aie_write(AIE_HELPER_CTL, buf, strlen(buf));
 }
 
+long long aie_helper_held(const char *kind)
+{
+	char *buf = aie_read_file(AIE_HELPER_CTL), *line, *save, name[64];
+	long long held = -1;
+	unsigned int n;
+
+	if (!buf)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%63s %*s %*u %u", name, &n) == 2 &&
+		    !strcmp(name, kind)) {
+			held = n;
+			break;
+		}
+	}
+	free(buf);
+	return held;
+}
+
 int aie_write_str(const char *path, const char *val)
 {
 	return aie_write(path, val, strlen(val));
@@ -165,6 +185,7 @@ static int aie_row_field(struct aie_row *row, const char *tok)
 		{ "total_bytes:", offsetof(struct aie_row, total_bytes) },
 		{ "peak:", offsetof(struct aie_row, peak) },
 		{ "failed:", offsetof(struct aie_row, failed) },
+		{ "accounted:", offsetof(struct aie_row, accounted) },
 	};
 	char *end;
 	size_t i;
@@ -425,6 +446,11 @@ int aie_stat_is(const char *key, const char *word)
 	if (aie_stat_word(key, w, sizeof(w)))
 		return -1;
 	return strcmp(w, word) ? -1 : 0;
+}
+
+bool aie_stat_present(const char *key)
+{
+	return !aie_stat_is(key, "present");
 }
 
 static long long aie_slab_attr(const char *name, const char *attr)

@@ -23,6 +23,7 @@ struct aie_row {
 	char func[128];
 	char type[16];
 	long long slack, total_calls, total_bytes, peak, failed;
+	long long accounted;	/* live bytes accounted to a memory cgroup */
 	bool disabled;
 	bool unloaded;		/* its module is gone */
 };
@@ -76,6 +77,9 @@ int aie_count_rows(const char *module);
 /* Live bytes summed over the rows of @type whose function is @func. */
 long long aie_bytes_of(const char *func, const char *type);
 
+/* Objects of @kind the helper holds now; -1 on error. */
+long long aie_helper_held(const char *kind);
+
 /* Write @len bytes to the helper's control file, as they are. */
 int aie_helper_raw(const void *buf, size_t len);
 
@@ -95,6 +99,9 @@ long long aie_stat(const char *key);
 int aie_stat_word(const char *key, char *out, size_t len);
 /* 0 when @key's value in the stats file is @word, else -1. */
 int aie_stat_is(const char *key, const char *word);
+
+/* Whether the stats file has the line "<key> present". */
+bool aie_stat_present(const char *key);
 
 /* Slot size and object size of slab cache @name, from /sys/kernel/slab. */
 long long aie_slab_size(const char *name);

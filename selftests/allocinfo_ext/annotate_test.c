@@ -30,7 +30,8 @@ static const char * const alloc_calls[] = {
 	"kmalloc(", "kmem_cache_alloc(", "kstrdup(", "kmemdup(", "krealloc(",
 	"alloc_pages(", "alloc_pages_node(", "__get_free_pages(",
 	"get_zeroed_page(", "folio_alloc(", "__folio_alloc_node(",
-	"alloc_pages_exact(", "__alloc_percpu(", "memdup_user_nul(",
+	"alloc_pages_exact(", "__alloc_percpu(", "__alloc_percpu_gfp(",
+	"memdup_user_nul(",
 };
 
 /* The macros that generate helper functions, and the prefix they give. */

@@ -2,11 +2,16 @@
 /*
  * fault_test - allocations that fault injection makes fail land in
  * failed:, never in the live figures (kernels with CONFIG_FAILSLAB and
- * CONFIG_FAIL_PAGE_ALLOC; skipped elsewhere).
+ * CONFIG_FAIL_PAGE_ALLOC; skipped elsewhere): slab, pages, vmalloc and
+ * percpu.
  *
  * Failures are aimed at this task alone (task-filter, make-it-fail), and
  * for slab at one cache (cache-filter), for pages at orders of 2 and more,
- * so that every injected failure is one of the helper's.
+ * so that every injected failure is one of the helper's. vmalloc and
+ * percpu take order-0 pages (with __GFP_HIGHMEM, which fail_page_alloc
+ * spares by default): there the helper sets make-it-fail around its own
+ * call only ("inject"), so that neither the write that carries the command
+ * nor this program's page faults can fail.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -53,6 +58,14 @@ static int arm(const char *dir, const char *times)
 	return ret ?: put(path, times);
 }
 
+/* Fail order-0 and highmem page allocations too (vmalloc, percpu). */
+static int arm_all_pages(void)
+{
+	return put(FAIL_PAGE "min-order", "0") ?:
+	       put(FAIL_PAGE "ignore-gfp-highmem", "N") ?:
+	       arm(FAIL_PAGE, "-1");
+}
+
 static void disarm(const char *dir)
 {
 	char path[128];
@@ -80,6 +93,8 @@ FIXTURE_TEARDOWN(fault)
 		disarm(FAILSLAB);
 		disarm(FAIL_PAGE);
 		put(FAILSLAB "cache-filter", "N");
+		put(FAIL_PAGE "ignore-gfp-highmem", "Y");
+		put(FAIL_PAGE "min-order", "1");
 		put("/sys/kernel/slab/aie_helper_obj/failslab", "0");
 	}
 	aie_teardown();
@@ -116,6 +131,48 @@ TEST_F(fault, fail_page_alloc_counts_as_failed)
 	EXPECT_ROW("aie_helper_pages5", "page", 0, 0, 0, 0, 0, 0, 3);
 	ASSERT_EQ(0, aie_helper("alloc pages5 1"));
 	EXPECT_ROW("aie_helper_pages5", "page", 1, block, 0, 1, block, block, 3);
+}
+
+/* vmalloc's pages cannot be had: every call fails, counted at its caller. */
+TEST_F(fault, vmalloc_failure_counts_as_failed)
+{
+	long long b = 3 * sysconf(_SC_PAGESIZE);
+
+	ASSERT_EQ(0, arm_all_pages());
+	ASSERT_EQ(0, aie_helper("inject vmalloc_nowarn 3"));
+	disarm(FAIL_PAGE);
+	ASSERT_EQ(0, aie_helper_held("vmalloc_nowarn"));
+
+	EXPECT_ROW("aie_helper_vmalloc_nowarn", "vmalloc", 0, 0, 0, 0, 0, 0, 3);
+	ASSERT_EQ(0, aie_helper("alloc vmalloc_nowarn 1"));
+	EXPECT_ROW("aie_helper_vmalloc_nowarn", "vmalloc", 1, b, 0, 1, b, b, 3);
+}
+
+/*
+ * 32 KiB per CPU, the largest percpu allocation: one that needs pages
+ * populated fails, one that finds them populated succeeds. Four need 32
+ * pages per CPU, more than the allocator keeps populated ahead (4), so
+ * some fail; every one that fails is counted, and no other.
+ */
+TEST_F(fault, percpu_failure_counts_as_failed)
+{
+	long long cpus = aie_possible_cpus(), b = 32768 * cpus, held;
+
+	if (!aie_stat_present("percpu_fail_hook"))
+		SKIP(return, "percpu failures are not hooked on this kernel");
+	ASSERT_LT(0, cpus);
+	ASSERT_EQ(0, arm_all_pages());
+	ASSERT_EQ(0, aie_helper("inject percpu_big 4"));
+	disarm(FAIL_PAGE);
+	held = aie_helper_held("percpu_big");
+	ASSERT_LE(0, held);
+	ASSERT_GT(4, held) TH_LOG("no percpu allocation failed");
+
+	EXPECT_ROW("aie_helper_percpu_big", "percpu", held, held * b, 0, held,
+		   held * b, held * b, 4 - held);
+	ASSERT_EQ(0, aie_helper("free percpu_big %lld", held));
+	EXPECT_ROW("aie_helper_percpu_big", "percpu", 0, 0, 0, held, held * b,
+		   held * b, 4 - held);
 }
 
 TEST_HARNESS_MAIN

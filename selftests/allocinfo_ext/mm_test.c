@@ -79,6 +79,22 @@ TEST_F(mm, pages_failed)
 	EXPECT_ROW("aie_helper_pages_fail", "page", 0, 0, 0, 0, 0, 0, 2);
 }
 
+/*
+ * A percpu allocation that fails (larger than the largest the allocator
+ * serves) counts in failed:, at its caller, when the kernel's percpu
+ * allocator can be probed for its returns.
+ */
+TEST_F(mm, percpu_failed)
+{
+	ASSERT_TRUE(aie_stat_present("percpu_hooks"));
+	if (!aie_stat_present("percpu_fail_hook"))
+		SKIP(return, "percpu failures are not hooked on this kernel");
+	ASSERT_EQ(0, aie_helper("alloc percpu_fail 3"));
+	EXPECT_ROW("aie_helper_percpu_fail", "percpu", 0, 0, 0, 0, 0, 0, 3);
+	ASSERT_EQ(0, aie_helper("alloc percpu_fail 1"));
+	EXPECT_ROW("aie_helper_percpu_fail", "percpu", 0, 0, 0, 0, 0, 0, 4);
+}
+
 /* Bytes are the pages mapped; slack what the request left of them. */
 TEST_F(mm, vmalloc)
 {

@@ -110,7 +110,7 @@ TEST_F(proc, header)
 	EXPECT_EQ(0, strncmp(buf, AIE_HEADER_LINE1 "\n" AIE_HEADER_LINE2 "\n",
 			     strlen(AIE_HEADER_LINE1 AIE_HEADER_LINE2) + 2))
 		TH_LOG("header: %.120s", buf);
-	EXPECT_STREQ("allocinfo_ext - version: 1.1", AIE_HEADER_LINE1);
+	EXPECT_STREQ("allocinfo_ext - version: 1.2", AIE_HEADER_LINE1);
 	EXPECT_STREQ("#     <size>  <calls> <tag info> [key:value ...]",
 		     AIE_HEADER_LINE2);
 	free(buf);
@@ -138,7 +138,7 @@ TEST_F(proc, row_format)
 			continue;
 		seen++;
 		snprintf(want, sizeof(want),
-			 "%12lld %8llu %s [aie_helper] func:aie_helper_kmalloc_96 type:slab slack:%lld total_calls:3 total_bytes:%lld peak:%lld failed:0",
+			 "%12lld %8llu %s [aie_helper] func:aie_helper_kmalloc_96 type:slab slack:%lld total_calls:3 total_bytes:%lld peak:%lld failed:0 accounted:0",
 			 3 * slot, 3ULL, r.location, 3 * (slot - 96), 3 * slot,
 			 3 * slot);
 		EXPECT_STREQ(want, line);

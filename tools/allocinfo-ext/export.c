@@ -85,6 +85,8 @@ static void json_site(FILE *f, const struct table *t, const struct site *s)
 			s->failed, s->disabled ? "true" : "false");
 		if (s->unloaded)
 			fputs(", \"unloaded\": true", f);
+		if (s->has_accounted)
+			fprintf(f, ", \"accounted\": %lld", s->accounted);
 	}
 	fputc('}', f);
 }

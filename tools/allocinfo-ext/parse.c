@@ -11,7 +11,7 @@
  * (lines may end in CRLF, as a serial console's copy does), where the
  * fields are, for allocinfo_ext 1.0, exactly type, slack,
  * total_calls, total_bytes, peak, failed and an optional "disabled"
- * (and from 1.1 an optional "unloaded");
+ * (and from 1.1 an optional "unloaded", from 1.2 accounted);
  * later 1.x versions may append key:value fields, which are skipped. The
  * kernel's format has no fields in 1.0; key:value fields that later
  * kernels append are skipped as well. Anything else is an error naming
@@ -146,6 +146,14 @@ static int parse_field(struct parse_ctx *p, struct site *s, char *tok,
 	}
 	if (!strcmp(tok, "unloaded") && p->t->minor >= 1) {
 		s->unloaded = true;
+		return 0;
+	}
+	if (str_starts(tok, "accounted:") && p->t->minor >= 2) {
+		if (s->has_accounted)
+			return perr(p, "field \"accounted:\" given twice");
+		s->has_accounted = true;
+		if (!parse_ll(tok + strlen("accounted:"), &s->accounted))
+			return perr(p, "bad value in \"%s\"", quote(tok, buf, sizeof(buf)));
 		return 0;
 	}
 	if (str_starts(tok, "type:") && tok[5]) {

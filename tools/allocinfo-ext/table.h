@@ -30,6 +30,8 @@ struct site {
 	long long slack, total_calls, total_bytes, peak, failed;
 	bool disabled;
 	bool unloaded;		/* format 1.1: its module is gone */
+	bool has_accounted;	/* format 1.2: accounted is given */
+	long long accounted;	/* live bytes accounted to a memory cgroup */
 	unsigned int lineno;	/* line of the input it came from */
 	char *text;		/* owns the strings above */
 };

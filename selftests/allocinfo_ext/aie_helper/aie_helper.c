@@ -15,6 +15,11 @@
  *	write "free all"		free everything held
  *	write "leak <kind> <n>"		make n objects of a slab kind and
  *					drop them (kmemleak told not to mind)
+ *	write "inject <kind> <n>"	as alloc, with this task's
+ *					make-it-fail flag set around each
+ *					call: fault injection with
+ *					task-filter fails its allocations
+ *					(EOPNOTSUPP without fault injection)
  *	write "storm <n>"		on every online CPU at once, a kernel
  *					thread makes n rounds of allocations
  *					and frees of the storm kinds, then
@@ -25,7 +30,7 @@
  * /sys/kernel/debug/aie_helper/storm: per storm kind, "<kind> <allocations>
  * <frees>" made by storms since load; and
  * /sys/kernel/debug/aie_helper/cache_ksize: what ksize() reports for an
- * object of the private cache (its slot size, or its object size on a
+ * object of the private cache (and of its twin created with SLAB_ACCOUNT) (its slot size, or its object size on a
  * cache with red zones, poisoning or KASAN).
  *
  * Failures are reported as -errno to the writer and with the prefix
@@ -44,6 +49,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -58,6 +64,7 @@
 #define AIE_HELPER_OBJ_SIZE	200
 
 static struct kmem_cache *aie_helper_cache;
+static struct kmem_cache *aie_helper_acct_cache;	/* SLAB_ACCOUNT */
 
 /* Non-constant sizes: the compiler must not pick the inline kmalloc path. */
 static size_t aie_helper_large_var = AIE_HELPER_LARGE;
@@ -343,6 +350,52 @@ static void aie_helper_kfree_const(const void *p)
 	kfree_const(p);
 }
 
+/*
+ * vmalloc that says nothing when it fails (fault_test makes it fail): a
+ * vmalloc failure without __GFP_NOWARN logs a stack trace.
+ */
+AIE_HELPER_VMALLOC(vmalloc_nowarn, __vmalloc(3 * PAGE_SIZE, GFP_KERNEL | __GFP_NOWARN))
+
+/* Always fails, silently: larger than the largest percpu allocation. */
+#define AIE_HELPER_PERCPU_TOO_BIG	(64 << 10)
+/* The largest percpu allocation (PCPU_MIN_UNIT_SIZE): 8 pages per CPU. */
+#define AIE_HELPER_PERCPU_BIG		(32 << 10)
+
+static noinline void *aie_helper_percpu_fail(void)
+{
+	void __percpu *p = __alloc_percpu_gfp(AIE_HELPER_PERCPU_TOO_BIG, 8,
+					      GFP_KERNEL | __GFP_NOWARN);
+
+	barrier();
+	return (void __force *)p;
+}
+
+/* Needs pages populated for it, which fault injection can fail. */
+static noinline void *aie_helper_percpu_big(void)
+{
+	void __percpu *p = __alloc_percpu_gfp(AIE_HELPER_PERCPU_BIG, PAGE_SIZE,
+					      GFP_KERNEL | __GFP_NOWARN);
+
+	barrier();
+	return (void __force *)p;
+}
+
+/*
+ * Accounted to the allocating task's memory cgroup: __GFP_ACCOUNT on
+ * every allocator, and a cache created with SLAB_ACCOUNT.
+ */
+AIE_HELPER_VMALLOC(kmalloc_acct_100, kmalloc(100, GFP_KERNEL_ACCOUNT))
+AIE_HELPER_VMALLOC(cache_acct, kmem_cache_alloc(aie_helper_acct_cache, GFP_KERNEL))
+AIE_HELPER_VMALLOC(cache_gfp_acct, kmem_cache_alloc(aie_helper_cache, GFP_KERNEL_ACCOUNT))
+AIE_HELPER_VMALLOC(pages_acct, alloc_pages(GFP_KERNEL_ACCOUNT, 1))
+AIE_HELPER_VMALLOC(vmalloc_acct_10000, __vmalloc(10000, GFP_KERNEL_ACCOUNT))
+AIE_HELPER_VMALLOC(percpu_acct_40, (void __force *)__alloc_percpu_gfp(40, 8, GFP_KERNEL_ACCOUNT))
+
+static void aie_helper_acct_cache_free(const void *p)
+{
+	kmem_cache_free(aie_helper_acct_cache, (void *)p);
+}
+
 /* percpu: 40 bytes on every possible CPU. */
 static noinline void *aie_helper_percpu_40(void)
 {
@@ -503,6 +556,24 @@ static struct aie_helper_kind aie_helper_kinds[] = {
 			aie_helper_kvfree),
 	AIE_HELPER_KIND("percpu40", aie_helper_percpu_40, 40,
 			aie_helper_free_percpu),
+	AIE_HELPER_KIND("kmalloc_acct100", aie_helper_kmalloc_acct_100, 100,
+			kfree),
+	AIE_HELPER_KIND("cache_acct", aie_helper_cache_acct,
+			AIE_HELPER_OBJ_SIZE, aie_helper_acct_cache_free),
+	AIE_HELPER_KIND("cache_gfp_acct", aie_helper_cache_gfp_acct,
+			AIE_HELPER_OBJ_SIZE, aie_helper_cache_free),
+	AIE_HELPER_KIND("pages_acct", aie_helper_pages_acct, PAGE_SIZE << 1,
+			aie_helper_free_pages1),
+	AIE_HELPER_KIND("vmalloc_acct10000", aie_helper_vmalloc_acct_10000,
+			10000, aie_helper_kvfree),
+	AIE_HELPER_KIND("percpu_acct40", aie_helper_percpu_acct_40, 40,
+			aie_helper_free_percpu),
+	AIE_HELPER_KIND("percpu_fail", aie_helper_percpu_fail,
+			AIE_HELPER_PERCPU_TOO_BIG, aie_helper_free_percpu),
+	AIE_HELPER_KIND("percpu_big", aie_helper_percpu_big,
+			AIE_HELPER_PERCPU_BIG, aie_helper_free_percpu),
+	AIE_HELPER_KIND("vmalloc_nowarn", aie_helper_vmalloc_nowarn,
+			3 * PAGE_SIZE, aie_helper_kvfree),
 	AIE_HELPER_KIND("krealloc500", aie_helper_krealloc_500, 500, kfree),
 	AIE_HELPER_KIND("unknown_site", aie_helper_unknown_site, 24,
 			aie_helper_unknown_free),
@@ -631,6 +702,34 @@ static int aie_helper_alloc(struct aie_helper_kind *k, unsigned int n)
 	return 0;
 }
 
+/*
+ * alloc, each call under this task's make-it-fail flag, which fault
+ * injection's task-filter reads: only the allocations made inside the
+ * helper's call can fail, not those of the write around it, nor the
+ * test's own page faults.
+ */
+static int aie_helper_inject(struct aie_helper_kind *k, unsigned int n)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	void *p;
+
+	if (n > AIE_HELPER_MAX_HELD - k->held)
+		return -ENOSPC;
+	while (n--) {
+		current->make_it_fail = 1;
+		p = k->alloc();
+		current->make_it_fail = 0;
+		if (p == ERR_PTR(-EOPNOTSUPP))
+			return -EOPNOTSUPP;
+		if (!IS_ERR_OR_NULL(p))
+			k->obj[k->held++] = p;
+	}
+	return 0;
+#else
+	return -EOPNOTSUPP;
+#endif
+}
+
 /* Allocations the module never frees: what its unload leaves live. */
 static int aie_helper_leak(struct aie_helper_kind *k, unsigned int n)
 {
@@ -687,6 +786,8 @@ static int aie_helper_command(char *cmd)
 		return aie_helper_free(k, n);
 	if (!strcmp(verb, "leak"))
 		return aie_helper_leak(k, n);
+	if (!strcmp(verb, "inject"))
+		return aie_helper_inject(k, n);
 	return -EINVAL;
 }
 
@@ -791,6 +892,13 @@ static int __init aie_helper_init(void)
 					     aie_helper_ctor);
 	if (!aie_helper_cache)
 		return -ENOMEM;
+	aie_helper_acct_cache = kmem_cache_create("aie_helper_acct",
+						  AIE_HELPER_OBJ_SIZE, 8,
+						  SLAB_ACCOUNT, aie_helper_ctor);
+	if (!aie_helper_acct_cache) {
+		kmem_cache_destroy(aie_helper_cache);
+		return -ENOMEM;
+	}
 	aie_helper_dir = debugfs_create_dir("aie_helper", NULL);
 	debugfs_create_file("ctl", 0600, aie_helper_dir, NULL,
 			    &aie_helper_fops);
@@ -805,6 +913,7 @@ static void __exit aie_helper_exit(void)
 {
 	debugfs_remove_recursive(aie_helper_dir);
 	aie_helper_free_all();
+	kmem_cache_destroy(aie_helper_acct_cache);
 	kmem_cache_destroy(aie_helper_cache);
 }
 

@@ -18,6 +18,7 @@ MALFORMED=(
 	"bad-two-tables.txt|two tables in one file|bad-two-tables.txt:4: a second version line: two tables in one input?"
 	"bad-nul.txt|binary data|bad-nul.txt:4: binary data (a NUL byte): not a text table"
 	"bad-unloaded-1.0.txt|\"unloaded\" in a 1.0 table|bad-unloaded-1.0.txt:3: unknown field \"unloaded\""
+	"bad-accounted.txt|accounted: with a bad value in 1.2|bad-accounted.txt:3: bad value in \"accounted:lots\""
 	"bad-empty.txt|snapshot head without a table|bad-empty.txt: no version line: not /proc/allocinfo_ext, /proc/allocinfo or a snapshot of either"
 )
 
@@ -32,6 +33,8 @@ parse_tests() {
 		"$EXP/ext-minor.csv" "$TOOL" export -f csv ext-minor.txt
 	expect_out "parse: 1.1 marks a site of a module that unloaded" \
 		"$EXP/ext-unloaded.json" "$TOOL" export -f json ext-unloaded.txt
+	expect_out "parse: 1.2 gives accounted bytes; later fields still skipped" \
+		"$EXP/ext-accounted.json" "$TOOL" export -f json ext-accounted.txt
 	for m in "${MALFORMED[@]}"; do
 		IFS='|' read -r file what msg <<<"$m"
 		expect_err "parse: malformed input: $what" 1 "allocinfo-ext: $msg" \
