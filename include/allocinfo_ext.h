@@ -33,6 +33,20 @@
 #define AIE_HEADER_LINE1	"allocinfo_ext - version: " AIE_FORMAT_VERSION
 #define AIE_HEADER_LINE2	"#     <size>  <calls> <tag info> [key:value ...]"
 
+/*
+ * /proc/allocinfo_ext_lifetimes (Documentation/format.rst): lifetimes of
+ * freed objects and the age of the oldest live one, per site. Three
+ * header lines, then one line per site. Same version rule as the table's.
+ * 1.0: the first format.
+ */
+#define AIE_LIFETIMES_PROC_NAME	"allocinfo_ext_lifetimes"
+#define AIE_LIFETIMES_VERSION	"1.0"
+#define AIE_LIFETIME_SHIFT	16	/* a unit is 2^16 ns, 65.536 us */
+#define AIE_LIFETIME_BUCKETS	32
+#define AIE_LIFETIMES_LINE1	"allocinfo_ext_lifetimes - version: " \
+				AIE_LIFETIMES_VERSION
+#define AIE_LIFETIMES_LINE3	"# <tag info> type:<type> oldest:<ns>|- hist:<b0>,...,<b31>"
+
 /* Longest control write accepted, in bytes, newline included. */
 #define AIE_CTL_MAX_LEN		512
 

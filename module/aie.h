@@ -11,6 +11,7 @@
  * proc.c     /proc/allocinfo_ext and /proc/allocinfo_ext_stats
  * capture.c  call stacks of chosen sites, /proc/allocinfo_ext_stacks*
  * memcg.c    which allocations are accounted to a memory cgroup
+ * lifetimes.c lifetimes of freed objects, ages of live ones
  */
 #ifndef _AIE_H
 #define _AIE_H
@@ -24,6 +25,7 @@
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/jump_label.h>
+#include <linux/sched/clock.h>
 #include <linux/types.h>
 
 #include <asm/local64.h>
@@ -119,6 +121,7 @@ struct aie_slot {
 struct aie_objmap {
 	struct aie_slot *slots;
 	struct aie_shard *shards;
+	u32 *stamps;			/* one per slot, or NULL (objmap.c) */
 	unsigned int bits;		/* log2 of the number of slots */
 };
 
@@ -189,11 +192,19 @@ struct aie_retired {
 void aie_sites_retire(struct module *mod, struct aie_retired *r);
 
 /* objmap.c */
-int aie_objmap_init(struct aie_objmap *map, unsigned long capacity);
+int aie_objmap_init(struct aie_objmap *map, unsigned long capacity,
+		    bool stamps);
 void aie_objmap_exit(struct aie_objmap *map);
 enum aie_objmap_result aie_objmap_insert(struct aie_objmap *map,
 					 unsigned long key, u64 val, u64 *old);
+enum aie_objmap_result aie_objmap_insert_stamp(struct aie_objmap *map,
+					       unsigned long key, u64 val,
+					       u32 stamp, u64 *old);
 bool aie_objmap_remove(struct aie_objmap *map, unsigned long key, u64 *val);
+bool aie_objmap_remove_stamp(struct aie_objmap *map, unsigned long key,
+			     u64 *val, u32 *stamp);
+void aie_objmap_for_each(struct aie_objmap *map,
+			 void (*fn)(u64 val, u32 stamp, void *arg), void *arg);
 unsigned long aie_objmap_count(const struct aie_objmap *map);
 unsigned long aie_objmap_capacity(const struct aie_objmap *map);
 size_t aie_objmap_memory(const struct aie_objmap *map);
@@ -228,7 +239,7 @@ struct aie_site *aie_callers_resolve(struct aie_site *site);
 
 /* hooks.c: what every hook shares; the inline parts at the end */
 extern struct aie_objmap aie_objects, aie_weights;
-int aie_track_init(unsigned long max_objects);
+int aie_track_init(unsigned long max_objects, bool stamps);
 void aie_track_exit(void);
 void __aie_track_alloc(unsigned long call_site, enum aie_type type,
 		       const void *key, u64 bytes, u64 req, u64 weight,
@@ -332,6 +343,56 @@ static inline bool aie_gfp_accounted(gfp_t gfp)
 /* proc.c */
 int aie_proc_init(void);
 void aie_proc_exit(void);
+bool aie_proc_shown(struct aie_site *site);
+void aie_proc_show_tag(struct seq_file *m, struct aie_site *site,
+		       struct aie_sym *sym);
+extern const char * const aie_type_names[];
+
+/*
+ * lifetimes.c: with lifetimes=1, the object map stamps each object with
+ * its allocation time in units of 2^AIE_LIFETIME_SHIFT ns (local_clock()),
+ * and a free counts the object's lifetime in its site's log2 histogram.
+ */
+DECLARE_STATIC_KEY_FALSE(aie_lifetimes_key);
+DECLARE_PER_CPU(local64_t *, aie_lifetime_hists);
+
+static inline bool aie_lifetimes_on(void)
+{
+	return static_branch_unlikely(&aie_lifetimes_key);
+}
+
+/* Now, in lifetime units; ages are differences modulo 2^32. */
+static __always_inline u32 aie_lifetime_now(void)
+{
+	return local_clock() >> AIE_LIFETIME_SHIFT;
+}
+
+/*
+ * A lifetime's bucket: 0 for 0 and 1 unit, k for [2^k, 2^(k+1)) units,
+ * k = 1..31.
+ */
+static __always_inline unsigned int aie_lifetime_bucket(u32 age)
+{
+	return fls(age >> 1);
+}
+
+/*
+ * An object of site @idx, standing for @weight objects, freed at age
+ * @age: this CPU's histogram only. Preemption disabled, any context but
+ * NMI.
+ */
+static __always_inline void aie_lifetime_record(u32 idx, u32 age, u64 weight)
+{
+	local64_t *h = this_cpu_read(aie_lifetime_hists);
+
+	local64_add(weight, &h[idx * AIE_LIFETIME_BUCKETS +
+			       aie_lifetime_bucket(age)]);
+}
+
+int aie_lifetimes_init(bool on, unsigned int sites);
+void aie_lifetimes_exit(void);
+size_t aie_lifetimes_memory(void);
+extern const struct proc_ops aie_lifetimes_proc_ops;
 
 /* Sites in the table, published or about to be. */
 static inline u32 aie_sites_nr(void)

@@ -14,6 +14,9 @@
  * with "disable all" an allocation costs one flag test; under sampling,
  * a skipped allocation costs one this-CPU cmpxchg (aie_sample()); a free of
  * an object never tracked costs a hash and one load (aie_objmap_remove()).
+ * lifetimes=0 adds one static branch, off, to a tracked allocation and to
+ * a free that reaches __aie_track_free(); lifetimes=1 (lifetimes.c) a
+ * local_clock() and a stamp store to each, and a histogram count to a free.
  *
  * Contexts: aie_track_*() run in the hooks, wherever the allocators run
  * (task, softirq, hardirq; not NMI), with preemption disabled. They never
@@ -34,13 +37,13 @@ struct aie_objmap aie_objects, aie_weights;
  * The weights map holds the sampled objects only: an eighth of the object
  * map's slots is more than sampling at any useful rate keeps live.
  */
-int aie_track_init(unsigned long max_objects)
+int aie_track_init(unsigned long max_objects, bool stamps)
 {
-	int ret = aie_objmap_init(&aie_objects, max_objects);
+	int ret = aie_objmap_init(&aie_objects, max_objects, stamps);
 
 	if (ret)
 		return ret;
-	ret = aie_objmap_init(&aie_weights, max_objects / 8);
+	ret = aie_objmap_init(&aie_weights, max_objects / 8, false);
 	if (ret)
 		aie_objmap_exit(&aie_objects);
 	return ret;
@@ -113,8 +116,11 @@ static void aie_uncharge_weighted(u64 val, u64 weight)
 		aie_site_uncharge_accounted(idx, bytes, weight);
 }
 
-/* Uncharge the object @key whose map value is @val; drop its weight. */
-static void aie_uncharge(unsigned long key, u64 val)
+/*
+ * Uncharge the object @key whose map value is @val; drop its weight, and
+ * return it.
+ */
+static u64 aie_uncharge(unsigned long key, u64 val)
 {
 	u64 weight = 1;
 
@@ -122,6 +128,7 @@ static void aie_uncharge(unsigned long key, u64 val)
 	    !aie_objmap_remove(&aie_weights, key, &weight))
 		weight = 1;	/* cannot happen: inserted before the object */
 	aie_uncharge_weighted(val, weight);
+	return weight;
 }
 
 /*
@@ -181,7 +188,11 @@ static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
 		}
 		val |= AIE_OBJ_WEIGHTED;
 	}
-	res = aie_objmap_insert(&aie_objects, key, val, &old);
+	if (aie_lifetimes_on())
+		res = aie_objmap_insert_stamp(&aie_objects, key, val,
+					      aie_lifetime_now(), &old);
+	else
+		res = aie_objmap_insert(&aie_objects, key, val, &old);
 	if (likely(res == AIE_OBJMAP_INSERTED))
 		return true;
 	if (res == AIE_OBJMAP_FULL) {
@@ -257,11 +268,30 @@ void aie_track_failed_n(unsigned long call_site, enum aie_type type,
 		atomic64_add(weight, &site->failed);
 }
 
+/* __aie_track_free() with lifetimes=1: count the object's lifetime. */
+static void aie_track_free_stamped(unsigned long key)
+{
+	u64 val, weight;
+	u32 stamp;
+
+	if (!aie_objmap_remove_stamp(&aie_objects, key, &val, &stamp)) {
+		aie_count(unmatched_frees);
+		return;
+	}
+	weight = aie_uncharge(key, val);
+	aie_lifetime_record(FIELD_GET(AIE_OBJ_SITE, val),
+			    aie_lifetime_now() - stamp, weight);
+}
+
 /* The free of @key, which aie_track_free() (aie.h) could not rule out. */
 void __aie_track_free(const void *key)
 {
 	u64 val;
 
+	if (aie_lifetimes_on()) {
+		aie_track_free_stamped((unsigned long)key);
+		return;
+	}
 	if (!aie_objmap_remove(&aie_objects, (unsigned long)key, &val)) {
 		aie_count(unmatched_frees);
 		return;

@@ -27,6 +27,11 @@ module_param_named(max_stacks, aie_max_stacks, uint, 0444);
 MODULE_PARM_DESC(max_stacks,
 		 "Distinct call stacks a capture records (default 1024); allocated at the first capture");
 
+static bool aie_lifetimes_param;
+module_param_named(lifetimes, aie_lifetimes_param, bool, 0444);
+MODULE_PARM_DESC(lifetimes,
+		 "Per site, a log2 histogram of the lifetimes of freed objects and the age of the oldest live one, in /proc/allocinfo_ext_lifetimes (default 0: off; 1 costs 4 bytes per object map slot and 256 bytes per site per possible CPU)");
+
 static char *aie_hooks = "slab,page,vmalloc,percpu";
 module_param_named(hooks, aie_hooks, charp, 0444);
 MODULE_PARM_DESC(hooks,
@@ -54,9 +59,12 @@ static int __init allocinfo_ext_init(void)
 	ret = aie_sites_init(aie_max_sites);
 	if (ret)
 		goto err_sites;
-	ret = aie_track_init(aie_max_objects);
+	ret = aie_track_init(aie_max_objects, aie_lifetimes_param);
 	if (ret)
 		goto err_objmap;
+	ret = aie_lifetimes_init(aie_lifetimes_param, aie_max_sites);
+	if (ret)
+		goto err_lifetimes;
 	aie_sample_init(aie_sample_param);
 	aie_memcg_init();
 	ret = aie_hooks_register();
@@ -80,6 +88,8 @@ err_proc:
 err_modules:
 	aie_hooks_unregister();
 err_hooks:
+	aie_lifetimes_exit();
+err_lifetimes:
 	aie_track_exit();
 err_objmap:
 	aie_sites_exit();
@@ -94,6 +104,7 @@ static void __exit allocinfo_ext_exit(void)
 	aie_modules_exit();
 	aie_hooks_unregister();
 	aie_capture_exit();
+	aie_lifetimes_exit();
 	aie_track_exit();
 	aie_sites_exit();
 	aie_rules_exit();

@@ -20,6 +20,12 @@
  * of objects that were never tracked (allocated before load, skipped by
  * sampling or by a disabled site).
  *
+ * A map made with stamps keeps a u32 per slot in a parallel array,
+ * map->stamps, at the slot's index: the *_stamp() variants store and
+ * return it, and deletion moves it with its slot. The slots stay 16 bytes;
+ * the other variants never touch the array (lifetimes.c stamps the object
+ * map with allocation times).
+ *
  * Notes on locking
  * ----------------
  * - shard->lock (an arch_spinlock_t, see aie_shard_lock()) protects the
@@ -31,13 +37,15 @@
  * - Shards are independent and each has its own cache line: CPUs contend
  *   only when their keys hash to the same shard.
  * Insert and remove run in any context except NMI (the allocators do not
- * run there either).
+ * run there either). aie_objmap_for_each() runs in process context and
+ * holds each shard's lock in turn, for one pass over its 256 slots.
  */
 
 #include <linux/cache.h>
 #include <linux/hash.h>
 #include <linux/log2.h>
 #include <linux/irqflags.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/vmalloc.h>
 
@@ -74,8 +82,12 @@ static __always_inline void aie_shard_unlock(struct aie_shard *shard,
 	local_irq_restore(flags);
 }
 
-/* A map of at least @capacity slots (a power of two, at least a shard). */
-int aie_objmap_init(struct aie_objmap *map, unsigned long capacity)
+/*
+ * A map of at least @capacity slots (a power of two, at least a shard),
+ * with a stamp per slot when @stamps.
+ */
+int aie_objmap_init(struct aie_objmap *map, unsigned long capacity,
+		    bool stamps)
 {
 	unsigned long slots, i;
 
@@ -85,7 +97,8 @@ int aie_objmap_init(struct aie_objmap *map, unsigned long capacity)
 	map->slots = vzalloc(array_size(slots, sizeof(*map->slots)));
 	map->shards = vzalloc(array_size(slots >> AIE_SHARD_BITS,
 					 sizeof(*map->shards)));
-	if (!map->slots || !map->shards) {
+	map->stamps = stamps ? vzalloc(array_size(slots, sizeof(u32))) : NULL;
+	if (!map->slots || !map->shards || (stamps && !map->stamps)) {
 		aie_objmap_exit(map);
 		return -ENOMEM;
 	}
@@ -97,8 +110,10 @@ int aie_objmap_init(struct aie_objmap *map, unsigned long capacity)
 /* Process context, after every hook is unregistered and has finished. */
 void aie_objmap_exit(struct aie_objmap *map)
 {
+	vfree(map->stamps);
 	vfree(map->shards);
 	vfree(map->slots);
+	map->stamps = NULL;
 	map->shards = NULL;
 	map->slots = NULL;
 }
@@ -115,7 +130,8 @@ unsigned long aie_objmap_capacity(const struct aie_objmap *map)
 
 size_t aie_objmap_memory(const struct aie_objmap *map)
 {
-	return (sizeof(*map->slots) << map->bits) +
+	return ((sizeof(*map->slots) + (map->stamps ? sizeof(u32) : 0)) <<
+		map->bits) +
 	       aie_objmap_nr_shards(map) * sizeof(*map->shards);
 }
 
@@ -149,12 +165,22 @@ static u32 aie_objmap_find(struct aie_slot *base, u32 i, unsigned long key)
 	return i;
 }
 
+/* The stamp of the slot at @slot, in a map made with stamps. */
+static u32 *aie_objmap_stamp_at(const struct aie_objmap *map,
+				const struct aie_slot *slot)
+{
+	return &map->stamps[slot - map->slots];
+}
+
 /*
- * Map @key (non-zero) to @val. When @key is there already (its free went
- * unseen), its old value goes to *@old and @val replaces it.
+ * Map @key (non-zero) to @val, and to *@stamp when @stamp is not NULL (a
+ * map made with stamps). When @key is there already (its free went
+ * unseen), its old value goes to *@old and @val replaces it. Inlined into
+ * the two entry points below, where @stamp is a constant NULL or not.
  */
-enum aie_objmap_result aie_objmap_insert(struct aie_objmap *map,
-					 unsigned long key, u64 val, u64 *old)
+static __always_inline enum aie_objmap_result
+__aie_objmap_insert(struct aie_objmap *map, unsigned long key, u64 val,
+		    const u32 *stamp, u64 *old)
 {
 	enum aie_objmap_result ret = AIE_OBJMAP_INSERTED;
 	struct aie_shard *shard;
@@ -176,16 +202,34 @@ enum aie_objmap_result aie_objmap_insert(struct aie_objmap *map,
 	} else {
 		ret = AIE_OBJMAP_FULL;
 	}
+	if (stamp && ret != AIE_OBJMAP_FULL)
+		*aie_objmap_stamp_at(map, &base[i]) = *stamp;
 	aie_shard_unlock(shard, flags);
 	return ret;
 }
 
+enum aie_objmap_result aie_objmap_insert(struct aie_objmap *map,
+					 unsigned long key, u64 val, u64 *old)
+{
+	return __aie_objmap_insert(map, key, val, NULL, old);
+}
+
+/* aie_objmap_insert() with @stamp for the slot; the map has stamps. */
+enum aie_objmap_result aie_objmap_insert_stamp(struct aie_objmap *map,
+					       unsigned long key, u64 val,
+					       u32 stamp, u64 *old)
+{
+	return __aie_objmap_insert(map, key, val, &stamp, old);
+}
+
 /*
  * Empty slot @i, then move back each following entry of the run that may
- * sit there, so that no probe sequence crosses an empty slot.
+ * sit there, so that no probe sequence crosses an empty slot. @stamps, the
+ * shard's first stamp or NULL, moves the stamps alike.
  */
-static void aie_objmap_delete_at(const struct aie_objmap *map,
-				 struct aie_slot *base, u32 i)
+static __always_inline void aie_objmap_delete_at(const struct aie_objmap *map,
+						 struct aie_slot *base,
+						 u32 *stamps, u32 i)
 {
 	u32 j = i, home;
 
@@ -199,31 +243,81 @@ static void aie_objmap_delete_at(const struct aie_objmap *map,
 			continue;
 		base[i].val = base[j].val;
 		WRITE_ONCE(base[i].key, base[j].key);
+		if (stamps)
+			stamps[i] = stamps[j];
 		i = j;
 	}
 	WRITE_ONCE(base[i].key, 0);
 }
 
-/* Remove @key, its value to *@val. Returns false when it was not there. */
-bool aie_objmap_remove(struct aie_objmap *map, unsigned long key, u64 *val)
+/*
+ * Remove @key, its value to *@val and, when @stamp is not NULL (a map made
+ * with stamps), its stamp to *@stamp. Returns false when it was not there.
+ */
+static __always_inline bool __aie_objmap_remove(struct aie_objmap *map,
+						unsigned long key, u64 *val,
+						u32 *stamp)
 {
 	struct aie_shard *shard;
 	struct aie_slot *base;
 	unsigned long flags;
+	u32 *stamps = NULL;
 	bool found;
 	u32 i;
 
 	shard = aie_objmap_shard(map, key, &base, &i);
 	if (!READ_ONCE(base[i].key))
 		return false;	/* empty home: see the comment at the top */
+	if (stamp)
+		stamps = aie_objmap_stamp_at(map, base);
 	aie_shard_lock(shard, &flags);
 	i = aie_objmap_find(base, i, key);
 	found = base[i].key == key;
 	if (found) {
 		*val = base[i].val;
-		aie_objmap_delete_at(map, base, i);
+		if (stamp)
+			*stamp = stamps[i];
+		aie_objmap_delete_at(map, base, stamps, i);
 		shard->used--;
 	}
 	aie_shard_unlock(shard, flags);
 	return found;
+}
+
+bool aie_objmap_remove(struct aie_objmap *map, unsigned long key, u64 *val)
+{
+	return __aie_objmap_remove(map, key, val, NULL);
+}
+
+/* aie_objmap_remove() that also gives the slot's stamp; the map has stamps. */
+bool aie_objmap_remove_stamp(struct aie_objmap *map, unsigned long key,
+			     u64 *val, u32 *stamp)
+{
+	return __aie_objmap_remove(map, key, val, stamp);
+}
+
+/*
+ * Call @fn on every entry of a map made with stamps: its value, its stamp
+ * and @arg. Shard by shard, each under its lock with interrupts off, so
+ * @fn must be brief and must not sleep or take a lock. Process context:
+ * may sleep between shards.
+ */
+void aie_objmap_for_each(struct aie_objmap *map,
+			 void (*fn)(u64 val, u32 stamp, void *arg), void *arg)
+{
+	unsigned long s, flags;
+	struct aie_slot *base;
+	u32 *stamps, i;
+
+	for (s = 0; s < aie_objmap_nr_shards(map); s++) {
+		base = &map->slots[s << AIE_SHARD_BITS];
+		stamps = aie_objmap_stamp_at(map, base);
+		aie_shard_lock(&map->shards[s], &flags);
+		for (i = 0; i < AIE_SHARD_SLOTS; i++) {
+			if (base[i].key)
+				fn(base[i].val, stamps[i], arg);
+		}
+		aie_shard_unlock(&map->shards[s], flags);
+		cond_resched();
+	}
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * proc.c - /proc/allocinfo_ext (the table, and control writes) and
- * /proc/allocinfo_ext_stats (module-wide figures).
+ * /proc/allocinfo_ext_stats (module-wide figures); it also creates
+ * /proc/allocinfo_ext_lifetimes, which lifetimes.c serves.
  *
  * Readers take no lock the hooks take: a site's counters are summed over
  * the CPUs one at a time (hooks go on meanwhile: no hook waits for a
@@ -19,7 +20,7 @@
 
 #include "aie.h"
 
-static const char * const aie_type_names[] = {
+const char * const aie_type_names[] = {
 	[AIE_TYPE_SLAB] = "slab",
 	[AIE_TYPE_PAGE] = "page",
 	[AIE_TYPE_VMALLOC] = "vmalloc",
@@ -31,7 +32,7 @@ static const char * const aie_type_names[] = {
  * ignored, and those inside helpers that never held anything (their
  * events go to the helper's caller).
  */
-static bool aie_proc_shown(struct aie_site *site)
+bool aie_proc_shown(struct aie_site *site)
 {
 	struct aie_site_sums sums;
 
@@ -101,8 +102,9 @@ static void aie_proc_put_num(struct seq_file *m, const char *prefix,
 	seq_write(m, buf + i, sizeof(buf) - i);
 }
 
-static void aie_proc_show_tag(struct seq_file *m, struct aie_site *site,
-			      struct aie_sym *sym)
+/* A site's tag, as its row shows it; lifetimes.c shows it alike. */
+void aie_proc_show_tag(struct seq_file *m, struct aie_site *site,
+		       struct aie_sym *sym)
 {
 	const char *loc;
 
@@ -237,6 +239,7 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	size_t weights = aie_objmap_memory(&aie_weights);
 	size_t memory = aie_sites_memory() + objects + weights +
 			aie_rules_memory() + aie_capture_memory() +
+			aie_lifetimes_memory() +
 			num_possible_cpus() * (sizeof(struct aie_stats) +
 					       4 * sizeof(struct aie_sym));
 
@@ -263,6 +266,8 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	aie_hooks_show(m);
 	aie_memcg_show(m);
 	aie_capture_show(m);
+	seq_printf(m, "lifetimes %s\n", aie_lifetimes_on() ? "on" : "off");
+	seq_printf(m, "lifetime_hist_bytes %zu\n", aie_lifetimes_memory());
 	seq_printf(m, "site_table_bytes %zu\n", aie_sites_memory());
 	seq_printf(m, "object_map_bytes %zu\n", objects);
 	seq_printf(m, "weight_map_bytes %zu\n", weights);
@@ -270,18 +275,19 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static struct proc_dir_entry *aie_proc_table, *aie_proc_stats;
+static struct proc_dir_entry *aie_proc_table, *aie_proc_stats,
+			     *aie_proc_lifetimes;
 
 int aie_proc_init(void)
 {
 	aie_proc_table = proc_create(AIE_PROC_NAME, 0400, NULL,
 				     &allocinfo_ext_proc_ops);
-	if (!aie_proc_table)
-		return -ENOMEM;
 	aie_proc_stats = proc_create_single(AIE_STATS_PROC_NAME, 0400, NULL,
 					    allocinfo_ext_stats_show);
-	if (!aie_proc_stats) {
-		proc_remove(aie_proc_table);
+	aie_proc_lifetimes = proc_create(AIE_LIFETIMES_PROC_NAME, 0400, NULL,
+					 &aie_lifetimes_proc_ops);
+	if (!aie_proc_table || !aie_proc_stats || !aie_proc_lifetimes) {
+		aie_proc_exit();
 		return -ENOMEM;
 	}
 	return 0;
@@ -290,6 +296,7 @@ int aie_proc_init(void)
 /* Waits for readers and writers inside the files to leave them. */
 void aie_proc_exit(void)
 {
+	proc_remove(aie_proc_lifetimes);
 	proc_remove(aie_proc_stats);
 	proc_remove(aie_proc_table);
 }

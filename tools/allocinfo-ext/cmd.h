@@ -17,6 +17,7 @@ int cmd_annotate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_context(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_leaks(int argc, char **argv);
 
 /* "Try 'allocinfo-ext <cmd> --help'." and the usage exit status. */
 int cmd_usage_error(const char *cmd);

@@ -39,6 +39,8 @@ static const struct command commands[] = {
 	  "a treemap picture: subsystem, function, site" },
 	{ "context", cmd_context, "[-d SEC [--depth N]] SEL",
 	  "who calls the selected sites: calls, bytes and share per caller" },
+	{ "leaks", cmd_leaks, "[-i SEC] [-n ROUNDS] [TABLE LIFETIMES]...",
+	  "sites whose live bytes keep growing and oldest objects keep aging" },
 	{ "compare", cmd_compare, "--baseline FILE [--module NAME] [-n N]",
 	  "byte agreement with /proc/allocinfo, site by site and overall" },
 };
@@ -66,7 +68,8 @@ static void usage(FILE *f)
 		"  allocinfo-ext annotate                 file:line from linux-image-$(uname -r)-dbg\n"
 		"  allocinfo-ext report --svg memory.svg\n"
 		"  allocinfo-ext context -d 10 func:xas_alloc   who calls xas_alloc\n"
-		"  allocinfo-ext compare --baseline base.txt    side by side with /proc/allocinfo\n\n"
+		"  allocinfo-ext compare --baseline base.txt    side by side with /proc/allocinfo\n"
+		"  allocinfo-ext leaks -i 60 -n 5         staleness leaks (lifetimes=1)\n\n"
 		"'%s COMMAND --help' tells more; man allocinfo-ext tells all.\n",
 		AIE_TOOL_NAME);
 }

@@ -13,6 +13,8 @@
  *	write "alloc <kind> <n>"	make n more objects of <kind>
  *	write "free <kind> <n>"		free the n newest objects of <kind>
  *	write "free all"		free everything held
+ *	write "churn <kind> <n>"	n times: make one object of <kind>
+ *					and free it at once
  *	write "leak <kind> <n>"		make n objects of a slab kind and
  *					drop them (kmemleak told not to mind)
  *	write "inject <kind> <n>"	as alloc, with this task's
@@ -730,6 +732,21 @@ static int aie_helper_inject(struct aie_helper_kind *k, unsigned int n)
 #endif
 }
 
+/* Objects that live for an instant: each freed right after its allocation. */
+static int aie_helper_churn(struct aie_helper_kind *k, unsigned int n)
+{
+	void *p;
+
+	while (n--) {
+		p = k->alloc();
+		if (p == ERR_PTR(-EOPNOTSUPP))
+			return -EOPNOTSUPP;
+		if (!IS_ERR_OR_NULL(p))
+			k->free(p);
+	}
+	return 0;
+}
+
 /* Allocations the module never frees: what its unload leaves live. */
 static int aie_helper_leak(struct aie_helper_kind *k, unsigned int n)
 {
@@ -786,6 +803,8 @@ static int aie_helper_command(char *cmd)
 		return aie_helper_free(k, n);
 	if (!strcmp(verb, "leak"))
 		return aie_helper_leak(k, n);
+	if (!strcmp(verb, "churn"))
+		return aie_helper_churn(k, n);
 	if (!strcmp(verb, "inject"))
 		return aie_helper_inject(k, n);
 	return -EINVAL;

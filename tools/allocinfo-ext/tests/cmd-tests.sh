@@ -144,6 +144,22 @@ context_tests() {
 Try 'allocinfo-ext context --help'." "$TOOL" context off
 }
 
+leaks_tests() {
+	local rounds="leaks-t1.txt leaks-l1.txt leaks-t2.txt leaks-l2.txt leaks-t3.txt leaks-l3.txt"
+	# shellcheck disable=SC2086
+	expect_out "leaks: grew every round and aged by half the interval or more" \
+		"$EXP/leaks.out" "$TOOL" leaks -i 10 $rounds
+	expect_err "leaks: lifetimes off said so" 1 \
+		"allocinfo-ext: leaks-off.txt: lifetimes are off: load allocinfo_ext with lifetimes=1" \
+		"$TOOL" leaks leaks-t1.txt leaks-off.txt leaks-t2.txt leaks-l2.txt
+	expect_err "leaks: a malformed lifetimes line named" 1 \
+		'allocinfo-ext: stacks.txt:1: expected "allocinfo_ext_lifetimes - version: 1.<n>"' \
+		"$TOOL" leaks leaks-t1.txt stacks.txt leaks-t2.txt leaks-l2.txt
+	expect_err "leaks: one round is not enough" 2 \
+		"allocinfo-ext: leaks takes pairs of files TABLE LIFETIMES, at least two
+Try 'allocinfo-ext leaks --help'." "$TOOL" leaks leaks-t1.txt leaks-l1.txt
+}
+
 compare_tests() {
 	expect_out "compare: by line, by function, theirs only, byte-weighted overall" \
 		"$EXP/compare.out" "$TOOL" compare --ours cmp-ours.txt \

@@ -94,6 +94,7 @@ export_tests
 top_tests
 ctl_tests
 context_tests
+leaks_tests
 compare_tests
 annotate_tests
 report_tests

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * leaks.c - `allocinfo-ext leaks`: sites whose live bytes keep growing
+ * and whose oldest objects keep aging, staleness leaks.
+ *
+ * Reads /proc/allocinfo_ext and /proc/allocinfo_ext_lifetimes (the module
+ * loaded with lifetimes=1) ROUNDS times, SEC apart, or takes the rounds
+ * from files. A site is listed when, from each round to the next, its
+ * live bytes grew and the age of its oldest live object grew by at least
+ * half the time between the rounds: its objects are kept, not replaced.
+ * A site whose live bytes grow while its old objects are freed is a site
+ * that grows, and is not listed; nor is one that keeps old objects at a
+ * steady size.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "allocinfo_ext.h"
+#include "cmd.h"
+#include "table.h"
+#include "util.h"
+
+#define LEAKS_PROC	"/proc/" AIE_LIFETIMES_PROC_NAME
+#define LEAKS_KEY_LEN	1024
+
+/* A site of one round: "<tag> type:<type>", and a figure. */
+struct leaks_entry {
+	char *key;
+	long long val;		/* live bytes, or oldest age in ns (-1: none) */
+};
+
+struct leaks_list {
+	struct leaks_entry *e;
+	size_t nr, cap;
+};
+
+struct leaks_round {
+	struct leaks_list bytes, oldest;
+	double time;		/* seconds, on any clock common to the rounds */
+};
+
+/* A site listed: its figures at the last round. */
+struct leaks_hit {
+	const char *key;
+	long long bytes, growth, oldest;
+};
+
+static void leaks_add(struct leaks_list *l, char *key, long long val)
+{
+	if (l->nr == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 64;
+		l->e = xrealloc_array(l->e, l->cap, sizeof(*l->e));
+	}
+	l->e[l->nr++] = (struct leaks_entry){ .key = key, .val = val };
+}
+
+static int leaks_entry_cmp(const void *pa, const void *pb)
+{
+	const struct leaks_entry *a = pa, *b = pb;
+
+	return strcmp(a->key, b->key);
+}
+
+static const struct leaks_entry *leaks_find(const struct leaks_list *l,
+					    const char *key)
+{
+	struct leaks_entry k = { .key = (char *)key };
+
+	return bsearch(&k, l->e, l->nr, sizeof(*l->e), leaks_entry_cmp);
+}
+
+static void leaks_list_free(struct leaks_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		free(l->e[i].key);
+	free(l->e);
+}
+
+/* The live bytes of each site of the module's table at @path. 0 or -1. */
+static int leaks_read_table(struct leaks_round *r, const char *path)
+{
+	char tag[LEAKS_KEY_LEN];
+	struct table t;
+	size_t i;
+
+	if (table_load(&t, path))
+		return -1;
+	if (t.format != TABLE_EXT) {
+		aie_err("%s: not a table of the allocinfo_ext module", t.name);
+		table_free(&t);
+		return -1;
+	}
+	for (i = 0; i < t.nr; i++) {
+		if (t.sites[i].unloaded)
+			continue;
+		site_tag(&t.sites[i], tag, sizeof(tag));
+		leaks_add(&r->bytes, xasprintf("%s type:%s", tag,
+					       t.sites[i].type),
+			  t.sites[i].bytes);
+	}
+	table_free(&t);
+	qsort(r->bytes.e, r->bytes.nr, sizeof(*r->bytes.e), leaks_entry_cmp);
+	return 0;
+}
+
+/*
+ * One line "<tag> type:<type> oldest:<ns>|- hist:<counts>" of @path into
+ * @r. 0, or -1 after a message.
+ */
+static int leaks_lifetimes_line(struct leaks_round *r, const char *path,
+				unsigned int lineno, char *line)
+{
+	char *hist = strstr(line, " hist:"), *oldest;
+	long long ns = -1;
+
+	oldest = hist ? memmem(line, hist - line, " oldest:", 8) : NULL;
+	if (oldest) {
+		*hist = '\0';
+		if (strcmp(oldest + 8, "-") &&
+		    (!parse_ll(oldest + 8, &ns) || ns < 0))
+			oldest = NULL;
+	}
+	if (!oldest || !strstr(line, " type:")) {
+		aie_err("%s:%u: expected \"<tag> type:<type> oldest:<ns> hist:<counts>\"",
+			path, lineno);
+		return -1;
+	}
+	*oldest = '\0';
+	leaks_add(&r->oldest, xstrdup(line), ns);
+	return 0;
+}
+
+/* The header of the lifetimes file: version 1.x, lifetimes on. */
+static int leaks_lifetimes_header(const char *path, unsigned int lineno,
+				  const char *line)
+{
+	int major;
+
+	if (lineno == 1) {
+		if (sscanf(line, "allocinfo_ext_lifetimes - version: %d.", &major) != 1) {
+			aie_err("%s:1: expected \"allocinfo_ext_lifetimes - version: 1.<n>\"",
+				path);
+			return -1;
+		}
+		if (major != 1) {
+			aie_err("%s:1: version %d.x of the lifetimes file is not known to this tool",
+				path, major);
+			return -1;
+		}
+	} else if (strstr(line, " lifetimes:off")) {
+		aie_err("%s: lifetimes are off: load allocinfo_ext with lifetimes=1",
+			path);
+		return -1;
+	}
+	return 0;
+}
+
+static int leaks_read_lifetimes(struct leaks_round *r, const char *path)
+{
+	unsigned int lineno = 0;
+	char *text, *line, *next;
+	size_t len;
+	int ret = 0;
+
+	text = read_whole_file(path, &len);
+	if (!text) {
+		if (errno == ENOENT)
+			aie_err("%s does not exist: is the allocinfo_ext module loaded?",
+				path);
+		else
+			aie_err("cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (line = text; *line && !ret; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		lineno++;
+		if (lineno == 1 || line[0] == '#')
+			ret = leaks_lifetimes_header(path, lineno, line);
+		else
+			ret = leaks_lifetimes_line(r, path, lineno, line);
+	}
+	if (!ret && !lineno) {
+		aie_err("%s: empty", path);
+		ret = -1;
+	}
+	free(text);
+	qsort(r->oldest.e, r->oldest.nr, sizeof(*r->oldest.e), leaks_entry_cmp);
+	return ret;
+}
+
+static double leaks_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Sleep until leaks_now() reaches @t. */
+static void leaks_wait_until(double t)
+{
+	double d = t - leaks_now();
+	struct timespec ts;
+
+	if (d <= 0)
+		return;
+	ts.tv_sec = (time_t)d;
+	ts.tv_nsec = (long)((d - ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Whether @key leaks over @n rounds; its figures into @hit. */
+static bool leaks_site(const struct leaks_round *r, int n, const char *key,
+		       struct leaks_hit *hit)
+{
+	const struct leaks_entry *b, *o, *pb = NULL, *po = NULL;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		b = leaks_find(&r[i].bytes, key);
+		o = leaks_find(&r[i].oldest, key);
+		if (!b || !o || o->val < 0)
+			return false;
+		if (i && (b->val <= pb->val ||
+			  o->val - po->val < (r[i].time - r[i - 1].time) * 5e8))
+			return false;
+		pb = b;
+		po = o;
+	}
+	hit->key = key;
+	hit->bytes = pb->val;
+	hit->growth = pb->val - leaks_find(&r[0].bytes, key)->val;
+	hit->oldest = po->val;
+	return true;
+}
+
+static int leaks_hit_cmp(const void *pa, const void *pb)
+{
+	const struct leaks_hit *a = pa, *b = pb;
+
+	if (a->growth != b->growth)
+		return a->growth < b->growth ? 1 : -1;
+	return strcmp(a->key, b->key);
+}
+
+static void leaks_report(const struct leaks_round *r, int n, double interval)
+{
+	struct leaks_hit *hits = xcalloc(r[0].bytes.nr + 1, sizeof(*hits));
+	size_t i, nr = 0;
+
+	for (i = 0; i < r[0].bytes.nr; i++)
+		nr += leaks_site(r, n, r[0].bytes.e[i].key, &hits[nr]);
+	qsort(hits, nr, sizeof(*hits), leaks_hit_cmp);
+	printf("# allocinfo-ext leaks: %d rounds, %g s apart: %zu of %zu sites\n",
+	       n, interval, nr, r[0].bytes.nr);
+	printf("#%11s %12s %10s %s\n", "bytes", "growth", "oldest_s",
+	       "<tag info> type:<type>");
+	for (i = 0; i < nr; i++)
+		printf("%12lld %12lld %10.1f %s\n", hits[i].bytes,
+		       hits[i].growth, hits[i].oldest / 1e9, hits[i].key);
+	free(hits);
+}
+
+static void leaks_usage(FILE *f)
+{
+	fprintf(f, "Usage: allocinfo-ext leaks [-i SEC] [-n ROUNDS] [TABLE LIFETIMES]...\n\n"
+		"Sites whose live bytes grew every round and whose oldest live object\n"
+		"aged by at least half the interval every round: objects kept, never\n"
+		"freed. Reads %s and %s\n"
+		"(the module loaded with lifetimes=1) ROUNDS times, SEC apart; or takes\n"
+		"each round from a TABLE and LIFETIMES pair of files, SEC apart.\n\n"
+		"  -i, --interval SEC   seconds between rounds (default 10)\n"
+		"  -n, --rounds N       rounds read, at least 2 (default 3)\n\n"
+		"Examples:\n"
+		"  allocinfo-ext leaks\n"
+		"  allocinfo-ext leaks -i 60 -n 5\n",
+		AIE_PROC_EXT, LEAKS_PROC);
+}
+
+/* The rounds: from /proc, SEC apart, or from the pairs of files. */
+static int leaks_read(struct leaks_round *r, int n, double interval,
+		      char **files)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (i && !files)
+			leaks_wait_until(r[i - 1].time + interval);
+		r[i].time = files ? i * interval : leaks_now();
+		if (leaks_read_table(&r[i], files ? files[2 * i] : AIE_PROC_EXT) ||
+		    leaks_read_lifetimes(&r[i], files ? files[2 * i + 1] : LEAKS_PROC))
+			return -1;
+	}
+	return 0;
+}
+
+int cmd_leaks(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "rounds", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	long long rounds = 3;
+	double interval = 10;
+	struct leaks_round *r;
+	int opt, i, ret = AIE_EXIT_FAIL;
+
+	while ((opt = getopt_long(argc, argv, "i:n:h", opts, NULL)) != -1) {
+		if (opt == 'i' && parse_seconds(optarg, &interval) && interval > 0) {
+			continue;
+		} else if (opt == 'n' && parse_ll(optarg, &rounds) && rounds >= 2 &&
+			   rounds <= 1000) {
+			continue;
+		} else if (opt == 'h') {
+			leaks_usage(stdout);
+			return 0;
+		}
+		if (opt == 'i' || opt == 'n')
+			aie_err("bad %s \"%s\"", opt == 'i' ? "interval" : "rounds",
+				optarg);
+		return cmd_usage_error(argv[0]);
+	}
+	if (argc > optind) {
+		if ((argc - optind) % 2 || argc - optind < 4) {
+			aie_err("leaks takes pairs of files TABLE LIFETIMES, at least two");
+			return cmd_usage_error(argv[0]);
+		}
+		rounds = (argc - optind) / 2;
+	}
+	r = xcalloc(rounds, sizeof(*r));
+	if (!leaks_read(r, rounds, interval, argc > optind ? argv + optind : NULL)) {
+		leaks_report(r, rounds, interval);
+		ret = fflush(stdout) ? AIE_EXIT_FAIL : 0;
+	}
+	for (i = 0; i < rounds; i++) {
+		leaks_list_free(&r[i].bytes);
+		leaks_list_free(&r[i].oldest);
+	}
+	free(r);
+	return ret;
+}
