@@ -249,6 +249,9 @@ void aie_track_failed_n(unsigned long call_site, enum aie_type type,
 			u64 weight);
 void __aie_track_free(const void *key);
 struct tracepoint *aie_tracepoint_find(const char *name);
+struct kretprobe;
+int aie_kretprobe_register_named(struct kretprobe *rp,
+				 const char * const *names, unsigned int nr);
 int aie_hooks_select(const char *list);
 int aie_hooks_register(void);
 void aie_hooks_unregister(void);

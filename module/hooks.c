@@ -25,6 +25,7 @@
  */
 
 #include <linux/bitfield.h>
+#include <linux/kprobes.h>
 #include <linux/tracepoint.h>
 
 #include "aie.h"
@@ -297,6 +298,27 @@ void __aie_track_free(const void *key)
 		return;
 	}
 	aie_uncharge((unsigned long)key, val);
+}
+
+/*
+ * Register @rp on the first of @names (nr of them) the kernel has: the
+ * same function under its names across versions (compat.h). @rp's
+ * handlers, data size and maxactive are kept; its probe is reset for each
+ * try. Returns register_kretprobe()'s last answer. Process context.
+ */
+int aie_kretprobe_register_named(struct kretprobe *rp,
+				 const char * const *names, unsigned int nr)
+{
+	struct kretprobe tmpl = *rp;
+	unsigned int i;
+	int ret = -ENOENT;
+
+	for (i = 0; i < nr && names[i] && ret; i++) {
+		*rp = tmpl;
+		rp->kp.symbol_name = names[i];
+		ret = register_kretprobe(rp);
+	}
+	return ret;
 }
 
 struct aie_tp_lookup {

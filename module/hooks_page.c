@@ -165,18 +165,14 @@ static void aie_probe_page_free(void *data, struct page *page,
 /* Try the probe's names in turn; a kernel has one of them, or neither. */
 static void aie_page_probe_register(struct aie_page_probe *p)
 {
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(p->name) && p->name[i] && !p->hooked; i++) {
-		memset(&p->rp, 0, sizeof(p->rp));
-		p->rp.kp.symbol_name = p->name[i];
-		p->rp.entry_handler = aie_page_entry;
-		p->rp.handler = aie_page_return;
-		p->rp.data_size = sizeof(struct aie_page_call);
-		/* GFP_KERNEL allocations sleep in reclaim with a call open. */
-		p->rp.maxactive = max(64U, 8 * num_possible_cpus());
-		p->hooked = !register_kretprobe(&p->rp);
-	}
+	memset(&p->rp, 0, sizeof(p->rp));
+	p->rp.entry_handler = aie_page_entry;
+	p->rp.handler = aie_page_return;
+	p->rp.data_size = sizeof(struct aie_page_call);
+	/* GFP_KERNEL allocations sleep in reclaim with a call open. */
+	p->rp.maxactive = max(64U, 8 * num_possible_cpus());
+	p->hooked = !aie_kretprobe_register_named(&p->rp, p->name,
+						  ARRAY_SIZE(p->name));
 }
 
 /* See aie_slab_allocs_pause(): the entry points' probes off, and on. */

@@ -108,20 +108,14 @@ static void aie_probe_percpu_free(void *data, void *base_addr, int off,
 /* Try the allocator's names in turn; a kernel has one of them, or none. */
 static int aie_pcpu_rp_register(void)
 {
-	unsigned int i;
-	int ret = -ENOENT;
-
-	for (i = 0; i < ARRAY_SIZE(aie_pcpu_alloc_names) && ret; i++) {
-		memset(&aie_pcpu_rp, 0, sizeof(aie_pcpu_rp));
-		aie_pcpu_rp.kp.symbol_name = aie_pcpu_alloc_names[i];
-		aie_pcpu_rp.entry_handler = aie_pcpu_alloc_entry;
-		aie_pcpu_rp.handler = aie_pcpu_alloc_return;
-		aie_pcpu_rp.data_size = sizeof(struct aie_pcpu_call);
-		/* GFP_KERNEL allocations sleep on a mutex with a call open. */
-		aie_pcpu_rp.maxactive = max(64U, 4 * num_possible_cpus());
-		ret = register_kretprobe(&aie_pcpu_rp);
-	}
-	return ret;
+	memset(&aie_pcpu_rp, 0, sizeof(aie_pcpu_rp));
+	aie_pcpu_rp.entry_handler = aie_pcpu_alloc_entry;
+	aie_pcpu_rp.handler = aie_pcpu_alloc_return;
+	aie_pcpu_rp.data_size = sizeof(struct aie_pcpu_call);
+	/* GFP_KERNEL allocations sleep on a mutex with a call open. */
+	aie_pcpu_rp.maxactive = max(64U, 4 * num_possible_cpus());
+	return aie_kretprobe_register_named(&aie_pcpu_rp, aie_pcpu_alloc_names,
+					    ARRAY_SIZE(aie_pcpu_alloc_names));
 }
 
 bool aie_percpu_fail_hooked(void)

@@ -96,19 +96,13 @@ unsigned long aie_vmalloc_hooks_missed(void)
 
 static int aie_vmalloc_rp_register(void)
 {
-	unsigned int i;
-	int ret = -ENOENT;
-
-	for (i = 0; i < ARRAY_SIZE(aie_vmalloc_names) && ret; i++) {
-		memset(&aie_vmalloc_rp, 0, sizeof(aie_vmalloc_rp));
-		aie_vmalloc_rp.kp.symbol_name = aie_vmalloc_names[i];
-		aie_vmalloc_rp.entry_handler = aie_vmalloc_entry;
-		aie_vmalloc_rp.handler = aie_vmalloc_return;
-		aie_vmalloc_rp.data_size = sizeof(struct aie_vmalloc_call);
-		aie_vmalloc_rp.maxactive = max(64U, 4 * num_possible_cpus());
-		ret = register_kretprobe(&aie_vmalloc_rp);
-	}
-	return ret;
+	memset(&aie_vmalloc_rp, 0, sizeof(aie_vmalloc_rp));
+	aie_vmalloc_rp.entry_handler = aie_vmalloc_entry;
+	aie_vmalloc_rp.handler = aie_vmalloc_return;
+	aie_vmalloc_rp.data_size = sizeof(struct aie_vmalloc_call);
+	aie_vmalloc_rp.maxactive = max(64U, 4 * num_possible_cpus());
+	return aie_kretprobe_register_named(&aie_vmalloc_rp, aie_vmalloc_names,
+					    ARRAY_SIZE(aie_vmalloc_names));
 }
 
 /* The free hook first: no area is tracked while its free could go unseen. */

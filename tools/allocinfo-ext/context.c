@@ -113,33 +113,24 @@ static int context_line(struct context *c, const char *path, unsigned int lineno
 	return 0;
 }
 
+struct context_file {
+	struct context *c;
+	bool calls;
+};
+
+static int context_file_line(void *arg, const char *path,
+			     unsigned int lineno, char *line)
+{
+	struct context_file *f = arg;
+
+	return context_line(f->c, path, lineno, line, f->calls);
+}
+
 static int context_read(struct context *c, const char *path, bool calls)
 {
-	unsigned int lineno = 0;
-	char *text, *line, *next;
-	size_t len;
-	int ret = 0;
+	struct context_file f = { .c = c, .calls = calls };
 
-	text = read_whole_file(path, &len);
-	if (!text) {
-		if (errno == ENOENT)
-			aie_err("%s does not exist: is the allocinfo_ext module loaded?",
-				path);
-		else
-			aie_err("cannot read %s: %s", path, strerror(errno));
-		return -1;
-	}
-	for (line = text; *line && !ret; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		else
-			next = line + strlen(line);
-		lineno++;
-		ret = context_line(c, path, lineno, line, calls);
-	}
-	free(text);
-	return ret;
+	return for_each_line(path, context_file_line, &f, NULL);
 }
 
 static int context_cmp(const void *pa, const void *pb)

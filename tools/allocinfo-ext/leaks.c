@@ -161,39 +161,24 @@ static int leaks_lifetimes_header(const char *path, unsigned int lineno,
 	return 0;
 }
 
+static int leaks_lifetimes_any(void *arg, const char *path,
+			       unsigned int lineno, char *line)
+{
+	if (lineno == 1 || line[0] == '#')
+		return leaks_lifetimes_header(path, lineno, line);
+	return leaks_lifetimes_line(arg, path, lineno, line);
+}
+
 static int leaks_read_lifetimes(struct leaks_round *r, const char *path)
 {
-	unsigned int lineno = 0;
-	char *text, *line, *next;
-	size_t len;
-	int ret = 0;
+	unsigned int lines = 0;
+	int ret;
 
-	text = read_whole_file(path, &len);
-	if (!text) {
-		if (errno == ENOENT)
-			aie_err("%s does not exist: is the allocinfo_ext module loaded?",
-				path);
-		else
-			aie_err("cannot read %s: %s", path, strerror(errno));
-		return -1;
-	}
-	for (line = text; *line && !ret; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		else
-			next = line + strlen(line);
-		lineno++;
-		if (lineno == 1 || line[0] == '#')
-			ret = leaks_lifetimes_header(path, lineno, line);
-		else
-			ret = leaks_lifetimes_line(r, path, lineno, line);
-	}
-	if (!ret && !lineno) {
+	ret = for_each_line(path, leaks_lifetimes_any, r, &lines);
+	if (!ret && !lines) {
 		aie_err("%s: empty", path);
 		ret = -1;
 	}
-	free(text);
 	qsort(r->oldest.e, r->oldest.nr, sizeof(*r->oldest.e), leaks_entry_cmp);
 	return ret;
 }

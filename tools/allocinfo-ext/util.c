@@ -74,6 +74,37 @@ void aie_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+int for_each_line(const char *path, line_fn fn, void *arg,
+		  unsigned int *lines)
+{
+	unsigned int lineno = 0;
+	char *text, *line, *next;
+	size_t len;
+	int ret = 0;
+
+	text = read_whole_file(path, &len);
+	if (!text) {
+		if (errno == ENOENT)
+			aie_err("%s does not exist: is the allocinfo_ext module loaded?",
+				path);
+		else
+			aie_err("cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (line = text; *line && !ret; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		ret = fn(arg, path, ++lineno, line);
+	}
+	free(text);
+	if (lines)
+		*lines = lineno;
+	return ret;
+}
+
 char *read_whole_file(const char *path, size_t *len)
 {
 	size_t size = 0, cap = 1 << 16;

@@ -39,6 +39,17 @@ void aie_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 char *read_whole_file(const char *path, size_t *len);
 
+/*
+ * Call @fn on each line of the file at @path (newline removed), with its
+ * number from 1, until @fn returns non-zero; that, or 0, is returned, -1
+ * when the file cannot be read (said on stderr). *@lines, unless NULL,
+ * gets the number of lines seen.
+ */
+typedef int (*line_fn)(void *arg, const char *path, unsigned int lineno,
+		       char *line);
+int for_each_line(const char *path, line_fn fn, void *arg,
+		  unsigned int *lines);
+
 /* Write all of @buf to @path through a temporary file and rename(). */
 int write_file_atomic(const char *path, const char *buf, size_t len);
 
