@@ -32,8 +32,9 @@
  * /sys/kernel/debug/aie_helper/storm: per storm kind, "<kind> <allocations>
  * <frees>" made by storms since load; and
  * /sys/kernel/debug/aie_helper/cache_ksize: what ksize() reports for an
- * object of the private cache (and of its twin created with SLAB_ACCOUNT) (its slot size, or its object size on a
- * cache with red zones, poisoning or KASAN).
+ * object of the private cache, and of its twin created with SLAB_ACCOUNT:
+ * its slot size, or its object size on a cache with red zones, poisoning
+ * or KASAN.
  *
  * Failures are reported as -errno to the writer and with the prefix
  * "aie_helper:" in the kernel log.
