@@ -45,6 +45,7 @@ for k in "${kernels[@]}"; do
 	start=$SECONDS
 	rc=0
 	AIE_CHECK_ONE=1 KERNEL=$k AIE_HOST_TESTS=$host_tests \
+		AIE_SMP=${AIE_SMP:-$host_tests} \
 		"$AIE_TOP/tools/vm/check.sh" >"$log" || rc=$?
 	host_tests=0
 	secs=$((SECONDS - start))
