@@ -48,33 +48,7 @@
 #undef AIE_D3
 #undef AIE_SITE_ALLOC
 #define AIE_SITE_ALLOC		AIE_KMALLOC_UNTAGGED
-#define AIE_D3 1
-#include "sites_d2.h"
-#undef AIE_D3
-#define AIE_D3 2
-#include "sites_d2.h"
-#undef AIE_D3
-#define AIE_D3 3
-#include "sites_d2.h"
-#undef AIE_D3
-#define AIE_D3 4
-#include "sites_d2.h"
-#undef AIE_D3
-#define AIE_D3 5
-#include "sites_d2.h"
-#undef AIE_D3
-#define AIE_D3 6
-#include "sites_d2.h"
-#undef AIE_D3
-#define AIE_D3 7
-#include "sites_d2.h"
-#undef AIE_D3
-#define AIE_D3 8
-#include "sites_d2.h"
-#undef AIE_D3
-#define AIE_D3 9
-#include "sites_d2.h"
-#undef AIE_D3
+#include "sites_d3.h"
 #undef AIE_SITE_ALLOC
 #undef AIE_SITE
 
@@ -83,33 +57,7 @@ void (*const aie_bench_sites[AIE_BENCH_SITES])(void **slot) = {
 #define AIE_D3 0
 #include "sites_d2.h"
 #undef AIE_D3
-#define AIE_D3 1
-#include "sites_d2.h"
-#undef AIE_D3
-#define AIE_D3 2
-#include "sites_d2.h"
-#undef AIE_D3
-#define AIE_D3 3
-#include "sites_d2.h"
-#undef AIE_D3
-#define AIE_D3 4
-#include "sites_d2.h"
-#undef AIE_D3
-#define AIE_D3 5
-#include "sites_d2.h"
-#undef AIE_D3
-#define AIE_D3 6
-#include "sites_d2.h"
-#undef AIE_D3
-#define AIE_D3 7
-#include "sites_d2.h"
-#undef AIE_D3
-#define AIE_D3 8
-#include "sites_d2.h"
-#undef AIE_D3
-#define AIE_D3 9
-#include "sites_d2.h"
-#undef AIE_D3
+#include "sites_d3.h"
 };
 
 #undef AIE_SITE
