@@ -12,6 +12,7 @@
  * capture.c  call stacks of chosen sites, /proc/allocinfo_ext_stacks*
  * memcg.c    which allocations are accounted to a memory cgroup
  * lifetimes.c lifetimes of freed objects, ages of live ones
+ * frames.c   the call site of a page allocation, read off the stack
  */
 #ifndef _AIE_H
 #define _AIE_H
@@ -45,6 +46,7 @@ enum {
 	AIE_SITE_DISABLED,	/* records no new allocations */
 	AIE_SITE_INTERNAL,	/* inside an allocator: events ignored */
 	AIE_SITE_HELPER,	/* inside a helper: charge its caller */
+	AIE_SITE_WRAPPER,	/* inside a page allocator wrapper (frames.c) */
 	AIE_SITE_UNLOADED,	/* its module is gone: named by ->name */
 	AIE_SITE_CAPTURE_SEEN,	/* capture.c decided on it */
 	AIE_SITE_CAPTURE,	/* capture.c records its stacks */
@@ -72,6 +74,7 @@ struct aie_site {
 	atomic64_t peak;		/* see aie_site_peak() */
 	atomic64_t failed;		/* allocations that returned NULL */
 	u8 type;			/* enum aie_type */
+	u16 frame;			/* AIE_SITE_WRAPPER: see frames.c */
 };
 
 /* A site's counters summed over the CPUs. */
@@ -143,6 +146,7 @@ struct aie_stats {
 	unsigned long oversize;		/* too large to pack: not tracked */
 	unsigned long sampled_out;	/* skipped by sampling */
 	unsigned long sampled;		/* tracked with a weight above 1 */
+	unsigned long walk_stops;	/* page call site not found (frames.c) */
 };
 
 DECLARE_PER_CPU(struct aie_stats, aie_stats);
@@ -174,7 +178,6 @@ DECLARE_PER_CPU(struct aie_site_ctr *, aie_site_ctrs);
 int aie_sites_init(unsigned int capacity);
 void aie_sites_exit(void);
 struct aie_site *aie_site_get(unsigned long call_site, enum aie_type type);
-struct aie_site *aie_site_lookup(unsigned long call_site, enum aie_type type);
 u32 aie_sites_capacity(void);
 size_t aie_sites_memory(void);
 void aie_site_new_high(u32 idx, struct aie_site_ctr *c, s64 live);
@@ -208,6 +211,9 @@ void aie_objmap_for_each(struct aie_objmap *map,
 unsigned long aie_objmap_count(const struct aie_objmap *map);
 unsigned long aie_objmap_capacity(const struct aie_objmap *map);
 size_t aie_objmap_memory(const struct aie_objmap *map);
+
+/* frames.c */
+unsigned long aie_frames_caller(const unsigned long *slot);
 
 /* modules.c */
 int aie_modules_init(void);

@@ -11,10 +11,11 @@
  *
  * - Internal: a call made inside the allocators themselves, whose event is
  *   counted elsewhere or is not an allocation of its own: the inner
- *   page-allocator wrappers (the outermost wrapper's caller is charged),
- *   the inner kmalloc event of a large kmalloc (6.10+), the pages under a
+ *   kmalloc event of a large kmalloc (6.10+), the pages under a
  *   large kmalloc (its kmalloc event counts them) and the pages under a
  *   vmalloc area (its vmalloc event counts them). Events there are ignored.
+ * - Wrapper: a page-allocator wrapper, which the page allocation passes on
+ *   its way out to the caller that is charged (frames.c).
  * - Helper: a function that allocates on behalf of its caller without
  *   passing the caller's address down (kvmalloc and friends). The event is
  *   charged to the first caller outside every helper, found by a walk of
@@ -34,12 +35,13 @@
 
 struct aie_fn {
 	const char *name[2];	/* one name, or the 6.10+ name and the older */
-	unsigned long flag;	/* AIE_SITE_INTERNAL or AIE_SITE_HELPER */
+	unsigned long flag;	/* AIE_SITE_INTERNAL, _WRAPPER or _HELPER */
 };
 
 /* One name, or an AIE_FN_* of compat.h (one name or two). */
 #define INTERNAL(...)	{ { __VA_ARGS__ }, AIE_SITE_INTERNAL }
 #define HELPER(...)	{ { __VA_ARGS__ }, AIE_SITE_HELPER }
+#define WRAPPER(...)	{ { __VA_ARGS__ }, AIE_SITE_WRAPPER }
 
 static const struct aie_fn aie_fns[] = {
 	/* kmalloc entry points: the inner event of a large kmalloc */
@@ -50,16 +52,23 @@ static const struct aie_fn aie_fns[] = {
 	INTERNAL(AIE_FN_KMALLOC_LARGE_INNER),
 	INTERNAL(AIE_FN_KMALLOC_LARGE),
 	INTERNAL(AIE_FN_KMALLOC_LARGE_NODE),
-	/* page-allocator wrappers: the outermost one's caller is charged */
-	INTERNAL(AIE_FN_ALLOC_PAGES_CORE),
-	INTERNAL(AIE_FN_ALLOC_PAGES),
-	INTERNAL(AIE_FN_ALLOC_PAGES_MPOL),
-	INTERNAL(AIE_FN_FOLIO_ALLOC_CORE),
-	INTERNAL(AIE_FN_FOLIO_ALLOC),
-	INTERNAL(AIE_FN_FOLIO_ALLOC_MPOL),
-	INTERNAL(AIE_FN_VMA_ALLOC_FOLIO),
-	INTERNAL(AIE_FN_GET_FREE_PAGES),
-	INTERNAL(AIE_FN_GET_ZEROED_PAGE),
+	/*
+	 * page-allocator wrappers, and the tracepoint's iterator: the walk
+	 * of frames.c goes through them to the outermost one's caller
+	 */
+	WRAPPER(AIE_FN_PAGE_ALLOC_TP),
+	WRAPPER(AIE_FN_ALLOC_PAGES_CORE),
+	WRAPPER(AIE_FN_ALLOC_PAGES),
+	WRAPPER(AIE_FN_ALLOC_PAGES_MPOL),
+	WRAPPER("alloc_pages_preferred_many"),
+	WRAPPER("alloc_page_interleave"),
+	WRAPPER(AIE_FN_FOLIO_ALLOC_CORE),
+	WRAPPER(AIE_FN_FOLIO_ALLOC),
+	WRAPPER(AIE_FN_FOLIO_ALLOC_MPOL),
+	WRAPPER(AIE_FN_VMA_ALLOC_FOLIO),
+	WRAPPER(AIE_FN_GET_FREE_PAGES),
+	WRAPPER(AIE_FN_GET_ZEROED_PAGE),
+	/* its fallback page: the array is filled without the tracepoint */
 	INTERNAL(AIE_FN_ALLOC_PAGES_BULK),
 	/* charged PAGE_ALIGN(size) by their own probe, see hooks_page.c */
 	INTERNAL(AIE_FN_ALLOC_PAGES_EXACT),
@@ -93,7 +102,7 @@ static bool aie_fn_named(const struct aie_fn *fn, const char *func)
 }
 
 /*
- * The AIE_SITE_INTERNAL or AIE_SITE_HELPER bit for a site named @sym, or
+ * The AIE_SITE_INTERNAL, _WRAPPER or _HELPER bit for a site named @sym, or
  * -1 for an ordinary call site.
  *
  * A return address lies inside its function, after the call. One that

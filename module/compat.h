@@ -62,20 +62,21 @@
 #ifndef _AIE_COMPAT_H
 #define _AIE_COMPAT_H
 
-#include <linux/ptrace.h>
+/*
+ * Page allocator: callers.c marks the wrappers, which the walk of frames.c
+ * goes through, and the internal callers; hooks_page.c probes the exact
+ * allocators.
+ */
 
-/* Page allocator (hooks_page.c probes them; callers.c marks them internal). */
+/* The mm_page_alloc tracepoint's iterator, when several probes share it. */
+#define AIE_FN_PAGE_ALLOC_TP		"__traceiter_mm_page_alloc"
 
 /* __alloc_pages() since 5.13; __alloc_pages_noprof() since 6.10. */
 #define AIE_FN_ALLOC_PAGES_CORE		"__alloc_pages_noprof", "__alloc_pages"
 /* alloc_pages(); alloc_pages_noprof() since 6.10. */
 #define AIE_FN_ALLOC_PAGES		"alloc_pages_noprof", "alloc_pages"
-/*
- * alloc_pages_mpol() since 6.7; alloc_pages_mpol_noprof() since 6.10. Only
- * the 6.10 name is probed (hooks_page.c); both are internal (callers.c).
- */
-#define AIE_FN_ALLOC_PAGES_MPOL_NOPROF	"alloc_pages_mpol_noprof"
-#define AIE_FN_ALLOC_PAGES_MPOL		AIE_FN_ALLOC_PAGES_MPOL_NOPROF, \
+/* alloc_pages_mpol() since 6.7; alloc_pages_mpol_noprof() since 6.10. */
+#define AIE_FN_ALLOC_PAGES_MPOL		"alloc_pages_mpol_noprof", \
 					"alloc_pages_mpol"
 /* __folio_alloc(); __folio_alloc_noprof() since 6.10. */
 #define AIE_FN_FOLIO_ALLOC_CORE		"__folio_alloc_noprof", "__folio_alloc"
@@ -144,19 +145,5 @@
  * pcpu_alloc_noprof(), which the alloc_percpu*() macros call, since.
  */
 #define AIE_FN_PCPU_ALLOC		"pcpu_alloc_noprof", "pcpu_alloc"
-
-/*
- * The return address of a function probed at its entry, or 0 where this
- * is not known: on x86 the top of the stack, for int3 and ftrace-based
- * kprobes alike (the kretprobe code reads it there too). Every kernel.
- */
-static inline unsigned long aie_entry_ret_addr(struct pt_regs *regs)
-{
-#ifdef CONFIG_X86
-	return *(unsigned long *)kernel_stack_pointer(regs);
-#else
-	return 0;
-#endif
-}
 
 #endif /* _AIE_COMPAT_H */

@@ -29,8 +29,8 @@ const char * const aie_type_names[] = {
 
 /*
  * Rows show every site but those inside allocators, whose events are
- * ignored, and those inside helpers that never held anything (their
- * events go to the helper's caller).
+ * ignored, and those inside helpers and page allocator wrappers that never
+ * held anything (their events go to the caller above them).
  */
 bool aie_proc_shown(struct aie_site *site)
 {
@@ -38,7 +38,7 @@ bool aie_proc_shown(struct aie_site *site)
 
 	if (test_bit(AIE_SITE_INTERNAL, &site->flags))
 		return false;
-	if (!test_bit(AIE_SITE_HELPER, &site->flags) ||
+	if (!(site->flags & (BIT(AIE_SITE_HELPER) | BIT(AIE_SITE_WRAPPER))) ||
 	    atomic64_read(&site->failed))
 		return true;
 	aie_site_sum(aie_site_index(site), &sums);
@@ -260,6 +260,7 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	aie_stat_show(m, "internal_events", internal);
 	aie_stat_show(m, "disabled_allocs", disabled);
 	aie_stat_show(m, "helper_fallbacks", helper_fallbacks);
+	aie_stat_show(m, "page_walk_stops", walk_stops);
 	aie_stat_show(m, "oversize", oversize);
 	aie_stat_show(m, "sampled_out", sampled_out);
 	aie_stat_show(m, "sampled", sampled);

@@ -167,14 +167,6 @@ static struct aie_site *aie_site_publish(struct aie_site *site, u32 pos)
 	return NULL;	/* cannot happen: buckets outnumber entries 2:1 */
 }
 
-/* The published site of @type at @call_site, or NULL. */
-struct aie_site *aie_site_lookup(unsigned long call_site, enum aie_type type)
-{
-	u32 pos;
-
-	return aie_site_probe(call_site, type, &pos);
-}
-
 /*
  * The site of @type at @call_site, created on first sight; NULL when the
  * table is full. A new site is named once, to learn whether it lies inside

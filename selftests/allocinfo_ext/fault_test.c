@@ -2,8 +2,8 @@
 /*
  * fault_test - allocations that fault injection makes fail land in
  * failed:, never in the live figures (kernels with CONFIG_FAILSLAB and
- * CONFIG_FAIL_PAGE_ALLOC; skipped elsewhere): slab, pages, vmalloc and
- * percpu.
+ * CONFIG_FAIL_PAGE_ALLOC; skipped elsewhere): slab, vmalloc and percpu.
+ * Pages failed that way are not seen at all.
  *
  * Failures are aimed at this task alone (task-filter, make-it-fail), and
  * for slab at one cache (cache-filter), for pages at orders of 2 and more,
@@ -118,7 +118,14 @@ TEST_F(fault, failslab_counts_as_failed)
 		   2 * (slot - 200), 2, 2 * slot, 2 * slot, 6);
 }
 
-TEST_F(fault, fail_page_alloc_counts_as_failed)
+/*
+ * fail_page_alloc fails a block before __alloc_pages() starts its work,
+ * and so before the tracepoint the page hooks read: those failures are not
+ * seen (Documentation/limitations.rst), and leave nothing behind. The
+ * site's next block counts as any other. mm_test's pages_failed covers the
+ * failures the allocator itself reports.
+ */
+TEST_F(fault, fail_page_alloc_unseen)
 {
 	long long block = sysconf(_SC_PAGESIZE) << 5;
 
@@ -128,9 +135,8 @@ TEST_F(fault, fail_page_alloc_counts_as_failed)
 	ASSERT_EQ(0, aie_helper("alloc pages5 3"));
 	disarm(FAIL_PAGE);
 
-	EXPECT_ROW("aie_helper_pages5", "page", 0, 0, 0, 0, 0, 0, 3);
 	ASSERT_EQ(0, aie_helper("alloc pages5 1"));
-	EXPECT_ROW("aie_helper_pages5", "page", 1, block, 0, 1, block, block, 3);
+	EXPECT_ROW("aie_helper_pages5", "page", 1, block, 0, 1, block, block, 0);
 }
 
 /* vmalloc's pages cannot be had: every call fails, counted at its caller. */

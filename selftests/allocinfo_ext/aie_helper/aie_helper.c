@@ -250,16 +250,16 @@ static void aie_helper_free_pages_exact(const void *p)
 	free_pages_exact((void *)p, 3 * PAGE_SIZE);
 }
 
-#ifdef MAX_PAGE_ORDER
-#define AIE_HELPER_BAD_ORDER	(MAX_PAGE_ORDER + 1)
-#else
-#define AIE_HELPER_BAD_ORDER	MAX_ORDER	/* before 6.8: exclusive */
-#endif
-
-/* Always fails: above the largest order. */
+/*
+ * Always fails, inside the allocator: no node is allowed, so no zone can
+ * serve it, and __alloc_pages() gives up (through its tracepoint, as for
+ * a block it cannot find after reclaim).
+ */
 static noinline void *aie_helper_pages_fail(void)
 {
-	void *p = alloc_pages(GFP_KERNEL | __GFP_NOWARN, AIE_HELPER_BAD_ORDER);
+	nodemask_t none = NODE_MASK_NONE;
+	void *p = __alloc_pages(GFP_KERNEL | __GFP_NOWARN, 2, numa_node_id(),
+				&none);
 
 	barrier();
 	return p;
