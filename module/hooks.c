@@ -29,6 +29,7 @@
 #include <linux/tracepoint.h>
 
 #include "aie.h"
+#include "objmap.h"
 
 DEFINE_PER_CPU(struct aie_stats, aie_stats);
 
@@ -121,7 +122,7 @@ static void aie_uncharge_weighted(u64 val, u64 weight)
  * Uncharge the object @key whose map value is @val; drop its weight, and
  * return it.
  */
-static u64 aie_uncharge(unsigned long key, u64 val)
+static noinline u64 aie_uncharge(unsigned long key, u64 val)
 {
 	u64 weight = 1;
 
@@ -219,32 +220,102 @@ static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
 }
 
 /*
- * An allocation of @bytes (@req asked for) at @call_site, freed by @key,
- * standing for @weight allocations; @accounted when it is accounted to a
- * memory cgroup (memcg.c). aie_track_alloc() (aie.h) turned away what it
- * could.
+ * The general case of __aie_track_alloc(): any site, weight, size and
+ * type, lifetimes on or off.
  */
-void __aie_track_alloc(unsigned long call_site, enum aie_type type,
-		       const void *key, u64 bytes, u64 req, u64 weight,
-		       bool accounted)
+static noinline void aie_track_alloc_slow(unsigned long call_site,
+					  enum aie_type type,
+					  unsigned long key, u64 bytes,
+					  u64 slack, u64 weight,
+					  bool accounted)
 {
 	struct aie_site *site;
-	u64 slack;
 	u32 idx;
 
 	site = aie_track_site(call_site, type);
 	if (!site)
 		return;
 	idx = aie_site_index(site);
-	slack = bytes > req ? bytes - req : 0;
-	if (aie_track_object((unsigned long)key, type, idx, bytes, slack,
-			     weight, accounted)) {
+	if (aie_track_object(key, type, idx, bytes, slack, weight,
+			     accounted)) {
 		aie_site_charge(idx, bytes, slack, weight);
 		if (accounted)
 			aie_site_charge_accounted(idx, bytes, weight);
 	}
 	if (aie_capture_on())
 		aie_capture_alloc(site, bytes, weight);
+}
+
+/*
+ * The fast path's insertion found @key in the map already, its free
+ * unseen: the old object, whose value was @old, is charged back.
+ */
+static noinline void aie_track_replaced(unsigned long key, u64 old)
+{
+	aie_uncharge(key, old);
+	aie_count(replaced);
+}
+
+/* Site flags that take an allocation off the fast path. */
+#define AIE_SITE_SLOW	(BIT(AIE_SITE_INTERNAL) | BIT(AIE_SITE_HELPER) | \
+			 BIT(AIE_SITE_WRAPPER) | BIT(AIE_SITE_DISABLED) | \
+			 BIT(AIE_SITE_UNLOADED))
+
+/*
+ * An allocation of @bytes (@req asked for) at @call_site, freed by @key,
+ * standing for @weight allocations; @accounted when it is accounted to a
+ * memory cgroup (memcg.c). aie_track_alloc() (aie.h) turned away what it
+ * could.
+ *
+ * The fast path, every call inlined: an enabled site found in its home
+ * bucket, an object of weight 1 that fits the map's value, lifetimes off.
+ * The rest takes aie_track_alloc_slow().
+ */
+void __aie_track_alloc(unsigned long call_site, enum aie_type type,
+		       const void *key, u64 bytes, u64 req, u64 weight,
+		       bool accounted)
+{
+	u64 slack = bytes > req ? bytes - req : 0, units, val, old;
+	enum aie_objmap_result res;
+	struct aie_site *site;
+	u32 b;
+
+	/* Pairs with the cmpxchg() that published the site (sites.c). */
+	b = smp_load_acquire(&aie_site_hash[aie_site_home(call_site, type)]);
+	units = likely(type == AIE_TYPE_SLAB) ? bytes :
+						aie_size_to_units(type, bytes);
+	if (unlikely(!b || weight != 1 || aie_lifetimes_on() ||
+		     units > FIELD_MAX(AIE_OBJ_SIZE) ||
+		     slack > FIELD_MAX(AIE_OBJ_SLACK)))
+		goto slow;
+	site = &aie_sites[--b];
+	if (unlikely(site->call_site != call_site || site->type != type ||
+		     (READ_ONCE(site->flags) & AIE_SITE_SLOW)))
+		goto slow;
+
+	val = FIELD_PREP(AIE_OBJ_SITE, b) | FIELD_PREP(AIE_OBJ_SIZE, units) |
+	      FIELD_PREP(AIE_OBJ_SLACK, slack);
+	if (accounted)
+		val |= AIE_OBJ_ACCOUNTED;
+	res = __aie_objmap_insert(&aie_objects, (unsigned long)key, val, NULL,
+				  &old);
+	if (unlikely(res != AIE_OBJMAP_INSERTED)) {
+		if (res == AIE_OBJMAP_FULL) {
+			aie_count(untracked);
+			goto capture;
+		}
+		aie_track_replaced((unsigned long)key, old);
+	}
+	aie_site_charge(b, bytes, slack, 1);
+	if (accounted)
+		aie_site_charge_accounted(b, bytes, 1);
+capture:
+	if (aie_capture_on())
+		aie_capture_alloc(site, bytes, 1);
+	return;
+slow:
+	aie_track_alloc_slow(call_site, type, (unsigned long)key, bytes, slack,
+			     weight, accounted);
 }
 
 /* An allocation at @call_site that returned nothing. */
@@ -270,7 +341,7 @@ void aie_track_failed_n(unsigned long call_site, enum aie_type type,
 }
 
 /* __aie_track_free() with lifetimes=1: count the object's lifetime. */
-static void aie_track_free_stamped(unsigned long key)
+static noinline void aie_track_free_stamped(unsigned long key)
 {
 	u64 val, weight;
 	u32 stamp;
@@ -284,20 +355,36 @@ static void aie_track_free_stamped(unsigned long key)
 			    aie_lifetime_now() - stamp, weight);
 }
 
-/* The free of @key, which aie_track_free() (aie.h) could not rule out. */
+/*
+ * The free of @key, which aie_track_free() (aie.h) could not rule out.
+ * The fast path, every call inlined: an object of weight 1, lifetimes off.
+ */
 void __aie_track_free(const void *key)
 {
-	u64 val;
+	u64 val, units, bytes;
+	u32 idx;
 
 	if (aie_lifetimes_on()) {
 		aie_track_free_stamped((unsigned long)key);
 		return;
 	}
-	if (!aie_objmap_remove(&aie_objects, (unsigned long)key, &val)) {
+	if (!__aie_objmap_remove(&aie_objects, (unsigned long)key, &val,
+				 NULL)) {
 		aie_count(unmatched_frees);
 		return;
 	}
-	aie_uncharge((unsigned long)key, val);
+	if (unlikely(val & AIE_OBJ_WEIGHTED)) {
+		aie_uncharge((unsigned long)key, val);
+		return;
+	}
+	/* The map holds published sites only: no aie_site_at() needed. */
+	idx = FIELD_GET(AIE_OBJ_SITE, val);
+	units = FIELD_GET(AIE_OBJ_SIZE, val);
+	bytes = likely(aie_sites[idx].type == AIE_TYPE_SLAB) ? units :
+		aie_units_to_size(aie_sites[idx].type, units);
+	aie_site_uncharge(idx, bytes, FIELD_GET(AIE_OBJ_SLACK, val), 1);
+	if (val & AIE_OBJ_ACCOUNTED)
+		aie_site_uncharge_accounted(idx, bytes, 1);
 }
 
 /*

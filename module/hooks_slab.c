@@ -23,8 +23,9 @@
 
 static bool aie_bulk_free_hooked;
 
-static void aie_slab_alloc(unsigned long call_site, const void *ptr,
-			   size_t bytes_req, size_t bytes_alloc, bool accounted)
+static __always_inline void aie_slab_alloc(unsigned long call_site,
+					   const void *ptr, size_t bytes_req,
+					   size_t bytes_alloc, bool accounted)
 {
 	if (unlikely(!ptr))
 		aie_track_failed(call_site, AIE_TYPE_SLAB);
@@ -33,7 +34,7 @@ static void aie_slab_alloc(unsigned long call_site, const void *ptr,
 				bytes_req, accounted);
 }
 
-static void aie_slab_free(const void *ptr)
+static __always_inline void aie_slab_free(const void *ptr)
 {
 	if (likely(!ZERO_OR_NULL_PTR(ptr)))
 		aie_track_free(ptr);

@@ -50,37 +50,7 @@
 #include <linux/vmalloc.h>
 
 #include "aie.h"
-
-#define AIE_SHARD_BITS	8
-#define AIE_SHARD_SLOTS	BIT(AIE_SHARD_BITS)
-#define AIE_SHARD_MASK	(AIE_SHARD_SLOTS - 1)
-#define AIE_SHARD_FILL	(AIE_SHARD_SLOTS - AIE_SHARD_SLOTS / 8)
-
-struct aie_shard {
-	arch_spinlock_t lock;
-	u32 used;
-} ____cacheline_aligned_in_smp;
-
-/*
- * The shard lock is an arch_spinlock_t, taken with interrupts disabled:
- * the plain spinlock API would add two calls and a preemption count to
- * every allocation and free, for lockdep and preemption accounting that
- * an innermost lock, held for a few dozen instructions by code that
- * already runs with preemption disabled, does not need.
- */
-static __always_inline void aie_shard_lock(struct aie_shard *shard,
-					   unsigned long *flags)
-{
-	local_irq_save(*flags);
-	arch_spin_lock(&shard->lock);
-}
-
-static __always_inline void aie_shard_unlock(struct aie_shard *shard,
-					     unsigned long flags)
-{
-	arch_spin_unlock(&shard->lock);
-	local_irq_restore(flags);
-}
+#include "objmap.h"
 
 /*
  * A map of at least @capacity slots (a power of two, at least a shard),
@@ -145,69 +115,6 @@ unsigned long aie_objmap_count(const struct aie_objmap *map)
 	return n;
 }
 
-/* The key's shard, with *@base at its first slot; *@home its home slot. */
-static struct aie_shard *aie_objmap_shard(const struct aie_objmap *map,
-					  unsigned long key,
-					  struct aie_slot **base, u32 *home)
-{
-	unsigned long h = hash_long(key, map->bits);
-
-	*home = h & AIE_SHARD_MASK;
-	*base = &map->slots[h & ~(unsigned long)AIE_SHARD_MASK];
-	return &map->shards[h >> AIE_SHARD_BITS];
-}
-
-/* The slot holding @key, or the empty slot that ends its probe sequence. */
-static u32 aie_objmap_find(struct aie_slot *base, u32 i, unsigned long key)
-{
-	while (base[i].key && base[i].key != key)
-		i = (i + 1) & AIE_SHARD_MASK;
-	return i;
-}
-
-/* The stamp of the slot at @slot, in a map made with stamps. */
-static u32 *aie_objmap_stamp_at(const struct aie_objmap *map,
-				const struct aie_slot *slot)
-{
-	return &map->stamps[slot - map->slots];
-}
-
-/*
- * Map @key (non-zero) to @val, and to *@stamp when @stamp is not NULL (a
- * map made with stamps). When @key is there already (its free went
- * unseen), its old value goes to *@old and @val replaces it. Inlined into
- * the two entry points below, where @stamp is a constant NULL or not.
- */
-static __always_inline enum aie_objmap_result
-__aie_objmap_insert(struct aie_objmap *map, unsigned long key, u64 val,
-		    const u32 *stamp, u64 *old)
-{
-	enum aie_objmap_result ret = AIE_OBJMAP_INSERTED;
-	struct aie_shard *shard;
-	struct aie_slot *base;
-	unsigned long flags;
-	u32 i;
-
-	shard = aie_objmap_shard(map, key, &base, &i);
-	aie_shard_lock(shard, &flags);
-	i = aie_objmap_find(base, i, key);
-	if (base[i].key == key) {
-		*old = base[i].val;
-		base[i].val = val;
-		ret = AIE_OBJMAP_REPLACED;
-	} else if (shard->used < AIE_SHARD_FILL) {
-		base[i].val = val;
-		WRITE_ONCE(base[i].key, key);
-		shard->used++;
-	} else {
-		ret = AIE_OBJMAP_FULL;
-	}
-	if (stamp && ret != AIE_OBJMAP_FULL)
-		*aie_objmap_stamp_at(map, &base[i]) = *stamp;
-	aie_shard_unlock(shard, flags);
-	return ret;
-}
-
 enum aie_objmap_result aie_objmap_insert(struct aie_objmap *map,
 					 unsigned long key, u64 val, u64 *old)
 {
@@ -220,68 +127,6 @@ enum aie_objmap_result aie_objmap_insert_stamp(struct aie_objmap *map,
 					       u32 stamp, u64 *old)
 {
 	return __aie_objmap_insert(map, key, val, &stamp, old);
-}
-
-/*
- * Empty slot @i, then move back each following entry of the run that may
- * sit there, so that no probe sequence crosses an empty slot. @stamps, the
- * shard's first stamp or NULL, moves the stamps alike.
- */
-static __always_inline void aie_objmap_delete_at(const struct aie_objmap *map,
-						 struct aie_slot *base,
-						 u32 *stamps, u32 i)
-{
-	u32 j = i, home;
-
-	for (;;) {
-		j = (j + 1) & AIE_SHARD_MASK;
-		if (!base[j].key)
-			break;
-		home = hash_long(base[j].key, map->bits) & AIE_SHARD_MASK;
-		/* The entry at j stays if its home lies cyclically in (i, j]. */
-		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
-			continue;
-		base[i].val = base[j].val;
-		WRITE_ONCE(base[i].key, base[j].key);
-		if (stamps)
-			stamps[i] = stamps[j];
-		i = j;
-	}
-	WRITE_ONCE(base[i].key, 0);
-}
-
-/*
- * Remove @key, its value to *@val and, when @stamp is not NULL (a map made
- * with stamps), its stamp to *@stamp. Returns false when it was not there.
- */
-static __always_inline bool __aie_objmap_remove(struct aie_objmap *map,
-						unsigned long key, u64 *val,
-						u32 *stamp)
-{
-	struct aie_shard *shard;
-	struct aie_slot *base;
-	unsigned long flags;
-	u32 *stamps = NULL;
-	bool found;
-	u32 i;
-
-	shard = aie_objmap_shard(map, key, &base, &i);
-	if (!READ_ONCE(base[i].key))
-		return false;	/* empty home: see the comment at the top */
-	if (stamp)
-		stamps = aie_objmap_stamp_at(map, base);
-	aie_shard_lock(shard, &flags);
-	i = aie_objmap_find(base, i, key);
-	found = base[i].key == key;
-	if (found) {
-		*val = base[i].val;
-		if (stamp)
-			*stamp = stamps[i];
-		aie_objmap_delete_at(map, base, stamps, i);
-		shard->used--;
-	}
-	aie_shard_unlock(shard, flags);
-	return found;
 }
 
 bool aie_objmap_remove(struct aie_objmap *map, unsigned long key, u64 *val)

@@ -15,9 +15,11 @@
 # aie.bench= on the kernel command line chooses the set: full (every
 # configuration, memory, reading, accuracy), profiler (the operations with
 # nothing loaded, named for the in-kernel profiler the boot enabled),
-# slabdebug (kmalloc-64 under slab_debug=U) or pageowner (pages-0 under
-# page_owner=on).
+# slabdebug (kmalloc-64 under slab_debug=U), pageowner (pages-0 under
+# page_owner=on) or quick (full's configurations for four operations, no
+# workloads, no memory, reading or accuracy: for a change to the hot path).
 set=$(sed -n 's/.*aie\.bench=\([a-z]*\).*/\1/p' /proc/cmdline)
+quick=
 ctl=/sys/kernel/debug/aie_bench/ctl
 aie=/proc/allocinfo_ext
 
@@ -25,6 +27,11 @@ aie=/proc/allocinfo_ext
 ops="kmalloc-8:20000 kmalloc-64:20000 kmalloc-256:20000 kmalloc-1000:20000
 kmalloc-4096:20000 kmem_cache:20000 pages-0:4000 pages-3:1000 vmalloc:1000
 percpu:4000 sites-1000:20000"
+if [ "$set" = quick ]; then
+	ops="kmalloc-64:20000 kmem_cache:20000 pages-0:4000 vmalloc:1000"
+	set=full
+	quick=1
+fi
 
 # run_ops CONFIG OP:N...: each operation through aie_bench
 run_ops() {
@@ -50,7 +57,7 @@ run_user() {
 run_all() {
 	echo "# $1 at $(cut -d' ' -f1 /proc/uptime) s"
 	run_ops "$1" $ops
-	run_user "$1"
+	[ -n "$quick" ] || run_user "$1"
 }
 
 # na_all CONFIG: every row n/a
@@ -88,9 +95,11 @@ facts() {
 
 insmod /aie/aie_bench.ko || exit 1
 # warm the userspace workloads (their first run after boot is slow)
-/aie/benchload msg pipe 2 5 200 1 >/dev/null
-/aie/benchload msg socket 2 5 200 1 >/dev/null
-/aie/benchload files /tmp 2000 1 >/dev/null
+if [ -z "$quick" ]; then
+	/aie/benchload msg pipe 2 5 200 1 >/dev/null
+	/aie/benchload msg socket 2 5 200 1 >/dev/null
+	/aie/benchload files /tmp 2000 1 >/dev/null
+fi
 facts
 case "$set" in
 profiler)
@@ -111,6 +120,12 @@ full)
 	echo "enable all" > $aie || exit 1
 	run_all full
 	sed 's/^/M stat /' /proc/allocinfo_ext_stats
+	if [ -n "$quick" ]; then
+		echo "sample 524288" > $aie && run_all sample
+		rmmod allocinfo_ext
+		rmmod aie_bench
+		exit 0
+	fi
 	echo "T read0 $(wc -l < $aie) $(/aie/benchload read $aie 1 | cut -d' ' -f2-)"
 	accuracy exact
 	if echo "sample 524288" > $aie; then
