@@ -68,7 +68,8 @@ static noinline unsigned int aie_frames_learn(const unsigned long *slot)
 			break;	/* an interrupt frame: another stack's */
 		next = (const unsigned long *)state.sp - 1;
 		if (found) {
-			if (next <= slot || *next != state.ip ||
+			/* *next may be a tracer's trampoline: the size holds */
+			if (next <= slot ||
 			    (next - slot) * sizeof(long) > AIE_FRAME_MAX)
 				break;
 			return (next - slot) * sizeof(long);

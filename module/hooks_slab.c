@@ -9,10 +9,23 @@
  * it, objects freed that way would stay live until their address is
  * reused.
  *
+ * kmem_cache_alloc's tracepoint gives the cache, whose slot size is
+ * private to mm/: ksize() of the new object tells it, for the price of
+ * finding the object's slab. The answer is the same for every object of a
+ * cache, so it is kept, with kmem_cache_size(), in a small table keyed by
+ * the cache's address (aie_cache_sizes). Another cache can be created where
+ * one was destroyed: a kprobe on kmem_cache_destroy() raises a generation,
+ * and entries of an older generation are not used. Without that kprobe,
+ * the table is not used either.
+ *
  * Contexts: wherever the slab allocator runs (task, softirq, hardirq; not
- * NMI), preemption disabled.
+ * NMI), preemption disabled. The table's writers, on a miss, take
+ * aie_cache_sizes_lock (raw, interrupts off; a writer that finds it taken
+ * leaves the entry alone). Its readers take no lock: see
+ * aie_cache_sizes_get().
  */
 
+#include <linux/hash.h>
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/slab.h>
@@ -22,6 +35,74 @@
 #include "aie.h"
 
 static bool aie_bulk_free_hooked;
+
+#define AIE_CACHE_SIZES_BITS	6
+
+/* The sizes of @cache's objects, current while aie_cache_gen is @gen. */
+struct aie_cache_sizes {
+	const struct kmem_cache *cache;
+	unsigned long gen;
+	unsigned int size;	/* ksize() of an object */
+	unsigned int req;	/* kmem_cache_size() */
+};
+
+static struct aie_cache_sizes aie_cache_sizes[BIT(AIE_CACHE_SIZES_BITS)];
+static DEFINE_RAW_SPINLOCK(aie_cache_sizes_lock);
+static atomic_long_t aie_cache_gen;
+static bool aie_cache_destroy_hooked;
+
+/*
+ * The slot size (*@size) and the object size (*@req) of @s, whose object
+ * @ptr was just allocated. An entry is written cache pointer cleared,
+ * then its sizes and generation, then the pointer set, with smp_wmb()
+ * between; it is read pointer, the rest, pointer, with smp_rmb() between.
+ * When both reads of the pointer give @s, the rest is @s's.
+ */
+static __always_inline void aie_cache_sizes_get(struct kmem_cache *s,
+						const void *ptr,
+						unsigned int *size,
+						unsigned int *req)
+{
+	struct aie_cache_sizes *e =
+		&aie_cache_sizes[hash_ptr(s, AIE_CACHE_SIZES_BITS)];
+	unsigned long gen = atomic_long_read(&aie_cache_gen), flags;
+
+	if (likely(READ_ONCE(e->cache) == s)) {
+		smp_rmb();	/* the pointer, then the rest: see above */
+		*size = READ_ONCE(e->size);
+		*req = READ_ONCE(e->req);
+		if (likely(READ_ONCE(e->gen) == gen)) {
+			smp_rmb();	/* the rest, then the pointer again */
+			if (likely(READ_ONCE(e->cache) == s))
+				return;
+		}
+	}
+	*size = ksize(ptr);
+	*req = kmem_cache_size(s);
+	if (!READ_ONCE(aie_cache_destroy_hooked) ||
+	    !raw_spin_trylock_irqsave(&aie_cache_sizes_lock, flags))
+		return;
+	WRITE_ONCE(e->cache, NULL);
+	smp_wmb();	/* pairs with the second smp_rmb() above */
+	WRITE_ONCE(e->size, *size);
+	WRITE_ONCE(e->req, *req);
+	WRITE_ONCE(e->gen, gen);
+	smp_wmb();	/* pairs with the first smp_rmb() above */
+	WRITE_ONCE(e->cache, s);
+	raw_spin_unlock_irqrestore(&aie_cache_sizes_lock, flags);
+}
+
+/* kmem_cache_destroy(s): whatever the table holds is of an older age. */
+static int aie_kp_cache_destroy(struct kprobe *kp, struct pt_regs *regs)
+{
+	atomic_long_inc(&aie_cache_gen);
+	return 0;
+}
+
+static struct kprobe aie_cache_destroy_kp = {
+	.symbol_name = "kmem_cache_destroy",
+	.pre_handler = aie_kp_cache_destroy,
+};
 
 static __always_inline void aie_slab_alloc(unsigned long call_site,
 					   const void *ptr, size_t bytes_req,
@@ -57,9 +138,14 @@ static void aie_probe_kmem_cache_alloc(void *data, unsigned long call_site,
 				       const void *ptr, struct kmem_cache *s,
 				       gfp_t gfp_flags, int node)
 {
-	size_t req = kmem_cache_size(s);
+	unsigned int size, req;
 
-	aie_slab_alloc(call_site, ptr, req, ptr ? ksize(ptr) : req,
+	if (unlikely(!ptr)) {
+		aie_track_failed(call_site, AIE_TYPE_SLAB);
+		return;
+	}
+	aie_cache_sizes_get(s, ptr, &size, &req);
+	aie_slab_alloc(call_site, ptr, req, size,
 		       aie_slab_accounted(gfp_flags, s));
 }
 
@@ -102,6 +188,12 @@ int aie_slab_hooks_register(void)
 {
 	int ret;
 
+	/* Before any allocation probe: the table is used once it is on. */
+	WRITE_ONCE(aie_cache_destroy_hooked,
+		   !register_kprobe(&aie_cache_destroy_kp));
+	if (!aie_cache_destroy_hooked)
+		pr_info("no kprobe on kmem_cache_destroy: ksize() at every kmem_cache_alloc\n");
+
 	ret = register_trace_kfree(aie_probe_kfree, NULL);
 	if (ret)
 		goto err_kfree;
@@ -128,6 +220,9 @@ err_cache_free:
 	unregister_trace_kfree(aie_probe_kfree, NULL);
 err_kfree:
 	tracepoint_synchronize_unregister();
+	if (aie_cache_destroy_hooked)
+		unregister_kprobe(&aie_cache_destroy_kp);
+	aie_cache_destroy_hooked = false;
 	pr_err("cannot attach to the kmem tracepoints: %d\n", ret);
 	return ret;
 }
@@ -168,4 +263,7 @@ void aie_slab_hooks_unregister(bool allocs)
 		unregister_kprobe(&aie_free_bulk_kp);
 	unregister_trace_kmem_cache_free(aie_probe_kmem_cache_free, NULL);
 	unregister_trace_kfree(aie_probe_kfree, NULL);
+	if (aie_cache_destroy_hooked)
+		unregister_kprobe(&aie_cache_destroy_kp);
+	aie_cache_destroy_hooked = false;
 }
