@@ -26,6 +26,7 @@
  */
 
 #include <linux/hash.h>
+#include <linux/kfence.h>
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/slab.h>
@@ -79,7 +80,8 @@ static __always_inline void aie_cache_sizes_get(struct kmem_cache *s,
 	}
 	*size = ksize(ptr);
 	*req = kmem_cache_size(s);
-	if (!READ_ONCE(aie_cache_destroy_hooked) ||
+	/* A KFENCE object's ksize() is its object size: not the cache's. */
+	if (!READ_ONCE(aie_cache_destroy_hooked) || is_kfence_address(ptr) ||
 	    !raw_spin_trylock_irqsave(&aie_cache_sizes_lock, flags))
 		return;
 	WRITE_ONCE(e->cache, NULL);
