@@ -26,7 +26,6 @@
  */
 
 #include <linux/hash.h>
-#include <linux/kfence.h>
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/slab.h>
@@ -39,12 +38,20 @@ static bool aie_bulk_free_hooked;
 
 #define AIE_CACHE_SIZES_BITS	6
 
-/* The sizes of @cache's objects, current while aie_cache_gen is @gen. */
+/*
+ * The sizes of @cache's objects, current while aie_cache_gen is @gen. The
+ * seen_* fields, under the lock, hold a miss's answer until a second miss
+ * confirms it: a KFENCE object's ksize() is its object size, not its
+ * cache's slot size, and cannot be told from an ordinary object here.
+ */
 struct aie_cache_sizes {
 	const struct kmem_cache *cache;
 	unsigned long gen;
 	unsigned int size;	/* ksize() of an object */
 	unsigned int req;	/* kmem_cache_size() */
+	const struct kmem_cache *seen_cache;
+	unsigned long seen_gen;
+	unsigned int seen_size;
 };
 
 static struct aie_cache_sizes aie_cache_sizes[BIT(AIE_CACHE_SIZES_BITS)];
@@ -54,7 +61,8 @@ static bool aie_cache_destroy_hooked;
 
 /*
  * The slot size (*@size) and the object size (*@req) of @s, whose object
- * @ptr was just allocated. An entry is written cache pointer cleared,
+ * @ptr was just allocated. An entry is set by the second of two misses
+ * that agree. It is written cache pointer cleared,
  * then its sizes and generation, then the pointer set, with smp_wmb()
  * between; it is read pointer, the rest, pointer, with smp_rmb() between.
  * When both reads of the pointer give @s, the rest is @s's.
@@ -80,10 +88,16 @@ static __always_inline void aie_cache_sizes_get(struct kmem_cache *s,
 	}
 	*size = ksize(ptr);
 	*req = kmem_cache_size(s);
-	/* A KFENCE object's ksize() is its object size: not the cache's. */
-	if (!READ_ONCE(aie_cache_destroy_hooked) || is_kfence_address(ptr) ||
+	if (!READ_ONCE(aie_cache_destroy_hooked) ||
 	    !raw_spin_trylock_irqsave(&aie_cache_sizes_lock, flags))
 		return;
+	if (e->seen_cache != s || e->seen_gen != gen || e->seen_size != *size) {
+		e->seen_cache = s;
+		e->seen_gen = gen;
+		e->seen_size = *size;
+		raw_spin_unlock_irqrestore(&aie_cache_sizes_lock, flags);
+		return;
+	}
 	WRITE_ONCE(e->cache, NULL);
 	smp_wmb();	/* pairs with the second smp_rmb() above */
 	WRITE_ONCE(e->size, *size);
