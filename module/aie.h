@@ -147,6 +147,7 @@ struct aie_stats {
 	unsigned long sampled_out;	/* skipped by sampling */
 	unsigned long sampled;		/* tracked with a weight above 1 */
 	unsigned long walk_stops;	/* page call site not found (frames.c) */
+	unsigned long cache_misses;	/* ksize() asked (hooks_slab.c) */
 };
 
 DECLARE_PER_CPU(struct aie_stats, aie_stats);

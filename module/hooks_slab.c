@@ -86,6 +86,7 @@ static __always_inline void aie_cache_sizes_get(struct kmem_cache *s,
 				return;
 		}
 	}
+	aie_count(cache_misses);
 	*size = ksize(ptr);
 	*req = kmem_cache_size(s);
 	if (!READ_ONCE(aie_cache_destroy_hooked) ||

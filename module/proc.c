@@ -261,6 +261,7 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	aie_stat_show(m, "disabled_allocs", disabled);
 	aie_stat_show(m, "helper_fallbacks", helper_fallbacks);
 	aie_stat_show(m, "page_walk_stops", walk_stops);
+	aie_stat_show(m, "cache_size_misses", cache_misses);
 	aie_stat_show(m, "oversize", oversize);
 	aie_stat_show(m, "sampled_out", sampled_out);
 	aie_stat_show(m, "sampled", sampled);
