@@ -267,9 +267,9 @@ static noinline void aie_track_replaced(unsigned long key, u64 old)
  * memory cgroup (memcg.c). aie_track_alloc() (aie.h) turned away what it
  * could.
  *
- * The fast path, every call inlined: an enabled site found in its home
- * bucket, an object of weight 1 that fits the map's value, lifetimes off.
- * The rest takes aie_track_alloc_slow().
+ * The fast path, every call inlined but that to find a site away from its
+ * home bucket: an enabled site, an object of weight 1 that fits the map's
+ * value, lifetimes off. The rest takes aie_track_alloc_slow().
  */
 void __aie_track_alloc(unsigned long call_site, enum aie_type type,
 		       const void *key, u64 bytes, u64 req, u64 weight,
@@ -280,18 +280,20 @@ void __aie_track_alloc(unsigned long call_site, enum aie_type type,
 	struct aie_site *site;
 	u32 b;
 
-	/* Pairs with the cmpxchg() that published the site (sites.c). */
-	b = smp_load_acquire(&aie_site_hash[aie_site_home(call_site, type)]);
 	units = likely(type == AIE_TYPE_SLAB) ? bytes :
 						aie_size_to_units(type, bytes);
-	if (unlikely(!b || weight != 1 || aie_lifetimes_on() ||
+	if (unlikely(weight != 1 || aie_lifetimes_on() ||
 		     units > FIELD_MAX(AIE_OBJ_SIZE) ||
 		     slack > FIELD_MAX(AIE_OBJ_SLACK)))
 		goto slow;
-	site = &aie_sites[--b];
-	if (unlikely(site->call_site != call_site || site->type != type ||
-		     (READ_ONCE(site->flags) & AIE_SITE_SLOW)))
+	/*
+	 * The site, in its home bucket as a rule; a site another one
+	 * displaced from it, or a new one, costs a call (sites.c).
+	 */
+	site = aie_site_find(call_site, type);
+	if (unlikely(!site || (READ_ONCE(site->flags) & AIE_SITE_SLOW)))
 		goto slow;
+	b = aie_site_index(site);
 
 	val = FIELD_PREP(AIE_OBJ_SITE, b) | FIELD_PREP(AIE_OBJ_SIZE, units) |
 	      FIELD_PREP(AIE_OBJ_SLACK, slack);
