@@ -257,7 +257,7 @@ void aie_track_failed_n(unsigned long call_site, enum aie_type type,
 void __aie_track_free(const void *key);
 struct tracepoint *aie_tracepoint_find(const char *name);
 struct kretprobe;
-int aie_kretprobe_register_named(struct kretprobe *rp,
+int aie_kretprobe_register_named(struct kretprobe *rp, unsigned int per_cpu,
 				 const char * const *names, unsigned int nr);
 int aie_hooks_select(const char *list);
 int aie_hooks_register(void);

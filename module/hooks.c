@@ -392,13 +392,20 @@ void __aie_track_free(const void *key)
 /*
  * Register @rp on the first of @names (nr of them) the kernel has: the
  * same function under its names across versions (compat.h). @rp's
- * handlers, data size and maxactive are kept; its probe is reset for each
- * try. Returns register_kretprobe()'s last answer. Process context.
+ * handlers and data size are kept, its maxactive set to @per_cpu per
+ * possible CPU and at least 64; the rest is reset for each try, so that
+ * @rp may be one that was registered before. Returns register_kretprobe()'s
+ * last answer. Process context.
  */
-int aie_kretprobe_register_named(struct kretprobe *rp,
+int aie_kretprobe_register_named(struct kretprobe *rp, unsigned int per_cpu,
 				 const char * const *names, unsigned int nr)
 {
-	struct kretprobe tmpl = *rp;
+	const struct kretprobe tmpl = {
+		.entry_handler = rp->entry_handler,
+		.handler = rp->handler,
+		.data_size = rp->data_size,
+		.maxactive = max(64U, per_cpu * num_possible_cpus()),
+	};
 	unsigned int i;
 	int ret = -ENOENT;
 

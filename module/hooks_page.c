@@ -139,16 +139,16 @@ static void aie_probe_page_free(void *data, struct page *page,
 	aie_track_free(page);
 }
 
-/* Try the probe's names in turn; a kernel has one of them, or neither. */
+/*
+ * Try the probe's names in turn; a kernel has one of them, or neither.
+ * GFP_KERNEL allocations sleep in reclaim with a call open.
+ */
 static void aie_page_probe_register(struct aie_page_probe *p)
 {
-	memset(&p->rp, 0, sizeof(p->rp));
 	p->rp.entry_handler = aie_page_entry;
 	p->rp.handler = aie_page_return;
 	p->rp.data_size = sizeof(struct aie_page_call);
-	/* GFP_KERNEL allocations sleep in reclaim with a call open. */
-	p->rp.maxactive = max(64U, 8 * num_possible_cpus());
-	p->hooked = !aie_kretprobe_register_named(&p->rp, p->name,
+	p->hooked = !aie_kretprobe_register_named(&p->rp, 8, p->name,
 						  ARRAY_SIZE(p->name));
 }
 

@@ -50,7 +50,6 @@ struct aie_pcpu_call {
 };
 
 static struct tracepoint *aie_percpu_alloc_tp, *aie_percpu_free_tp;
-static struct kretprobe aie_pcpu_rp;
 static bool aie_pcpu_rp_hooked;
 
 static const char * const aie_pcpu_alloc_names[] = {
@@ -105,16 +104,20 @@ static void aie_probe_percpu_free(void *data, void *base_addr, int off,
 	aie_track_free((__force const void *)ptr);
 }
 
-/* Try the allocator's names in turn; a kernel has one of them, or none. */
+static struct kretprobe aie_pcpu_rp = {
+	.entry_handler = aie_pcpu_alloc_entry,
+	.handler = aie_pcpu_alloc_return,
+	.data_size = sizeof(struct aie_pcpu_call),
+};
+
+/*
+ * Try the allocator's names in turn; a kernel has one of them, or none.
+ * GFP_KERNEL allocations sleep on a mutex with a call open.
+ */
 static int aie_pcpu_rp_register(void)
 {
-	memset(&aie_pcpu_rp, 0, sizeof(aie_pcpu_rp));
-	aie_pcpu_rp.entry_handler = aie_pcpu_alloc_entry;
-	aie_pcpu_rp.handler = aie_pcpu_alloc_return;
-	aie_pcpu_rp.data_size = sizeof(struct aie_pcpu_call);
-	/* GFP_KERNEL allocations sleep on a mutex with a call open. */
-	aie_pcpu_rp.maxactive = max(64U, 4 * num_possible_cpus());
-	return aie_kretprobe_register_named(&aie_pcpu_rp, aie_pcpu_alloc_names,
+	return aie_kretprobe_register_named(&aie_pcpu_rp, 4,
+					    aie_pcpu_alloc_names,
 					    ARRAY_SIZE(aie_pcpu_alloc_names));
 }
 

@@ -73,7 +73,11 @@ static int aie_vmalloc_return(struct kretprobe_instance *ri,
 	return 0;
 }
 
-static struct kretprobe aie_vmalloc_rp;
+static struct kretprobe aie_vmalloc_rp = {
+	.entry_handler = aie_vmalloc_entry,
+	.handler = aie_vmalloc_return,
+	.data_size = sizeof(struct aie_vmalloc_call),
+};
 
 static int aie_kp_vfree(struct kprobe *kp, struct pt_regs *regs)
 {
@@ -96,12 +100,8 @@ unsigned long aie_vmalloc_hooks_missed(void)
 
 static int aie_vmalloc_rp_register(void)
 {
-	memset(&aie_vmalloc_rp, 0, sizeof(aie_vmalloc_rp));
-	aie_vmalloc_rp.entry_handler = aie_vmalloc_entry;
-	aie_vmalloc_rp.handler = aie_vmalloc_return;
-	aie_vmalloc_rp.data_size = sizeof(struct aie_vmalloc_call);
-	aie_vmalloc_rp.maxactive = max(64U, 4 * num_possible_cpus());
-	return aie_kretprobe_register_named(&aie_vmalloc_rp, aie_vmalloc_names,
+	return aie_kretprobe_register_named(&aie_vmalloc_rp, 4,
+					    aie_vmalloc_names,
 					    ARRAY_SIZE(aie_vmalloc_names));
 }
 

@@ -41,12 +41,8 @@
  * holds each shard's lock in turn, for one pass over its 256 slots.
  */
 
-#include <linux/cache.h>
-#include <linux/hash.h>
 #include <linux/log2.h>
-#include <linux/irqflags.h>
 #include <linux/sched.h>
-#include <linux/spinlock.h>
 #include <linux/vmalloc.h>
 
 #include "aie.h"
