@@ -103,16 +103,17 @@ static u64 aie_units_to_size(enum aie_type type, u64 units)
 	}
 }
 
-/* Uncharge the object whose map value is @val and weight @weight. */
-static void aie_uncharge_weighted(u64 val, u64 weight)
+/*
+ * Uncharge the object whose map value is @val and weight @weight. The map
+ * holds the indexes of published sites only: no aie_site_at() needed.
+ */
+static __always_inline void aie_uncharge_weighted(u64 val, u64 weight)
 {
 	u32 idx = FIELD_GET(AIE_OBJ_SITE, val);
-	struct aie_site *site = aie_site_at(idx);
-	u64 bytes;
+	u64 units = FIELD_GET(AIE_OBJ_SIZE, val), bytes;
 
-	if (!site)
-		return;
-	bytes = aie_units_to_size(site->type, FIELD_GET(AIE_OBJ_SIZE, val));
+	bytes = likely(aie_sites[idx].type == AIE_TYPE_SLAB) ? units :
+		aie_units_to_size(aie_sites[idx].type, units);
 	aie_site_uncharge(idx, bytes, FIELD_GET(AIE_OBJ_SLACK, val), weight);
 	if (val & AIE_OBJ_ACCOUNTED)
 		aie_site_uncharge_accounted(idx, bytes, weight);
@@ -363,8 +364,7 @@ static noinline void aie_track_free_stamped(unsigned long key)
  */
 void __aie_track_free(const void *key)
 {
-	u64 val, units, bytes;
-	u32 idx;
+	u64 val;
 
 	if (aie_lifetimes_on()) {
 		aie_track_free_stamped((unsigned long)key);
@@ -379,14 +379,7 @@ void __aie_track_free(const void *key)
 		aie_uncharge((unsigned long)key, val);
 		return;
 	}
-	/* The map holds published sites only: no aie_site_at() needed. */
-	idx = FIELD_GET(AIE_OBJ_SITE, val);
-	units = FIELD_GET(AIE_OBJ_SIZE, val);
-	bytes = likely(aie_sites[idx].type == AIE_TYPE_SLAB) ? units :
-		aie_units_to_size(aie_sites[idx].type, units);
-	aie_site_uncharge(idx, bytes, FIELD_GET(AIE_OBJ_SLACK, val), 1);
-	if (val & AIE_OBJ_ACCOUNTED)
-		aie_site_uncharge_accounted(idx, bytes, 1);
+	aie_uncharge_weighted(val, 1);
 }
 
 /*
