@@ -57,7 +57,13 @@ struct aie_site_name {
 	unsigned long offset;
 	unsigned long size;
 	const char *module;		/* points into func[] */
-	char func[];
+	const char *tag;		/* points into func[]: see below */
+	u16 func_len;			/* strlen(func) */
+	u16 module_len;			/* strlen(module), or 0 */
+	u16 tag_head;			/* "func+0xoff/0xsize", or 0 */
+	u16 tag_len;			/* that and " [module] func:func" */
+	bool known;			/* kallsyms named it */
+	char func[];			/* func, module, tag, each with a NUL */
 };
 
 /*
@@ -159,6 +165,10 @@ struct aie_sym {
 	char buf[KSYM_SYMBOL_LEN];
 	const char *func;		/* NUL-terminated function name */
 	const char *module;		/* module name, or NULL for built-in */
+	size_t func_len;		/* their lengths */
+	size_t module_len;
+	const char *tag;		/* a kept name's rendered tag, or NULL */
+	unsigned int tag_head, tag_len;	/* see struct aie_site_name */
 	unsigned long offset;		/* call site - function start */
 	unsigned long size;		/* function size */
 	bool known;			/* false: no symbol covers the address */
@@ -354,7 +364,8 @@ static inline bool aie_gfp_accounted(gfp_t gfp)
 int aie_proc_init(void);
 void aie_proc_exit(void);
 bool aie_proc_shown(struct aie_site *site);
-void aie_proc_show_tag(struct seq_file *m, struct aie_site *site,
+struct aie_line;
+void aie_proc_line_tag(struct aie_line *l, struct aie_site *site,
 		       struct aie_sym *sym);
 extern const char * const aie_type_names[];
 

@@ -35,6 +35,7 @@
 #include <linux/vmalloc.h>
 
 #include "aie.h"
+#include "line.h"
 
 DEFINE_STATIC_KEY_FALSE(aie_lifetimes_key);
 DEFINE_PER_CPU(local64_t *, aie_lifetime_hists);
@@ -170,6 +171,7 @@ static int aie_lifetimes_show(struct seq_file *m, void *v)
 {
 	struct aie_lifetimes_file *f = m->private;
 	struct aie_site *site = v;
+	struct aie_line l;
 	u32 idx, oldest;
 	int b;
 
@@ -184,18 +186,23 @@ static int aie_lifetimes_show(struct seq_file *m, void *v)
 	oldest = f->oldest[idx];
 	if (!aie_lifetime_sum(idx, f->hist) && !oldest)
 		return 0;
-	aie_proc_show_tag(m, site, &f->sym);
-	seq_puts(m, " type:");
-	seq_puts(m, aie_type_names[site->type]);
+	aie_line_start(&l, m);
+	aie_proc_line_tag(&l, site, &f->sym);
+	aie_line_lit(&l, " type:");
+	aie_line_str(&l, aie_type_names[site->type]);
+	aie_line_lit(&l, " oldest:");
 	if (oldest)
-		seq_put_decimal_ull(m, " oldest:",
-				    (u64)(oldest - 1) << AIE_LIFETIME_SHIFT);
+		aie_line_u64(&l, (u64)(oldest - 1) << AIE_LIFETIME_SHIFT, 0);
 	else
-		seq_puts(m, " oldest:-");
-	seq_puts(m, " hist:");
-	for (b = 0; b < AIE_LIFETIME_BUCKETS; b++)
-		seq_put_decimal_ull(m, b ? "," : "", f->hist[b]);
-	seq_putc(m, '\n');
+		aie_line_char(&l, '-');
+	aie_line_lit(&l, " hist:");
+	for (b = 0; b < AIE_LIFETIME_BUCKETS; b++) {
+		if (b)
+			aie_line_char(&l, ',');
+		aie_line_u64(&l, f->hist[b], 0);
+	}
+	aie_line_char(&l, '\n');
+	aie_line_end(&l);
 	return 0;
 }
 

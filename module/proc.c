@@ -15,10 +15,12 @@
 #include <linux/capability.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include "aie.h"
+#include "line.h"
 
 const char * const aie_type_names[] = {
 	[AIE_TYPE_SLAB] = "slab",
@@ -80,69 +82,65 @@ static void allocinfo_ext_stop(struct seq_file *m, void *v)
 }
 
 /*
- * @prefix, then @num in @base, right-aligned in @width columns: what
- * seq_printf() would print for "%*llu" or "%llx", at a fraction of the
- * cost (seq_put_decimal_ull() has no width, and its hex form is not
- * exported to modules).
+ * A site's tag, as its row shows it; lifetimes.c shows it alike. The
+ * address of a site no symbol covers is printed with %pK, as the kernel
+ * prints a pointer to a reader who may or may not see it.
  */
-static void aie_proc_put_num(struct seq_file *m, const char *prefix,
-			     unsigned long long num, unsigned int base,
-			     unsigned int width)
-{
-	char buf[24];
-	int i = sizeof(buf);
-
-	do {
-		buf[--i] = hex_asc[num % base];
-		num /= base;
-	} while (num);
-	while (i > 0 && sizeof(buf) - i < width)
-		buf[--i] = ' ';
-	seq_puts(m, prefix);
-	seq_write(m, buf + i, sizeof(buf) - i);
-}
-
-/* A site's tag, as its row shows it; lifetimes.c shows it alike. */
-void aie_proc_show_tag(struct seq_file *m, struct aie_site *site,
+void aie_proc_line_tag(struct aie_line *l, struct aie_site *site,
 		       struct aie_sym *sym)
 {
 	const char *loc;
+	char unknown[32];
 
 	aie_site_name_read(site, sym);
 	rcu_read_lock();
 	loc = rcu_dereference(site->location);
+	if (sym->tag && sym->known && !loc) {
+		rcu_read_unlock();
+		aie_line_mem(l, sym->tag, sym->tag_len);	/* kept whole */
+		return;
+	}
 	if (loc) {
-		seq_puts(m, loc);
+		aie_line_str(l, loc);
 	} else if (sym->known) {
-		seq_puts(m, sym->func);
-		aie_proc_put_num(m, "+0x", sym->offset, 16, 0);
-		aie_proc_put_num(m, "/0x", sym->size, 16, 0);
+		aie_line_mem(l, sym->func, sym->func_len);
+		aie_line_lit(l, "+0x");
+		aie_line_hex(l, sym->offset);
+		aie_line_lit(l, "/0x");
+		aie_line_hex(l, sym->size);
 	} else {
-		seq_printf(m, "unknown@%pK", (void *)site->call_site);
+		aie_line_mem(l, unknown,
+			     scnprintf(unknown, sizeof(unknown), "unknown@%pK",
+				       (void *)site->call_site));
 	}
 	rcu_read_unlock();
-	if (sym->module) {
-		seq_puts(m, " [");
-		seq_puts(m, sym->module);
-		seq_putc(m, ']');
+	if (sym->tag) {
+		aie_line_mem(l, sym->tag + sym->tag_head,
+			     sym->tag_len - sym->tag_head);
+		return;
 	}
-	seq_puts(m, " func:");
-	seq_puts(m, sym->known ? sym->func : "unknown");
-}
-
-/* "%12lli" for the live bytes; seq_printf() only for the rare negative. */
-static void aie_proc_show_bytes(struct seq_file *m, s64 bytes)
-{
-	if (bytes >= 0)
-		aie_proc_put_num(m, "", bytes, 10, 12);
+	if (sym->module) {
+		aie_line_lit(l, " [");
+		aie_line_mem(l, sym->module, sym->module_len);
+		aie_line_char(l, ']');
+	}
+	aie_line_lit(l, " func:");
+	if (sym->known)
+		aie_line_mem(l, sym->func, sym->func_len);
 	else
-		seq_printf(m, "%12lli", (long long)bytes);
+		aie_line_lit(l, "unknown");
 }
 
+/*
+ * One row, built in place (line.h): "%12lld %8llu <tag> type:%s
+ * slack:%lld total_calls:%lld total_bytes:%lld peak:%lld failed:%lld
+ * accounted:%lld[ disabled][ unloaded]".
+ */
 static int allocinfo_ext_show(struct seq_file *m, void *v)
 {
 	struct aie_site *site = v;
 	struct aie_site_sums s;
+	struct aie_line l;
 	s64 peak;
 	u32 idx;
 
@@ -153,24 +151,32 @@ static int allocinfo_ext_show(struct seq_file *m, void *v)
 	idx = aie_site_index(site);
 	aie_site_sum(idx, &s);
 	peak = aie_site_peak(idx, s.live_bytes);
-	/* The seq_put_*() helpers: a tenth of seq_printf()'s cost a field. */
-	aie_proc_show_bytes(m, s.live_bytes);
-	aie_proc_put_num(m, " ", s.live_calls, 10, 8);
-	seq_putc(m, ' ');
-	aie_proc_show_tag(m, site, m->private);
-	seq_puts(m, " type:");
-	seq_puts(m, aie_type_names[site->type]);
-	seq_put_decimal_ll(m, " slack:", s.live_slack);
-	seq_put_decimal_ll(m, " total_calls:", s.total_calls);
-	seq_put_decimal_ll(m, " total_bytes:", s.total_bytes);
-	seq_put_decimal_ll(m, " peak:", peak);
-	seq_put_decimal_ll(m, " failed:", atomic64_read(&site->failed));
-	seq_put_decimal_ll(m, " accounted:", s.live_accounted);
+	aie_line_start(&l, m);
+	aie_line_s64(&l, s.live_bytes, 12);
+	aie_line_char(&l, ' ');
+	aie_line_u64(&l, s.live_calls, 8);
+	aie_line_char(&l, ' ');
+	aie_proc_line_tag(&l, site, m->private);
+	aie_line_lit(&l, " type:");
+	aie_line_str(&l, aie_type_names[site->type]);
+	aie_line_lit(&l, " slack:");
+	aie_line_s64(&l, s.live_slack, 0);
+	aie_line_lit(&l, " total_calls:");
+	aie_line_s64(&l, s.total_calls, 0);
+	aie_line_lit(&l, " total_bytes:");
+	aie_line_s64(&l, s.total_bytes, 0);
+	aie_line_lit(&l, " peak:");
+	aie_line_s64(&l, peak, 0);
+	aie_line_lit(&l, " failed:");
+	aie_line_s64(&l, atomic64_read(&site->failed), 0);
+	aie_line_lit(&l, " accounted:");
+	aie_line_s64(&l, s.live_accounted, 0);
 	if (test_bit(AIE_SITE_DISABLED, &site->flags))
-		seq_puts(m, " disabled");
+		aie_line_lit(&l, " disabled");
 	if (test_bit(AIE_SITE_UNLOADED, &site->flags))
-		seq_puts(m, " unloaded");
-	seq_putc(m, '\n');
+		aie_line_lit(&l, " unloaded");
+	aie_line_char(&l, '\n');
+	aie_line_end(&l);
 	return 0;
 }
 
@@ -181,12 +187,27 @@ static const struct seq_operations allocinfo_ext_seq_ops = {
 	.show = allocinfo_ext_show,
 };
 
+/*
+ * The seq_file's buffer is AIE_PROC_BUF from the open, not the page
+ * seq_read_iter() allocates when there is none: a read() of that size then
+ * gets as many rows (with one page, each read() returns at most a page,
+ * and the row that did not fit is shown again by the next one).
+ * seq_release() frees it (kvfree()). Without it, the page is used.
+ */
+#define AIE_PROC_BUF	SZ_64K
+
 static int allocinfo_ext_open(struct inode *inode, struct file *file)
 {
-	if (!seq_open_private(file, &allocinfo_ext_seq_ops,
-			      sizeof(struct aie_sym)))
-		return 0;
-	return -ENOMEM;
+	struct seq_file *m;
+
+	if (seq_open_private(file, &allocinfo_ext_seq_ops,
+			     sizeof(struct aie_sym)))
+		return -ENOMEM;
+	m = file->private_data;
+	m->buf = kvmalloc(AIE_PROC_BUF, GFP_KERNEL_ACCOUNT);
+	if (m->buf)
+		m->size = AIE_PROC_BUF;
+	return 0;
 }
 
 static ssize_t allocinfo_ext_write(struct file *file, const char __user *ubuf,

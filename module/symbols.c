@@ -34,6 +34,8 @@ static void aie_sym_parse(struct aie_sym *sym)
 	sym->known = false;
 	sym->func = sym->buf;
 	sym->module = NULL;
+	sym->module_len = 0;
+	sym->tag = NULL;
 	sym->offset = 0;
 	sym->size = 0;
 
@@ -42,14 +44,18 @@ static void aie_sym_parse(struct aie_sym *sym)
 		*mod++ = '\0';
 		if (*mod == '[') {
 			mod++;
-			mod[strcspn(mod, "] ")] = '\0';
+			sym->module_len = strcspn(mod, "] ");
+			mod[sym->module_len] = '\0';
 			sym->module = mod;
 		}
 	}
 	plus = strrchr(sym->buf, '+');
 	slash = plus ? strchr(plus, '/') : NULL;
-	if (!plus || !slash || plus == sym->buf)
+	if (!plus || !slash || plus == sym->buf) {
+		sym->func_len = strlen(sym->buf);
 		return;
+	}
+	sym->func_len = plus - sym->buf;
 	*plus++ = '\0';
 	*slash++ = '\0';
 	if (kstrtoul(plus, 16, &sym->offset) || kstrtoul(slash, 16, &sym->size))
@@ -70,9 +76,14 @@ static void aie_site_name_from(const struct aie_site_name *name,
 {
 	sym->func = name->func;
 	sym->module = name->module;
+	sym->func_len = name->func_len;
+	sym->module_len = name->module_len;
+	sym->tag = name->tag;
+	sym->tag_head = name->tag_head;
+	sym->tag_len = name->tag_len;
 	sym->offset = name->offset;
 	sym->size = name->size;
-	sym->known = true;
+	sym->known = name->known;
 }
 
 /*
@@ -120,24 +131,57 @@ void aie_site_name_read(struct aie_site *site, struct aie_sym *sym)
 		kfree(copy);
 }
 
-/* A copy of @sym's name that outlives kallsyms' own. Process context. */
+/*
+ * The end of a site's tag in its row (proc.c): " [module] func:func", or
+ * " func:unknown" for an address no symbol covers.
+ */
+static int aie_sym_tag_tail(char *buf, size_t size, const struct aie_sym *sym)
+{
+	return snprintf(buf, size, "%s%s%s func:%s",
+			sym->module ? " [" : "", sym->module ?: "",
+			sym->module ? "]" : "", sym->known ? sym->func : "unknown");
+}
+
+/*
+ * A copy of @sym's name that outlives kallsyms' own, with the tag its row
+ * shows rendered once (but for the "unknown@%pK" of an address no symbol
+ * covers, which depends on the reader). Process context.
+ */
 struct aie_site_name *aie_site_name_copy(const struct aie_sym *sym)
 {
-	size_t flen = strlen(sym->func) + 1;
-	size_t mlen = sym->module ? strlen(sym->module) + 1 : 0;
+	size_t flen = sym->func_len + 1;
+	size_t mlen = sym->module ? sym->module_len + 1 : 0;
 	struct aie_site_name *name;
+	int head = 0, tail;
+	char *tag;
 
-	name = kmalloc(struct_size(name, func, flen + mlen), GFP_KERNEL);
+	if (sym->known)
+		head = snprintf(NULL, 0, "%s+0x%lx/0x%lx", sym->func,
+				sym->offset, sym->size);
+	tail = aie_sym_tag_tail(NULL, 0, sym);
+	name = kmalloc(struct_size(name, func, flen + mlen + head + tail + 1),
+		       GFP_KERNEL);
 	if (!name)
 		return NULL;
 	name->offset = sym->offset;
 	name->size = sym->size;
+	name->known = sym->known;
+	name->func_len = sym->func_len;
+	name->module_len = sym->module_len;
 	memcpy(name->func, sym->func, flen);
 	name->module = NULL;
 	if (mlen) {
 		memcpy(name->func + flen, sym->module, mlen);
 		name->module = name->func + flen;
 	}
+	tag = name->func + flen + mlen;
+	if (sym->known)
+		snprintf(tag, head + 1, "%s+0x%lx/0x%lx", sym->func,
+			 sym->offset, sym->size);
+	aie_sym_tag_tail(tag + head, tail + 1, sym);
+	name->tag = tag;
+	name->tag_head = head;
+	name->tag_len = head + tail;
 	return name;
 }
 

@@ -9,15 +9,17 @@
 #   M <key> <value>                  memory figures
 #   T <what> <rows> <bytes> <ns>     reading /proc/allocinfo_ext: just
 #                                    after load (load), after the runs
-#                                    (read0), with 10,000 more sites (read)
+#                                    (read0), with 10,000 more sites (read),
+#                                    the same again (reread)
 #   A <mode> <function> <sizes> <objects> <true bytes> <estimated bytes>
 #
 # aie.bench= on the kernel command line chooses the set: full (every
 # configuration, memory, reading, accuracy), profiler (the operations with
 # nothing loaded, named for the in-kernel profiler the boot enabled),
 # slabdebug (kmalloc-64 under slab_debug=U), pageowner (pages-0 under
-# page_owner=on) or quick (full's configurations for four operations, no
-# workloads, no memory, reading or accuracy: for a change to the hot path).
+# page_owner=on), quick (full's configurations for four operations, no
+# workloads, no memory, reading or accuracy: for a change to the hot path)
+# or read (the reads of 10,000 sites only: for a change to the read path).
 set=$(sed -n 's/.*aie\.bench=\([a-z]*\).*/\1/p' /proc/cmdline)
 quick=
 ctl=/sys/kernel/debug/aie_bench/ctl
@@ -32,6 +34,7 @@ if [ "$set" = quick ]; then
 	set=full
 	quick=1
 fi
+[ "$set" = read ] && quick=1
 
 # run_ops CONFIG OP:N...: each operation through aie_bench
 run_ops() {
@@ -58,6 +61,14 @@ run_all() {
 	echo "# $1 at $(cut -d' ' -f1 /proc/uptime) s"
 	run_ops "$1" $ops
 	[ -n "$quick" ] || run_user "$1"
+}
+
+# read_table WHAT: one timed read of the table to its end, then its rows
+# counted by another (the timed one is the first since what came before)
+read_table() {
+	local t
+	t=$(/aie/benchload read $aie 1 | cut -d' ' -f2-)
+	echo "T $1 $(wc -l < $aie) $t"
 }
 
 # na_all CONFIG: every row n/a
@@ -108,13 +119,20 @@ slabdebug)
 	run_ops slab_debug kmalloc-64:20000 ;;
 pageowner)
 	run_ops page_owner pages-0:4000 ;;
+read)
+	insmod /aie/allocinfo_ext.ko || exit 1
+	echo "hold 10000" > $ctl || exit 1
+	read_table read
+	read_table reread
+	echo release > $ctl
+	rmmod allocinfo_ext ;;
 full)
 	run_all none
 	insmod /aie/aie_floor.ko || exit 1
 	run_all floor
 	rmmod aie_floor
 	insmod /aie/allocinfo_ext.ko hooks=slab,page,vmalloc,percpu || exit 1
-	echo "T load $(wc -l < $aie) $(/aie/benchload read $aie 1 | cut -d' ' -f2-)"
+	read_table load
 	echo "disable all" > $aie || exit 1
 	run_all disabled
 	echo "enable all" > $aie || exit 1
@@ -126,7 +144,7 @@ full)
 		rmmod aie_bench
 		exit 0
 	fi
-	echo "T read0 $(wc -l < $aie) $(/aie/benchload read $aie 1 | cut -d' ' -f2-)"
+	read_table read0
 	accuracy exact
 	if echo "sample 524288" > $aie; then
 		run_all sample
@@ -142,7 +160,8 @@ full)
 	echo "# hold 10000 at $(cut -d' ' -f1 /proc/uptime) s"
 	echo "hold 10000" > $ctl || exit 1
 	echo "# read at $(cut -d' ' -f1 /proc/uptime) s"
-	echo "T read $(wc -l < $aie) $(/aie/benchload read $aie 1 | cut -d' ' -f2-)"
+	read_table read
+	read_table reread
 	echo release > $ctl
 	echo "# unload at $(cut -d' ' -f1 /proc/uptime) s"
 	rmmod allocinfo_ext ;;

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * line.h - one line of a /proc table, built in place in the seq_file's
+ * buffer (seq_get_buf()) and committed once (seq_commit()).
+ *
+ * The tables print a few fixed formats for thousands of rows. Built here
+ * with lengths known up front and numbers converted by line.c, a row costs
+ * a fraction of the seq_printf() and seq_put_*() calls it replaces, each
+ * of which checks the buffer, measures its string and converts its number
+ * on its own. A line that does not fit is not committed: the seq_file is
+ * told it overflowed and shows the record again with a larger buffer, as
+ * after any seq_*() call that did not fit.
+ *
+ * Runs in the reader's context (process, a ->show() method).
+ */
+#ifndef _AIE_LINE_H
+#define _AIE_LINE_H
+
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/types.h>
+
+struct aie_line {
+	struct seq_file *m;
+	char *buf;		/* the free part of m's buffer, or NULL */
+	size_t size;		/* its size */
+	size_t len;		/* the line's length so far, even past size */
+};
+
+static inline void aie_line_start(struct aie_line *l, struct seq_file *m)
+{
+	l->m = m;
+	l->size = seq_get_buf(m, &l->buf);
+	l->len = 0;
+}
+
+/* Commit the line, or report the overflow to the seq_file. */
+static inline void aie_line_end(struct aie_line *l)
+{
+	seq_commit(l->m, l->len <= l->size ? (int)l->len : -1);
+}
+
+static inline void aie_line_mem(struct aie_line *l, const char *s, size_t n)
+{
+	if (likely(n <= l->size && l->len <= l->size - n))
+		memcpy(l->buf + l->len, s, n);
+	l->len += n;
+}
+
+static inline void aie_line_char(struct aie_line *l, char c)
+{
+	if (likely(l->len < l->size))
+		l->buf[l->len] = c;
+	l->len++;
+}
+
+/* A string literal, its length known at compile time. */
+#define aie_line_lit(l, s)	aie_line_mem(l, "" s, sizeof(s) - 1)
+
+static inline void aie_line_str(struct aie_line *l, const char *s)
+{
+	aie_line_mem(l, s, strlen(s));
+}
+
+/* line.c: "%*llu", "%*lld" and "%llx" */
+void aie_line_u64(struct aie_line *l, u64 num, unsigned int width);
+void aie_line_s64(struct aie_line *l, s64 num, unsigned int width);
+void aie_line_hex(struct aie_line *l, u64 num);
+
+#endif /* _AIE_LINE_H */
