@@ -13,6 +13,7 @@
  * memcg.c    which allocations are accounted to a memory cgroup
  * lifetimes.c lifetimes of freed objects, ages of live ones
  * frames.c   the call site of a page allocation, read off the stack
+ * line.c     a row of a /proc table built in place (line.h)
  */
 #ifndef _AIE_H
 #define _AIE_H
@@ -132,7 +133,18 @@ struct aie_objmap {
 	struct aie_shard *shards;
 	u32 *stamps;			/* one per slot, or NULL (objmap.c) */
 	unsigned int bits;		/* log2 of the number of slots */
+	unsigned int shift;		/* 64 - bits */
 };
+
+/*
+ * The slot where @key's probe sequence starts: hash_64(@key, map->bits),
+ * with the shift kept in the map (one load, not a subtraction).
+ */
+static __always_inline unsigned long
+aie_objmap_hash(const struct aie_objmap *map, unsigned long key)
+{
+	return ((u64)key * GOLDEN_RATIO_64) >> map->shift;
+}
 
 enum aie_objmap_result {
 	AIE_OBJMAP_INSERTED,
@@ -285,25 +297,48 @@ void aie_sample_set(unsigned long every);
 void aie_sample_init(unsigned long every);
 
 /*
- * How many allocations one of @bytes stands for: 1 when every allocation
- * is tracked, or @bytes reaches the sampling interval; 0 when sampling
- * skips it; else its weight (sample.c). Preemption disabled; safe against
- * interrupts on the same CPU.
+ * Whether sampling, on with interval @every, skips an allocation of @bytes:
+ * the countdown's fast path, which the probes inline before anything else.
+ * Preemption disabled; safe against interrupts on the same CPU.
  */
-static __always_inline u64 aie_sample(u64 bytes)
+static __always_inline bool aie_sample_skip(unsigned long every, u64 bytes)
 {
-	unsigned long every = READ_ONCE(aie_sample_bytes);
 	long left;
 
-	if (likely(!every) || bytes >= every)
-		return 1;
+	if (bytes >= every)
+		return false;
 	left = this_cpu_read(aie_sample_left);
 	if (likely(left > (long)bytes) &&
 	    this_cpu_cmpxchg(aie_sample_left, left, left - bytes) == left) {
 		aie_count(sampled_out);
-		return 0;
+		return true;
 	}
+	return false;
+}
+
+/*
+ * How many allocations one of @bytes that aie_sample_skip() did not skip
+ * stands for: 1 when every allocation is tracked, or @bytes reaches the
+ * sampling interval; else its weight, or 0 when sampling skips it after
+ * all (sample.c).
+ */
+static __always_inline u64 aie_sample_weight(u64 bytes)
+{
+	unsigned long every = READ_ONCE(aie_sample_bytes);
+
+	if (likely(!every) || bytes >= every)
+		return 1;
 	return aie_sample_slow(every, bytes);
+}
+
+/* Both: 0 when sampling skips an allocation of @bytes, else its weight. */
+static __always_inline u64 aie_sample(u64 bytes)
+{
+	unsigned long every = READ_ONCE(aie_sample_bytes);
+
+	if (unlikely(every) && aie_sample_skip(every, bytes))
+		return 0;
+	return aie_sample_weight(bytes);
 }
 
 /* hooks_slab.c, hooks_page.c, hooks_vmalloc.c, hooks_percpu.c */
@@ -526,7 +561,7 @@ static __always_inline void aie_site_uncharge_accounted(u32 idx, u64 bytes,
 static __always_inline bool aie_objmap_may_hold(const struct aie_objmap *map,
 						unsigned long key)
 {
-	return READ_ONCE(map->slots[hash_long(key, map->bits)].key);
+	return READ_ONCE(map->slots[aie_objmap_hash(map, key)].key);
 }
 
 /*
@@ -547,6 +582,25 @@ static __always_inline void aie_track_alloc(unsigned long call_site,
 		return;
 	}
 	weight = aie_sample(bytes);
+	if (weight)
+		__aie_track_alloc(call_site, type, key, bytes, req, weight,
+				  accounted);
+}
+
+/*
+ * aie_track_alloc() for a probe that found sampling off (or that sampling
+ * did not skip, @weight from aie_sample_weight()).
+ */
+static __always_inline void aie_track_alloc_weight(unsigned long call_site,
+						   enum aie_type type,
+						   const void *key, u64 bytes,
+						   u64 req, u64 weight,
+						   bool accounted)
+{
+	if (unlikely(READ_ONCE(aie_all_disabled))) {
+		aie_count(disabled);
+		return;
+	}
 	if (weight)
 		__aie_track_alloc(call_site, type, key, bytes, req, weight,
 				  accounted);

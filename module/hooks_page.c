@@ -61,22 +61,20 @@ static struct tracepoint *aie_page_alloc_tp, *aie_page_free_tp;
 static bool aie_page_alloc_on;
 
 /*
- * mm_page_alloc(page, order, gfp, migratetype). The probe keeps a frame
- * pointer, so that its return address is at a known place: the walk of
- * frames.c starts there. Sampling decides before the walk; a failure is
- * always counted, and exactly.
+ * The rest of aie_probe_page_alloc(): @slot is where its return address
+ * is; @every, sampling's interval then (0: off).
  */
-static void aie_probe_page_alloc(void *data, struct page *page,
-				 unsigned int order, gfp_t gfp, int migratetype)
+static noinline void aie_page_alloc_rest(const unsigned long *slot,
+					 struct page *page, unsigned int order,
+					 gfp_t gfp, unsigned long every)
 {
-	const unsigned long *slot = (unsigned long *)__builtin_frame_address(0) + 1;
 	u64 bytes = PAGE_SIZE << order, weight = 1;
 	unsigned long caller;
 
 	if (unlikely(READ_ONCE(aie_all_disabled)))
 		return;
-	if (likely(page)) {
-		weight = aie_sample(bytes);
+	if (unlikely(every) && likely(page)) {
+		weight = aie_sample_weight(bytes);
 		if (!weight)
 			return;
 	}
@@ -88,6 +86,24 @@ static void aie_probe_page_alloc(void *data, struct page *page,
 	else
 		__aie_track_alloc(caller, AIE_TYPE_PAGE, page, bytes, bytes,
 				  weight, aie_gfp_accounted(gfp));
+}
+
+/*
+ * mm_page_alloc(page, order, gfp, migratetype). The probe keeps a frame
+ * pointer, so that its return address is at a known place: the walk of
+ * frames.c starts there. Sampling decides first, in the probe, before the
+ * walk; a failure is always counted, and exactly.
+ */
+static void aie_probe_page_alloc(void *data, struct page *page,
+				 unsigned int order, gfp_t gfp, int migratetype)
+{
+	const unsigned long *slot = (unsigned long *)__builtin_frame_address(0) + 1;
+	unsigned long every = READ_ONCE(aie_sample_bytes);
+
+	if (unlikely(every) && likely(page) &&
+	    likely(aie_sample_skip(every, PAGE_SIZE << order)))
+		return;
+	aie_page_alloc_rest(slot, page, order, gfp, every);
 }
 
 /* What the entry handler of an exact allocator leaves for its return. */

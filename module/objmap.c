@@ -60,6 +60,7 @@ int aie_objmap_init(struct aie_objmap *map, unsigned long capacity,
 	slots = roundup_pow_of_two(max_t(unsigned long, capacity,
 					 AIE_SHARD_SLOTS));
 	map->bits = ilog2(slots);
+	map->shift = 64 - map->bits;
 	map->slots = vzalloc(array_size(slots, sizeof(*map->slots)));
 	map->shards = vzalloc(array_size(slots >> AIE_SHARD_BITS,
 					 sizeof(*map->shards)));

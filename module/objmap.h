@@ -50,7 +50,7 @@ static __always_inline struct aie_shard *
 aie_objmap_shard(const struct aie_objmap *map, unsigned long key,
 		 struct aie_slot **base, u32 *home)
 {
-	unsigned long h = hash_long(key, map->bits);
+	unsigned long h = aie_objmap_hash(map, key);
 
 	*home = h & AIE_SHARD_MASK;
 	*base = &map->slots[h & ~(unsigned long)AIE_SHARD_MASK];
@@ -124,7 +124,7 @@ static __always_inline void aie_objmap_delete_at(const struct aie_objmap *map,
 		j = (j + 1) & AIE_SHARD_MASK;
 		if (!base[j].key)
 			break;
-		home = hash_long(base[j].key, map->bits) & AIE_SHARD_MASK;
+		home = aie_objmap_hash(map, base[j].key) & AIE_SHARD_MASK;
 		/* The entry at j stays if its home lies cyclically in (i, j]. */
 		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
 			continue;
