@@ -8,7 +8,11 @@
  * copied to the line with the padding. Process context.
  */
 
+#ifdef __KERNEL__
 #include <linux/kernel.h>
+#else
+static const char hex_asc[] = "0123456789abcdef";
+#endif
 
 #include "line.h"
 

@@ -11,14 +11,47 @@
  * told it overflowed and shows the record again with a larger buffer, as
  * after any seq_*() call that did not fit.
  *
- * Runs in the reader's context (process, a ->show() method).
+ * Runs in the reader's context (process, a ->show() method). Without
+ * __KERNEL__, line.c builds in user space for its test (line_test).
  */
 #ifndef _AIE_LINE_H
 #define _AIE_LINE_H
 
+#ifdef __KERNEL__
 #include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#else
+/* What line.c needs of the kernel, for its test in user space (line_test). */
+#include <linux/types.h>
+#include <stddef.h>
+#include <string.h>
+
+typedef __u64 u64;
+typedef __s64 s64;
+#define likely(x)	__builtin_expect(!!(x), 1)
+
+struct seq_file {
+	char *buf;
+	size_t size;
+	size_t count;
+};
+
+/* As the kernel's: the free part of the buffer, NULL when it is full. */
+static inline size_t seq_get_buf(struct seq_file *m, char **bufp)
+{
+	*bufp = m->count < m->size ? m->buf + m->count : NULL;
+	return m->size - m->count;
+}
+
+static inline void seq_commit(struct seq_file *m, int num)
+{
+	if (num < 0)
+		m->count = m->size;
+	else
+		m->count += num;
+}
+#endif
 
 struct aie_line {
 	struct seq_file *m;
