@@ -566,30 +566,12 @@ static __always_inline bool aie_objmap_may_hold(const struct aie_objmap *map,
 
 /*
  * The hooks' entry points. What they turn away costs a few instructions
- * here, inlined into the probe: an allocation while "disable all" is the
- * only rule or that sampling skips, a free of an object never tracked.
- * The rest goes to hooks.c. Preemption disabled, any context but NMI.
- */
-static __always_inline void aie_track_alloc(unsigned long call_site,
-					    enum aie_type type,
-					    const void *key, u64 bytes,
-					    u64 req, bool accounted)
-{
-	u64 weight;
-
-	if (unlikely(READ_ONCE(aie_all_disabled))) {
-		aie_count(disabled);
-		return;
-	}
-	weight = aie_sample(bytes);
-	if (weight)
-		__aie_track_alloc(call_site, type, key, bytes, req, weight,
-				  accounted);
-}
-
-/*
- * aie_track_alloc() for a probe that found sampling off (or that sampling
- * did not skip, @weight from aie_sample_weight()).
+ * here, inlined into the probe: an allocation that sampling skips or while
+ * "disable all" is the only rule, a free of an object never tracked. The
+ * rest goes to hooks.c. Preemption disabled, any context but NMI.
+ *
+ * aie_track_alloc_weight() is for a probe that asked sampling itself
+ * (@weight 1 with sampling off, else from aie_sample_weight(); 0: skipped).
  */
 static __always_inline void aie_track_alloc_weight(unsigned long call_site,
 						   enum aie_type type,
@@ -604,6 +586,15 @@ static __always_inline void aie_track_alloc_weight(unsigned long call_site,
 	if (weight)
 		__aie_track_alloc(call_site, type, key, bytes, req, weight,
 				  accounted);
+}
+
+static __always_inline void aie_track_alloc(unsigned long call_site,
+					    enum aie_type type,
+					    const void *key, u64 bytes,
+					    u64 req, bool accounted)
+{
+	aie_track_alloc_weight(call_site, type, key, bytes, req,
+			       aie_sample(bytes), accounted);
 }
 
 static __always_inline void aie_track_free(const void *key)

@@ -122,36 +122,35 @@ static struct kprobe aie_cache_destroy_kp = {
 };
 
 /*
- * What a slab allocation probe does once sampling did not skip it, or was
- * off (@weight 1, or from aie_sample_weight()).
+ * What a slab allocation probe does with sampling off, or with a result
+ * sampling does not see: a failure, or ZERO_SIZE_PTR.
  */
 static __always_inline void aie_slab_alloc(unsigned long call_site,
 					   const void *ptr, size_t bytes_req,
-					   size_t bytes_alloc, u64 weight,
-					   bool accounted)
+					   size_t bytes_alloc, bool accounted)
 {
 	if (unlikely(!ptr))
 		aie_track_failed(call_site, AIE_TYPE_SLAB);
 	else if (likely(!ZERO_OR_NULL_PTR(ptr)))
 		aie_track_alloc_weight(call_site, AIE_TYPE_SLAB, ptr,
-				       bytes_alloc, bytes_req, weight,
-				       accounted);
+				       bytes_alloc, bytes_req, 1, accounted);
 }
 
 /*
- * Sampling is on, and did not skip the allocation in the probe: out of
- * line, so that the probes keep their skip path short (no frame, no saved
- * register). @s is the cache of a kmem_cache_alloc(), or NULL for kmalloc.
+ * Sampling is on, and did not skip the allocation of @ptr (neither NULL
+ * nor ZERO_SIZE_PTR) in the probe: out of line, so that the probes keep
+ * their skip path short (no frame, no saved register). @s is the cache of
+ * a kmem_cache_alloc(), or NULL for kmalloc.
  */
 static noinline void aie_slab_alloc_sampled(unsigned long call_site,
 					    const void *ptr, size_t bytes_req,
 					    size_t bytes_alloc, gfp_t gfp,
 					    struct kmem_cache *s)
 {
-	u64 weight = ZERO_OR_NULL_PTR(ptr) ? 1 : aie_sample_weight(bytes_alloc);
-
-	aie_slab_alloc(call_site, ptr, bytes_req, bytes_alloc, weight,
-		       s ? aie_slab_accounted(gfp, s) : aie_gfp_accounted(gfp));
+	aie_track_alloc_weight(call_site, AIE_TYPE_SLAB, ptr, bytes_alloc,
+			       bytes_req, aie_sample_weight(bytes_alloc),
+			       s ? aie_slab_accounted(gfp, s) :
+				   aie_gfp_accounted(gfp));
 }
 
 static __always_inline void aie_slab_free(const void *ptr)
@@ -162,8 +161,8 @@ static __always_inline void aie_slab_free(const void *ptr)
 
 /*
  * With sampling on, the countdown first: a skipped allocation costs it
- * and a few tests. A NULL or ZERO_SIZE_PTR result goes on: failures are
- * counted whatever sampling does.
+ * and a few tests. A NULL or ZERO_SIZE_PTR result is not sampled: failures
+ * are counted whatever sampling does.
  */
 static void aie_probe_kmalloc(void *data, unsigned long call_site,
 			      const void *ptr, size_t bytes_req,
@@ -171,15 +170,14 @@ static void aie_probe_kmalloc(void *data, unsigned long call_site,
 {
 	unsigned long every = READ_ONCE(aie_sample_bytes);
 
-	if (unlikely(every)) {
-		if (likely(!ZERO_OR_NULL_PTR(ptr)) &&
-		    likely(aie_sample_skip(every, bytes_alloc)))
+	if (unlikely(every) && likely(!ZERO_OR_NULL_PTR(ptr))) {
+		if (likely(aie_sample_skip(every, bytes_alloc)))
 			return;
 		aie_slab_alloc_sampled(call_site, ptr, bytes_req, bytes_alloc,
 				       gfp_flags, NULL);
 		return;
 	}
-	aie_slab_alloc(call_site, ptr, bytes_req, bytes_alloc, 1,
+	aie_slab_alloc(call_site, ptr, bytes_req, bytes_alloc,
 		       aie_gfp_accounted(gfp_flags));
 }
 
@@ -206,7 +204,7 @@ static void aie_probe_kmem_cache_alloc(void *data, unsigned long call_site,
 		aie_slab_alloc_sampled(call_site, ptr, req, size, gfp_flags, s);
 		return;
 	}
-	aie_slab_alloc(call_site, ptr, req, size, 1,
+	aie_slab_alloc(call_site, ptr, req, size,
 		       aie_slab_accounted(gfp_flags, s));
 }
 
