@@ -5,7 +5,7 @@
  * past the seq_file's buffer: a line that does not fit is not committed
  * and the buffer reads as overflowed, as the kernel's seq_file expects.
  */
-#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,7 +24,7 @@ static void seq_init(struct seq_file *m, char *buf, size_t size)
 	m->count = 0;
 }
 
-static uint64_t rnd(uint64_t *s)
+static unsigned long long rnd(unsigned long long *s)
 {
 	*s ^= *s << 13;
 	*s ^= *s >> 7;
@@ -33,7 +33,7 @@ static uint64_t rnd(uint64_t *s)
 }
 
 /* Every number conversion against snprintf(), for @v in all widths. */
-static int check_num(struct __test_metadata *_metadata, uint64_t v)
+static int check_num(struct __test_metadata *_metadata, unsigned long long v)
 {
 	static const unsigned int widths[] = { 0, 1, 2, 8, 12, 20, 21, 25 };
 	char buf[BUF_MAX], want[BUF_MAX];
@@ -41,20 +41,20 @@ static int check_num(struct __test_metadata *_metadata, uint64_t v)
 	struct aie_line l;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(widths); i++) {
 		seq_init(&m, buf, sizeof(buf) - 1);
 		aie_line_start(&l, &m);
-		aie_line_s64(&l, (int64_t)v, widths[i]);
+		aie_line_s64(&l, (long long)v, widths[i]);
 		aie_line_char(&l, '|');
 		aie_line_u64(&l, v, widths[i]);
 		aie_line_char(&l, '|');
 		aie_line_hex(&l, v);
 		aie_line_end(&l);
-		snprintf(want, sizeof(want), "%*" PRId64 "|%*" PRIu64 "|%" PRIx64,
-			 widths[i], (int64_t)v, widths[i], v, v);
+		snprintf(want, sizeof(want), "%*lld|%*llu|%llx",
+			 widths[i], (long long)v, widths[i], v, v);
 		EXPECT_EQ(strlen(want), m.count);
 		EXPECT_EQ(0, memcmp(want, buf, m.count)) {
-			TH_LOG("%" PRIu64 " width %u: '%.*s', not '%s'", v,
+			TH_LOG("%llu width %u: '%.*s', not '%s'", v,
 			       widths[i], (int)m.count, buf, want);
 			return -1;
 		}
@@ -64,21 +64,21 @@ static int check_num(struct __test_metadata *_metadata, uint64_t v)
 
 TEST(numbers_edges)
 {
-	static const uint64_t v[] = {
+	static const unsigned long long v[] = {
 		0, 1, 9, 10, 99, 100, 101, 999, 1000, 4096, 123456789,
-		(uint64_t)INT64_MAX, (uint64_t)INT64_MIN, UINT64_MAX,
-		(uint64_t)-1, (uint64_t)-9, (uint64_t)-10, (uint64_t)-100,
+		LLONG_MAX, (unsigned long long)LLONG_MIN, ULLONG_MAX,
+		-1ull, -9ull, -10ull, -100ull,
 		10000000000000000000ull, 9999999999999999999ull,
 	};
 	unsigned int i;
 
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(v); i++)
 		ASSERT_EQ(0, check_num(_metadata, v[i]));
 }
 
 TEST(numbers_random)
 {
-	uint64_t s = 0x9e3779b97f4a7c15ull, v;
+	unsigned long long s = 0x9e3779b97f4a7c15ull, v;
 	unsigned int i;
 
 	for (i = 0; i < 100000; i++) {
