@@ -167,7 +167,7 @@ static bool aie_capture_matches(struct aie_site *site)
 /*
  * An allocation of @bytes charged to @site as @weight allocations (above 1
  * under sampling), with the capture on. Called
- * by aie_track_alloc() in the hooks' contexts, preemption disabled; never
+ * by __aie_track_alloc() in the hooks' contexts, preemption disabled; never
  * sleeps, never allocates.
  */
 void aie_capture_alloc(struct aie_site *site, u64 bytes, u64 weight)

@@ -11,9 +11,10 @@
  * the same key.
  *
  * The cost that matters is that of the events not recorded, and of frees:
- * with "disable all" an allocation costs one flag test; under sampling,
- * a skipped allocation costs one this-CPU cmpxchg (aie_sample()); a free of
- * an object never tracked costs a hash and one load (aie_objmap_remove()).
+ * with "disable all" alone the allocation probes come off; under sampling,
+ * a skipped allocation costs one this-CPU cmpxchg (aie_sample_skip(),
+ * tested first in the probes); a free of an object never tracked costs a
+ * hash and one load (aie_objmap_may_hold()).
  * lifetimes=0 adds one static branch, off, to a tracked allocation and to
  * a free that reaches __aie_track_free(); lifetimes=1 (lifetimes.c) a
  * local_clock() and a stamp store to each, and a histogram count to a free.
@@ -265,8 +266,8 @@ static noinline void aie_track_replaced(unsigned long key, u64 old)
 /*
  * An allocation of @bytes (@req asked for) at @call_site, freed by @key,
  * standing for @weight allocations; @accounted when it is accounted to a
- * memory cgroup (memcg.c). aie_track_alloc() (aie.h) turned away what it
- * could.
+ * memory cgroup (memcg.c). The probes and aie_track_alloc_weight() (aie.h)
+ * turned away what they could.
  *
  * The fast path, every call inlined but that to find a site away from its
  * home bucket: an enabled site, an object of weight 1 that fits the map's

@@ -15,8 +15,9 @@
  * the same w (hooks.c keeps w in aie_weights). An allocation of N bytes or
  * more is always tracked, with weight 1.
  *
- * The countdown's fast path is aie_sample() in aie.h: one this-CPU
- * cmpxchg, atomic against interrupts on this CPU. The slow path below runs
+ * The countdown's fast path is aie_sample_skip() in aie.h, which the
+ * probes test first: one this-CPU cmpxchg, atomic against interrupts on
+ * this CPU. The slow path below runs
  * with interrupts off, so that an interrupt cannot take the same point.
  * Contexts: hooks, preemption disabled; aie_sample_set() process context.
  */
