@@ -34,6 +34,8 @@
 
 #include <allocinfo_ext.h>
 
+#include "compat.h"
+
 enum aie_type {
 	AIE_TYPE_SLAB,
 	AIE_TYPE_PAGE,
@@ -309,7 +311,7 @@ static __always_inline bool aie_sample_skip(unsigned long every, u64 bytes)
 		return false;
 	left = this_cpu_read(aie_sample_left);
 	if (likely(left > (long)bytes) &&
-	    this_cpu_cmpxchg(aie_sample_left, left, left - bytes) == left) {
+	    aie_this_cpu_try_cmpxchg(aie_sample_left, &left, left - bytes)) {
 		aie_count(sampled_out);
 		return true;
 	}

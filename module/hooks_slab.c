@@ -60,6 +60,42 @@ static atomic_long_t aie_cache_gen;
 static bool aie_cache_destroy_hooked;
 
 /*
+ * A miss of aie_cache_sizes_get(), out of line, off the probes' path: the
+ * slot size in the low 32 bits, the object size in the high ones (values,
+ * not pointers, so that the caller keeps them in registers).
+ */
+static noinline u64 aie_cache_sizes_miss(struct kmem_cache *s,
+					 const void *ptr, unsigned long gen)
+{
+	struct aie_cache_sizes *e =
+		&aie_cache_sizes[hash_ptr(s, AIE_CACHE_SIZES_BITS)];
+	unsigned int size = ksize(ptr), req = kmem_cache_size(s);
+	unsigned long flags;
+
+	aie_count(cache_misses);
+	if (!READ_ONCE(aie_cache_destroy_hooked) ||
+	    !raw_spin_trylock_irqsave(&aie_cache_sizes_lock, flags))
+		goto out;
+	if (e->seen_cache != s || e->seen_gen != gen || e->seen_size != size) {
+		e->seen_cache = s;
+		e->seen_gen = gen;
+		e->seen_size = size;
+		raw_spin_unlock_irqrestore(&aie_cache_sizes_lock, flags);
+		goto out;
+	}
+	WRITE_ONCE(e->cache, NULL);
+	smp_wmb();	/* pairs with aie_cache_sizes_get()'s second smp_rmb() */
+	WRITE_ONCE(e->size, size);
+	WRITE_ONCE(e->req, req);
+	WRITE_ONCE(e->gen, gen);
+	smp_wmb();	/* pairs with its first smp_rmb() */
+	WRITE_ONCE(e->cache, s);
+	raw_spin_unlock_irqrestore(&aie_cache_sizes_lock, flags);
+out:
+	return (u64)req << 32 | size;
+}
+
+/*
  * The slot size (*@size) and the object size (*@req) of @s, whose object
  * @ptr was just allocated. An entry is set by the second of two misses
  * that agree. It is written cache pointer cleared,
@@ -67,46 +103,41 @@ static bool aie_cache_destroy_hooked;
  * between; it is read pointer, the rest, pointer, with smp_rmb() between.
  * When both reads of the pointer give @s, the rest is @s's.
  */
-static __always_inline void aie_cache_sizes_get(struct kmem_cache *s,
-						const void *ptr,
+static __always_inline bool aie_cache_sizes_hit(struct kmem_cache *s,
+						unsigned long gen,
 						unsigned int *size,
 						unsigned int *req)
 {
 	struct aie_cache_sizes *e =
 		&aie_cache_sizes[hash_ptr(s, AIE_CACHE_SIZES_BITS)];
-	unsigned long gen = atomic_long_read(&aie_cache_gen), flags;
 
 	if (likely(READ_ONCE(e->cache) == s)) {
 		smp_rmb();	/* the pointer, then the rest: see above */
 		*size = READ_ONCE(e->size);
-		*req = READ_ONCE(e->req);
+		if (req)
+			*req = READ_ONCE(e->req);
 		if (likely(READ_ONCE(e->gen) == gen)) {
 			smp_rmb();	/* the rest, then the pointer again */
 			if (likely(READ_ONCE(e->cache) == s))
-				return;
+				return true;
 		}
 	}
-	aie_count(cache_misses);
-	*size = ksize(ptr);
-	*req = kmem_cache_size(s);
-	if (!READ_ONCE(aie_cache_destroy_hooked) ||
-	    !raw_spin_trylock_irqsave(&aie_cache_sizes_lock, flags))
+	return false;
+}
+
+static __always_inline void aie_cache_sizes_get(struct kmem_cache *s,
+						const void *ptr,
+						unsigned int *size,
+						unsigned int *req)
+{
+	unsigned long gen = atomic_long_read(&aie_cache_gen);
+	u64 sizes;
+
+	if (likely(aie_cache_sizes_hit(s, gen, size, req)))
 		return;
-	if (e->seen_cache != s || e->seen_gen != gen || e->seen_size != *size) {
-		e->seen_cache = s;
-		e->seen_gen = gen;
-		e->seen_size = *size;
-		raw_spin_unlock_irqrestore(&aie_cache_sizes_lock, flags);
-		return;
-	}
-	WRITE_ONCE(e->cache, NULL);
-	smp_wmb();	/* pairs with the second smp_rmb() above */
-	WRITE_ONCE(e->size, *size);
-	WRITE_ONCE(e->req, *req);
-	WRITE_ONCE(e->gen, gen);
-	smp_wmb();	/* pairs with the first smp_rmb() above */
-	WRITE_ONCE(e->cache, s);
-	raw_spin_unlock_irqrestore(&aie_cache_sizes_lock, flags);
+	sizes = aie_cache_sizes_miss(s, ptr, gen);
+	*size = lower_32_bits(sizes);
+	*req = upper_32_bits(sizes);
 }
 
 /* kmem_cache_destroy(s): whatever the table holds is of an older age. */
@@ -138,19 +169,98 @@ static __always_inline void aie_slab_alloc(unsigned long call_site,
 
 /*
  * Sampling is on, and did not skip the allocation of @ptr (neither NULL
- * nor ZERO_SIZE_PTR) in the probe: out of line, so that the probes keep
- * their skip path short (no frame, no saved register). @s is the cache of
- * a kmem_cache_alloc(), or NULL for kmalloc.
+ * nor ZERO_SIZE_PTR) in the probe. @s is the cache of a kmem_cache_alloc(),
+ * or NULL for kmalloc.
  */
-static noinline void aie_slab_alloc_sampled(unsigned long call_site,
-					    const void *ptr, size_t bytes_req,
-					    size_t bytes_alloc, gfp_t gfp,
-					    struct kmem_cache *s)
+static __always_inline void aie_slab_alloc_sampled(unsigned long call_site,
+						   const void *ptr,
+						   size_t bytes_req,
+						   size_t bytes_alloc,
+						   gfp_t gfp,
+						   struct kmem_cache *s)
 {
 	aie_track_alloc_weight(call_site, AIE_TYPE_SLAB, ptr, bytes_alloc,
 			       bytes_req, aie_sample_weight(bytes_alloc),
 			       s ? aie_slab_accounted(gfp, s) :
 				   aie_gfp_accounted(gfp));
+}
+
+/*
+ * The three below are out of line, so that the probes keep their skip path
+ * short: no frame, no saved register, no argument moved. They take the
+ * probe's arguments in the probe's registers, so that the call is a jump;
+ * __noclone keeps GCC from dropping the unused @data, which would move
+ * every other argument down a register.
+ */
+static noinline __noclone void aie_kmalloc_sampled(void *data,
+						   unsigned long call_site,
+						   const void *ptr,
+						   size_t bytes_req,
+						   size_t bytes_alloc,
+						   gfp_t gfp_flags)
+{
+	aie_slab_alloc_sampled(call_site, ptr, bytes_req, bytes_alloc,
+			       gfp_flags, NULL);
+}
+
+/* Sampling off, or a NULL result. */
+static noinline __noclone void aie_kmem_cache_all(void *data,
+						  unsigned long call_site,
+						  const void *ptr,
+						  struct kmem_cache *s,
+						  gfp_t gfp_flags, int node)
+{
+	unsigned int size, req;
+
+	if (unlikely(!ptr)) {
+		aie_track_failed(call_site, AIE_TYPE_SLAB);
+		return;
+	}
+	aie_cache_sizes_get(s, ptr, &size, &req);
+	aie_slab_alloc(call_site, ptr, req, size,
+		       aie_slab_accounted(gfp_flags, s));
+}
+
+/* Sampling off, or a NULL or ZERO_SIZE_PTR result. */
+static noinline __noclone void aie_kmalloc_all(void *data,
+					       unsigned long call_site,
+					       const void *ptr,
+					       size_t bytes_req,
+					       size_t bytes_alloc,
+					       gfp_t gfp_flags)
+{
+	aie_slab_alloc(call_site, ptr, bytes_req, bytes_alloc,
+		       aie_gfp_accounted(gfp_flags));
+}
+
+/*
+ * @size: the cache's slot size, as aie_cache_sizes_get() gave it; the
+ * object size, which it gave too, is kmem_cache_size().
+ */
+static noinline __noclone void aie_kmem_cache_sampled(void *data,
+						      unsigned long call_site,
+						      const void *ptr,
+						      struct kmem_cache *s,
+						      gfp_t gfp_flags,
+						      unsigned int size)
+{
+	aie_slab_alloc_sampled(call_site, ptr, kmem_cache_size(s), size,
+			       gfp_flags, s);
+}
+
+/* Sampling on, and the cache's sizes not at hand: all of it out of line. */
+static noinline __noclone void aie_kmem_cache_miss(void *data,
+						   unsigned long call_site,
+						   const void *ptr,
+						   struct kmem_cache *s,
+						   gfp_t gfp_flags)
+{
+	unsigned int size, req;
+
+	aie_cache_sizes_get(s, ptr, &size, &req);
+	if (aie_sample_skip(READ_ONCE(aie_sample_bytes), size))
+		return;
+	aie_slab_alloc_sampled(call_site, ptr, req, size, gfp_flags, s);
 }
 
 static __always_inline void aie_slab_free(const void *ptr)
@@ -173,39 +283,40 @@ static void aie_probe_kmalloc(void *data, unsigned long call_site,
 	if (unlikely(every) && likely(!ZERO_OR_NULL_PTR(ptr))) {
 		if (likely(aie_sample_skip(every, bytes_alloc)))
 			return;
-		aie_slab_alloc_sampled(call_site, ptr, bytes_req, bytes_alloc,
-				       gfp_flags, NULL);
+		aie_kmalloc_sampled(data, call_site, ptr, bytes_req,
+				    bytes_alloc, gfp_flags);
 		return;
 	}
-	aie_slab_alloc(call_site, ptr, bytes_req, bytes_alloc,
-		       aie_gfp_accounted(gfp_flags));
+	aie_kmalloc_all(data, call_site, ptr, bytes_req, bytes_alloc,
+			gfp_flags);
 }
 
 /*
  * The cache's slot size is private to mm/; ksize() reports it for a live
- * object (the object size on caches with red zones, poisoning or KASAN).
- * Whether the cache is accounted is private too: memcg.c knows.
+ * object (the object size on caches with red zones, poisoning or KASAN),
+ * and aie_cache_sizes_get() keeps it per cache. Whether the cache is
+ * accounted is private too: memcg.c knows. With sampling on, the slot size
+ * is what the countdown counts, so it is looked up before the skip.
  */
 static void aie_probe_kmem_cache_alloc(void *data, unsigned long call_site,
 				       const void *ptr, struct kmem_cache *s,
 				       gfp_t gfp_flags, int node)
 {
 	unsigned long every = READ_ONCE(aie_sample_bytes);
-	unsigned int size, req;
+	unsigned int size;
 
-	if (unlikely(!ptr)) {
-		aie_track_failed(call_site, AIE_TYPE_SLAB);
+	if (likely(!every) || unlikely(!ptr)) {
+		aie_kmem_cache_all(data, call_site, ptr, s, gfp_flags, node);
 		return;
 	}
-	aie_cache_sizes_get(s, ptr, &size, &req);
-	if (unlikely(every)) {
-		if (likely(aie_sample_skip(every, size)))
-			return;
-		aie_slab_alloc_sampled(call_site, ptr, req, size, gfp_flags, s);
+	if (unlikely(!aie_cache_sizes_hit(s, atomic_long_read(&aie_cache_gen),
+					  &size, NULL))) {
+		aie_kmem_cache_miss(data, call_site, ptr, s, gfp_flags);
 		return;
 	}
-	aie_slab_alloc(call_site, ptr, req, size,
-		       aie_slab_accounted(gfp_flags, s));
+	if (likely(aie_sample_skip(every, size)))
+		return;
+	aie_kmem_cache_sampled(data, call_site, ptr, s, gfp_flags, size);
 }
 
 static void aie_probe_kfree(void *data, unsigned long call_site,
