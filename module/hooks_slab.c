@@ -186,11 +186,13 @@ static __always_inline void aie_slab_alloc_sampled(unsigned long call_site,
 }
 
 /*
- * The three below are out of line, so that the probes keep their skip path
- * short: no frame, no saved register, no argument moved. They take the
- * probe's arguments in the probe's registers, so that the call is a jump;
- * __noclone keeps GCC from dropping the unused @data, which would move
- * every other argument down a register.
+ * What the probes do not skip, out of line, so that their skip path stays
+ * short: no frame, no saved register, no argument moved. Each of the five
+ * below takes the probe's arguments in the probe's registers, so that the
+ * call is a jump; __noclone keeps GCC from dropping the unused @data (and
+ * @node), which would move every other argument down a register. The one
+ * for a miss of the cache table leaves out @node, so that the probe has
+ * its register to work in.
  */
 static noinline __noclone void aie_kmalloc_sampled(void *data,
 						   unsigned long call_site,
