@@ -110,16 +110,27 @@ struct aie_site_sums {
 #define AIE_OBJ_WEIGHTED	BIT_ULL(63)
 #define AIE_MAX_SITES		(AIE_OBJ_SITE + 1)
 
-/* One CPU's counters for one site (sites.c). */
+/*
+ * One CPU's counters for one site (sites.c). Only that CPU writes them,
+ * with this_cpu operations, which an interrupt cannot tear; readers sum the
+ * CPUs with READ_ONCE().
+ */
 struct aie_site_ctr {
-	local64_t live_bytes;
-	local64_t live_calls;
-	local64_t live_slack;
-	local64_t total_calls;
-	local64_t total_bytes;
-	local64_t live_accounted;	/* memcg.c: accounted bytes */
+	s64 live_bytes;
+	s64 live_calls;
+	s64 live_slack;
+	s64 total_calls;
+	s64 total_bytes;
+	s64 live_accounted;	/* memcg.c: accounted bytes */
 	s64 high;		/* highest live_bytes seen here since reset */
 };
+
+/*
+ * The counters come in chunks of AIE_SITE_CHUNK sites, each a per-CPU
+ * allocation made as the sites before it fill (sites.c).
+ */
+#define AIE_SITE_CHUNK		256
+#define AIE_SITE_CHUNKS		(AIE_MAX_SITES / AIE_SITE_CHUNK)
 
 /*
  * An open-addressing hash map from a non-zero pointer-sized key to a
@@ -158,6 +169,7 @@ enum aie_objmap_result {
 struct aie_stats {
 	unsigned long untracked;	/* object map full: allocation not tracked */
 	unsigned long sites_full;	/* site table full: allocation not tracked */
+	unsigned long sites_waiting;	/* new site's counters not made yet */
 	unsigned long unmatched_frees;	/* free of an object we never tracked */
 	unsigned long replaced;		/* object reused before its free was seen */
 	unsigned long internal;		/* events inside allocators, ignored */
@@ -190,6 +202,7 @@ struct aie_sym {
 
 /* module parameters (main.c) */
 extern unsigned int aie_max_sites;
+extern unsigned int aie_sites_ahead_param;
 extern unsigned long aie_max_objects;
 extern unsigned int aie_max_stacks;
 
@@ -199,13 +212,16 @@ extern u32 *aie_site_hash;
 extern unsigned int aie_site_hash_bits;
 extern unsigned int aie_site_cap;
 extern atomic_t aie_site_claimed;
-DECLARE_PER_CPU(struct aie_site_ctr *, aie_site_ctrs);
-int aie_sites_init(unsigned int capacity);
+extern struct aie_site_ctr __percpu *aie_site_chunks[AIE_SITE_CHUNKS];
+int aie_sites_init(unsigned int capacity, unsigned int ahead);
 void aie_sites_exit(void);
 struct aie_site *aie_site_get(unsigned long call_site, enum aie_type type);
 u32 aie_sites_capacity(void);
+u32 aie_sites_ready(void);
 size_t aie_sites_memory(void);
-void aie_site_new_high(u32 idx, struct aie_site_ctr *c, s64 live);
+size_t aie_sites_ctrs_memory(void);
+void aie_site_missed(void);
+void aie_site_new_high(u32 idx, s64 live);
 void aie_site_sum(u32 idx, struct aie_site_sums *sums);
 s64 aie_site_peak(u32 idx, s64 live_bytes);
 void aie_sites_reset(void);
@@ -503,6 +519,16 @@ static __always_inline struct aie_site *aie_site_find(unsigned long call_site,
 }
 
 /*
+ * Site @idx's counters, every CPU's: a site reached through the hash, or
+ * through an object's value, was claimed after its chunk was published
+ * (sites.c), so the chunk is there.
+ */
+static __always_inline struct aie_site_ctr __percpu *aie_site_ctrs(u32 idx)
+{
+	return aie_site_chunks[idx / AIE_SITE_CHUNK] + idx % AIE_SITE_CHUNK;
+}
+
+/*
  * Account one new live object of @bytes with @slack at site @idx, standing
  * for @weight allocations: this CPU's counters only (sites.c). Preemption
  * disabled.
@@ -510,28 +536,28 @@ static __always_inline struct aie_site *aie_site_find(unsigned long call_site,
 static __always_inline void aie_site_charge(u32 idx, u64 bytes, u64 slack,
 					    u64 weight)
 {
-	struct aie_site_ctr *c = this_cpu_read(aie_site_ctrs) + idx;
+	struct aie_site_ctr __percpu *c = aie_site_ctrs(idx);
 	s64 live;
 
 	bytes *= weight;
-	live = local64_add_return(bytes, &c->live_bytes);
-	local64_add(weight, &c->live_calls);
-	local64_add(slack * weight, &c->live_slack);
-	local64_add(weight, &c->total_calls);
-	local64_add(bytes, &c->total_bytes);
-	if (unlikely(live > READ_ONCE(c->high)))
-		aie_site_new_high(idx, c, live);
+	live = this_cpu_add_return(c->live_bytes, bytes);
+	this_cpu_add(c->live_calls, weight);
+	this_cpu_add(c->live_slack, slack * weight);
+	this_cpu_add(c->total_calls, weight);
+	this_cpu_add(c->total_bytes, bytes);
+	if (unlikely(live > this_cpu_read(c->high)))
+		aie_site_new_high(idx, live);
 }
 
 /* Account the free of an object charged by aie_site_charge(). */
 static __always_inline void aie_site_uncharge(u32 idx, u64 bytes, u64 slack,
 					      u64 weight)
 {
-	struct aie_site_ctr *c = this_cpu_read(aie_site_ctrs) + idx;
+	struct aie_site_ctr __percpu *c = aie_site_ctrs(idx);
 
-	local64_sub(bytes * weight, &c->live_bytes);
-	local64_sub(weight, &c->live_calls);
-	local64_sub(slack * weight, &c->live_slack);
+	this_cpu_sub(c->live_bytes, bytes * weight);
+	this_cpu_sub(c->live_calls, weight);
+	this_cpu_sub(c->live_slack, slack * weight);
 }
 
 /*
@@ -542,18 +568,14 @@ static __always_inline void aie_site_uncharge(u32 idx, u64 bytes, u64 slack,
 static __always_inline void aie_site_charge_accounted(u32 idx, u64 bytes,
 						      u64 weight)
 {
-	struct aie_site_ctr *c = this_cpu_read(aie_site_ctrs) + idx;
-
-	local64_add(bytes * weight, &c->live_accounted);
+	this_cpu_add(aie_site_ctrs(idx)->live_accounted, bytes * weight);
 }
 
 /* Its mirror, at the free of an accounted object. */
 static __always_inline void aie_site_uncharge_accounted(u32 idx, u64 bytes,
 							u64 weight)
 {
-	struct aie_site_ctr *c = this_cpu_read(aie_site_ctrs) + idx;
-
-	local64_sub(bytes * weight, &c->live_accounted);
+	this_cpu_sub(aie_site_ctrs(idx)->live_accounted, bytes * weight);
 }
 
 /*

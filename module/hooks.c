@@ -137,7 +137,7 @@ static noinline u64 aie_uncharge(unsigned long key, u64 val)
 
 /*
  * The site an event at @call_site is charged to, or NULL when the event is
- * not recorded (table full, inside an allocator, or disabled).
+ * not recorded (no site to be had, inside an allocator, or disabled).
  */
 static __always_inline struct aie_site *
 aie_track_site(unsigned long call_site, enum aie_type type)
@@ -145,7 +145,7 @@ aie_track_site(unsigned long call_site, enum aie_type type)
 	struct aie_site *site = aie_site_find(call_site, type);
 
 	if (unlikely(!site)) {
-		aie_count(sites_full);
+		aie_site_missed();
 		return NULL;
 	}
 	if (unlikely(site->flags & (BIT(AIE_SITE_INTERNAL) |

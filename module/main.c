@@ -12,6 +12,11 @@ unsigned int aie_max_sites = 16384;
 module_param_named(max_sites, aie_max_sites, uint, 0444);
 MODULE_PARM_DESC(max_sites, "Call sites the site table holds (default 16384)");
 
+unsigned int aie_sites_ahead_param = 1024;
+module_param_named(sites_ahead, aie_sites_ahead_param, uint, 0444);
+MODULE_PARM_DESC(sites_ahead,
+		 "Sites whose counters are made ahead of the sites in use, at least (default 1024, at least 256): a burst of more new sites than that waits for them");
+
 unsigned long aie_max_objects = 1UL << 20;
 module_param_named(max_objects, aie_max_objects, ulong, 0444);
 MODULE_PARM_DESC(max_objects,
@@ -42,10 +47,12 @@ static int __init allocinfo_ext_init(void)
 	int ret;
 
 	if (!aie_max_sites || aie_max_sites > AIE_MAX_SITES ||
+	    aie_sites_ahead_param < AIE_SITE_CHUNK || aie_sites_ahead_param > AIE_MAX_SITES ||
 	    !aie_max_objects || aie_max_objects > (1UL << 30) ||
 	    aie_sample_param > AIE_SAMPLE_MAX || !aie_max_stacks ||
 	    aie_max_stacks > (1U << 20)) {
-		pr_err("max_sites must be 1..%lu, max_objects 1..%lu, sample 0..%lu and max_stacks 1..%u\n",
+		pr_err("max_sites must be 1..%lu, sites_ahead %u..%lu, max_objects 1..%lu, sample 0..%lu and max_stacks 1..%u\n",
+		       (unsigned long)AIE_MAX_SITES, AIE_SITE_CHUNK,
 		       (unsigned long)AIE_MAX_SITES, 1UL << 30, AIE_SAMPLE_MAX,
 		       1U << 20);
 		return -EINVAL;
@@ -56,7 +63,7 @@ static int __init allocinfo_ext_init(void)
 	ret = aie_rules_init();
 	if (ret)
 		return ret;
-	ret = aie_sites_init(aie_max_sites);
+	ret = aie_sites_init(aie_max_sites, aie_sites_ahead_param);
 	if (ret)
 		goto err_sites;
 	ret = aie_track_init(aie_max_objects, aie_lifetimes_param);

@@ -266,6 +266,7 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 
 	seq_printf(m, "sites %u\n", aie_sites_nr());
 	seq_printf(m, "site_capacity %u\n", aie_sites_capacity());
+	seq_printf(m, "sites_ready %u\n", aie_sites_ready());
 	seq_printf(m, "tracked_objects %lu\n", aie_objmap_count(&aie_objects));
 	seq_printf(m, "object_capacity %lu\n",
 		   aie_objmap_capacity(&aie_objects));
@@ -276,6 +277,7 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "sample %lu\n", READ_ONCE(aie_sample_bytes));
 	aie_stat_show(m, "untracked", untracked);
 	aie_stat_show(m, "sites_full", sites_full);
+	aie_stat_show(m, "sites_waiting", sites_waiting);
 	aie_stat_show(m, "unmatched_frees", unmatched_frees);
 	aie_stat_show(m, "replaced", replaced);
 	aie_stat_show(m, "internal_events", internal);
@@ -292,6 +294,7 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "lifetimes %s\n", aie_lifetimes_on() ? "on" : "off");
 	seq_printf(m, "lifetime_hist_bytes %zu\n", aie_lifetimes_memory());
 	seq_printf(m, "site_table_bytes %zu\n", aie_sites_memory());
+	seq_printf(m, "site_counter_bytes %zu\n", aie_sites_ctrs_memory());
 	seq_printf(m, "object_map_bytes %zu\n", objects);
 	seq_printf(m, "weight_map_bytes %zu\n", weights);
 	seq_printf(m, "memory_bytes %zu\n", memory);

@@ -7,42 +7,60 @@
  * The table is insert-only while the module is loaded, and takes no lock.
  *
  * - aie_sites[] is a pool preallocated at init. A hook claims the next free
- *   entry with an atomic increment, fills it in, then publishes it by a
- *   cmpxchg() of its index into an empty bucket of aie_site_hash[]
- *   (open addressing, linear probing). cmpxchg() orders the fill before the
- *   publication; lookups read buckets with smp_load_acquire().
+ *   entry with a cmpxchg() of aie_site_claimed (aie_site_claim()), fills
+ *   it in, then publishes it by a cmpxchg() of its index into an empty
+ *   bucket of aie_site_hash[] (open addressing, linear probing). cmpxchg()
+ *   orders the fill before the publication; lookups read buckets with
+ *   smp_load_acquire().
  * - Two CPUs that first see the same call site at once both fill an entry;
  *   the one whose cmpxchg() loses finds the winner in the next bucket and
  *   uses it. The loser's entry is never published and never shown.
  * - Entries are never removed before the module unloads, so a site pointer
  *   stays valid for the module's lifetime without reference counts.
  * - The counters hooks update on every allocation and free are per CPU:
- *   each CPU has its own array of struct aie_site_ctr, one per site, so no
- *   cache line is written by every CPU. A CPU updates only its own entry,
- *   with local64_t operations, which an interrupt on the same CPU cannot
- *   tear; the hooks run with preemption disabled, so the CPU does not
- *   change under them. Readers sum the CPUs: each counter is exact at
- *   quiescence; while hooks run, a sum mixes instants.
+ *   each CPU has its own struct aie_site_ctr for each site, so no cache
+ *   line is written by every CPU. A CPU updates only its own, with this_cpu
+ *   operations, which an interrupt on the same CPU cannot tear; the hooks
+ *   run with preemption disabled, so the CPU does not change under them.
+ *   Readers sum the CPUs: each counter is exact at quiescence; while hooks
+ *   run, a sum mixes instants.
+ * - The counters are made in chunks of AIE_SITE_CHUNK sites
+ *   (aie_site_chunks[], per-CPU allocations), a little ahead of the sites
+ *   claimed, not for the whole table at load: on many CPUs they are most
+ *   of its memory. A hook cannot allocate them: a claim that leaves fewer
+ *   than half of aie_sites_ahead() ready queues an irq_work, whose handler
+ *   queues aie_sites_grow() on a workqueue (irq_work, because the hook
+ *   may run under locks that queue_work() takes). An entry is claimed only
+ *   below aie_site_ready, which the work raises with smp_store_release()
+ *   once the chunk's pointer is stored; a claimer reads it with
+ *   smp_load_acquire() before it publishes the site, so whoever finds the
+ *   site, or an object charged to it, finds its chunk. A burst of new
+ *   sites faster than the work is not tracked at the sites past the ready
+ *   ones (counted as sites_waiting) until the work runs.
  * - The peak and the failure count are atomic64_t in struct aie_site:
  *   failures are rare, and the peak is written only when a CPU's share of
  *   a site's live bytes reaches a new high (aie_site_peak()).
  *
  * Every function here runs in any context (process, softirq, hardirq; not
- * NMI) and never sleeps, except init, exit and the walks of the table.
+ * NMI) and never sleeps, except init, exit, aie_sites_grow() and the walks
+ * of the table.
  * Those that update the per-CPU counters need preemption disabled.
  */
 
 #include <linux/cpu.h>
 #include <linux/hash.h>
+#include <linux/irq_work.h>
 #include <linux/log2.h>
+#include <linux/percpu.h>
 #include <linux/smp.h>
 #include <linux/vmalloc.h>
-
-#include <asm/local64.h>
+#include <linux/workqueue.h>
 
 #include "aie.h"
 
-DEFINE_PER_CPU(struct aie_site_ctr *, aie_site_ctrs);
+struct aie_site_ctr __percpu *aie_site_chunks[AIE_SITE_CHUNKS];
+static u32 aie_site_ready;		/* entries whose chunk is published */
+static u32 aie_site_ahead;		/* sites_ahead: see aie_sites_ahead() */
 
 struct aie_site *aie_sites;
 u32 *aie_site_hash;			/* site index + 1; 0 = empty */
@@ -50,27 +68,88 @@ unsigned int aie_site_hash_bits;
 unsigned int aie_site_cap;
 atomic_t aie_site_claimed;		/* entries of aie_sites[] handed out */
 
-int aie_sites_init(unsigned int capacity)
+/*
+ * Sites to have counters ready for beyond @claimed: the sites_ahead
+ * parameter, or a quarter as many again when that is more.
+ */
+static u32 aie_sites_ahead(u32 claimed)
+{
+	return max(aie_site_ahead, claimed / 4);
+}
+
+/*
+ * The sites that should have counters once @claimed are claimed: in whole
+ * chunks, at most the table.
+ */
+static u32 aie_sites_wanted(u32 claimed)
+{
+	return min_t(u32, round_up(claimed + aie_sites_ahead(claimed),
+				   AIE_SITE_CHUNK), aie_site_cap);
+}
+
+/*
+ * Make chunks of counters until the claimed sites have as many ready as
+ * they want. Process context: the workqueue (never two at once), and init
+ * before any hook. The only writer of aie_site_ready and the chunks.
+ */
+static void aie_sites_grow(struct work_struct *work)
+{
+	u32 ready = aie_site_ready, n;
+	struct aie_site_ctr __percpu *c;
+
+	while (ready < aie_sites_wanted(atomic_read(&aie_site_claimed))) {
+		n = min_t(u32, AIE_SITE_CHUNK, aie_site_cap - ready);
+		c = __alloc_percpu(n * sizeof(*c), __alignof__(*c));
+		if (!c) {
+			pr_warn_once("no memory for the counters of sites past %u\n",
+				     ready);
+			return;
+		}
+		aie_site_chunks[ready / AIE_SITE_CHUNK] = c;
+		ready += n;
+		/* The chunk, then the entries it lets be claimed. */
+		smp_store_release(&aie_site_ready, ready);
+	}
+}
+
+static DECLARE_WORK(aie_sites_grow_work, aie_sites_grow);
+
+/* Hardirq context, with no lock of the hook's held. */
+static void aie_sites_grow_irq(struct irq_work *work)
+{
+	queue_work(system_unbound_wq, &aie_sites_grow_work);
+}
+
+static DEFINE_IRQ_WORK(aie_sites_grow_iw, aie_sites_grow_irq);
+
+/*
+ * Any context but NMI: ask for more counters once fewer than half the
+ * sites ahead are left. irq_work_queue() does nothing while it is pending.
+ */
+static void aie_sites_grow_kick(u32 claimed, u32 ready)
+{
+	if (ready < aie_site_cap &&
+	    ready < claimed + aie_sites_ahead(claimed) / 2)
+		irq_work_queue(&aie_sites_grow_iw);
+}
+
+int aie_sites_init(unsigned int capacity, unsigned int ahead)
 {
 	unsigned long buckets = roundup_pow_of_two((unsigned long)capacity * 2);
-	struct aie_site_ctr *ctrs;
-	int cpu;
 
 	aie_site_cap = capacity;
+	aie_site_ahead = ahead;
 	aie_site_hash_bits = ilog2(buckets);
 	atomic_set(&aie_site_claimed, 0);
+	aie_site_ready = 0;
 
 	aie_sites = vzalloc(array_size(capacity, sizeof(*aie_sites)));
 	aie_site_hash = vzalloc(array_size(buckets, sizeof(*aie_site_hash)));
 	if (!aie_sites || !aie_site_hash)
 		goto nomem;
-	for_each_possible_cpu(cpu) {
-		ctrs = vzalloc_node(array_size(capacity, sizeof(*ctrs)),
-				    cpu_to_node(cpu));
-		if (!ctrs)
-			goto nomem;
-		per_cpu(aie_site_ctrs, cpu) = ctrs;
-	}
+	aie_sites_grow(NULL);
+	if (aie_site_ready < aie_sites_wanted(0))
+		goto nomem;
 	return 0;
 nomem:
 	aie_sites_exit();
@@ -81,12 +160,15 @@ nomem:
 void aie_sites_exit(void)
 {
 	u32 i, n = aie_sites_nr();
-	int cpu;
 
-	for_each_possible_cpu(cpu) {
-		vfree(per_cpu(aie_site_ctrs, cpu));
-		per_cpu(aie_site_ctrs, cpu) = NULL;
+	/* A kick's irq_work may queue the work: the irq_work first. */
+	irq_work_sync(&aie_sites_grow_iw);
+	cancel_work_sync(&aie_sites_grow_work);
+	for (i = 0; i < DIV_ROUND_UP(aie_site_ready, AIE_SITE_CHUNK); i++) {
+		free_percpu(aie_site_chunks[i]);
+		aie_site_chunks[i] = NULL;
 	}
+	aie_site_ready = 0;
 	if (aie_sites) {
 		for (i = 0; i < n; i++) {
 			kfree(rcu_dereference_protected(aie_sites[i].location,
@@ -105,12 +187,37 @@ u32 aie_sites_capacity(void)
 	return aie_site_cap;
 }
 
-/* The table's memory: entries, hash buckets, and every CPU's counters. */
+/* Sites whose counters are made. */
+u32 aie_sites_ready(void)
+{
+	return READ_ONCE(aie_site_ready);
+}
+
+/* The counters' memory: every CPU's, for the sites that have them. */
+size_t aie_sites_ctrs_memory(void)
+{
+	return (size_t)aie_sites_ready() * num_possible_cpus() *
+	       sizeof(struct aie_site_ctr);
+}
+
+/* The table's memory: entries, hash buckets, and the counters made. */
 size_t aie_sites_memory(void)
 {
-	return (size_t)aie_site_cap * (sizeof(*aie_sites) +
-		num_possible_cpus() * sizeof(struct aie_site_ctr)) +
-	       (sizeof(*aie_site_hash) << aie_site_hash_bits);
+	return (size_t)aie_site_cap * sizeof(*aie_sites) +
+	       (sizeof(*aie_site_hash) << aie_site_hash_bits) +
+	       aie_sites_ctrs_memory();
+}
+
+/*
+ * An event found no site: count why. A site refused while counters were
+ * being made is "waiting"; once the table is whole, "full".
+ */
+void aie_site_missed(void)
+{
+	if (aie_sites_ready() < aie_site_cap)
+		aie_count(sites_waiting);
+	else
+		aie_count(sites_full);
 }
 
 /*
@@ -168,24 +275,46 @@ static struct aie_site *aie_site_publish(struct aie_site *site, u32 pos)
 }
 
 /*
- * The site of @type at @call_site, created on first sight; NULL when the
- * table is full. A new site is named once, to learn whether it lies inside
- * an allocator or a helper (callers.c), and takes its enabled state from
- * the rules in force. Preemption disabled.
+ * The index of the next free entry of aie_sites[], or -ENOSPC when the
+ * entries with counters are all claimed (the table full, or a chunk not
+ * made yet). Any context but NMI.
+ */
+static int aie_site_claim(void)
+{
+	int idx = atomic_read(&aie_site_claimed);
+	u32 ready;
+
+	do {
+		/* Pairs with the smp_store_release() in aie_sites_grow(). */
+		ready = smp_load_acquire(&aie_site_ready);
+		if (idx >= ready) {
+			aie_sites_grow_kick(idx, ready);
+			return -ENOSPC;
+		}
+	} while (!atomic_try_cmpxchg(&aie_site_claimed, &idx, idx + 1));
+	aie_sites_grow_kick(idx + 1, ready);
+	return idx;
+}
+
+/*
+ * The site of @type at @call_site, created on first sight; NULL when no
+ * entry can be claimed (aie_site_claim()). A new site is named once, to
+ * learn whether it lies inside an allocator or a helper (callers.c), and
+ * takes its enabled state from the rules in force. Preemption disabled.
  */
 struct aie_site *aie_site_get(unsigned long call_site, enum aie_type type)
 {
 	struct aie_site *site;
 	struct aie_sym *sym;
-	u32 pos, idx;
-	int class;
+	int class, idx;
+	u32 pos;
 
 	site = aie_site_probe(call_site, type, &pos);
 	if (likely(site))
 		return site;
 
-	idx = atomic_fetch_add_unless(&aie_site_claimed, 1, aie_site_cap);
-	if (idx >= aie_site_cap)
+	idx = aie_site_claim();
+	if (idx < 0)
 		return NULL;
 
 	site = &aie_sites[idx];
@@ -224,11 +353,11 @@ s64 aie_site_peak(u32 idx, s64 live_bytes)
  * every reader (proc.c); it can be missed when several CPUs each climb back
  * to an earlier high of theirs at once. Rare: once per new high per CPU.
  */
-void aie_site_new_high(u32 idx, struct aie_site_ctr *c, s64 live)
+void aie_site_new_high(u32 idx, s64 live)
 {
 	struct aie_site_sums sums;
 
-	WRITE_ONCE(c->high, live);
+	this_cpu_write(aie_site_ctrs(idx)->high, live);
 	aie_site_sum(idx, &sums);
 	aie_site_peak(idx, sums.live_bytes);
 }
@@ -236,18 +365,19 @@ void aie_site_new_high(u32 idx, struct aie_site_ctr *c, s64 live)
 /* Sum site @idx's counters over the CPUs. Any context. */
 void aie_site_sum(u32 idx, struct aie_site_sums *sums)
 {
+	struct aie_site_ctr __percpu *pc = aie_site_ctrs(idx);
 	struct aie_site_ctr *c;
 	int cpu;
 
 	memset(sums, 0, sizeof(*sums));
 	for_each_possible_cpu(cpu) {
-		c = per_cpu(aie_site_ctrs, cpu) + idx;
-		sums->live_bytes += local64_read(&c->live_bytes);
-		sums->live_calls += local64_read(&c->live_calls);
-		sums->live_slack += local64_read(&c->live_slack);
-		sums->total_calls += local64_read(&c->total_calls);
-		sums->total_bytes += local64_read(&c->total_bytes);
-		sums->live_accounted += local64_read(&c->live_accounted);
+		c = per_cpu_ptr(pc, cpu);
+		sums->live_bytes += READ_ONCE(c->live_bytes);
+		sums->live_calls += READ_ONCE(c->live_calls);
+		sums->live_slack += READ_ONCE(c->live_slack);
+		sums->total_calls += READ_ONCE(c->total_calls);
+		sums->total_bytes += READ_ONCE(c->total_bytes);
+		sums->live_accounted += READ_ONCE(c->live_accounted);
 	}
 }
 
@@ -298,17 +428,20 @@ void aie_sites_retire(struct module *mod, struct aie_retired *r)
 }
 
 /*
- * "reset" for one CPU's counters: zero the cumulative ones and restart its
- * high at its share of the live bytes.
+ * "reset" for @cpu's counters: zero the cumulative ones and restart its
+ * high at its share of the live bytes. On @cpu with interrupts off, or
+ * while @cpu is offline.
  */
-static void aie_sites_reset_ctrs(struct aie_site_ctr *c)
+static void aie_sites_reset_ctrs(int cpu)
 {
 	u32 i, n = aie_sites_nr();
+	struct aie_site_ctr *c;
 
-	for (i = 0; i < n; i++, c++) {
-		local64_set(&c->total_calls, 0);
-		local64_set(&c->total_bytes, 0);
-		WRITE_ONCE(c->high, local64_read(&c->live_bytes));
+	for (i = 0; i < n; i++) {
+		c = per_cpu_ptr(aie_site_ctrs(i), cpu);
+		WRITE_ONCE(c->total_calls, 0);
+		WRITE_ONCE(c->total_bytes, 0);
+		WRITE_ONCE(c->high, c->live_bytes);
 	}
 }
 
@@ -319,7 +452,7 @@ static void aie_sites_reset_ctrs(struct aie_site_ctr *c)
  */
 static void aie_sites_reset_cpu(void *unused)
 {
-	aie_sites_reset_ctrs(this_cpu_read(aie_site_ctrs));
+	aie_sites_reset_ctrs(smp_processor_id());
 }
 
 /*
@@ -338,7 +471,7 @@ void aie_sites_reset(void)
 	on_each_cpu(aie_sites_reset_cpu, NULL, 1);
 	for_each_possible_cpu(cpu) {
 		if (!cpu_online(cpu))
-			aie_sites_reset_ctrs(per_cpu(aie_site_ctrs, cpu));
+			aie_sites_reset_ctrs(cpu);
 	}
 	cpus_read_unlock();
 	for (i = 0; i < n; i++) {

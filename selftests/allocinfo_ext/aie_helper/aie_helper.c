@@ -22,6 +22,10 @@
  *					call: fault injection with
  *					task-filter fails its allocations
  *					(EOPNOTSUPP without fault injection)
+ *	write "sites <n>"		one kmalloc() at each of the first n
+ *					of AIE_HELPER_SITES call sites in
+ *					aie_helper_site(), the i-th asking
+ *					i + 1 bytes; held until "free all"
  *	write "storm <n>"		on every online CPU at once, a kernel
  *					thread makes n rounds of allocations
  *					and frees of the storm kinds, then
@@ -772,12 +776,59 @@ static int aie_helper_free(struct aie_helper_kind *k, unsigned int n)
 	return 0;
 }
 
+/*
+ * AIE_HELPER_SITES call sites in one function: case i allocates i + 1
+ * bytes, so that no two cases compile to the same code and merge. The
+ * result goes through @p, so that no call is a tail call, whose call site
+ * would be aie_helper_site()'s caller.
+ */
+#define AIE_HELPER_SITES	768
+#define AIE_SITE_1(i)	case (i): *p = kmalloc((i) + 1, GFP_KERNEL); break;
+#define AIE_SITE_4(i)	AIE_SITE_1(i) AIE_SITE_1((i) + 1) \
+			AIE_SITE_1((i) + 2) AIE_SITE_1((i) + 3)
+#define AIE_SITE_16(i)	AIE_SITE_4(i) AIE_SITE_4((i) + 4) \
+			AIE_SITE_4((i) + 8) AIE_SITE_4((i) + 12)
+#define AIE_SITE_64(i)	AIE_SITE_16(i) AIE_SITE_16((i) + 16) \
+			AIE_SITE_16((i) + 32) AIE_SITE_16((i) + 48)
+#define AIE_SITE_256(i)	AIE_SITE_64(i) AIE_SITE_64((i) + 64) \
+			AIE_SITE_64((i) + 128) AIE_SITE_64((i) + 192)
+
+static noinline void aie_helper_site(unsigned int i, void **p)
+{
+	switch (i) {
+	AIE_SITE_256(0)
+	AIE_SITE_256(256)
+	AIE_SITE_256(512)
+	}
+}
+
+static void *aie_helper_site_objs[AIE_HELPER_SITES];
+static unsigned int aie_helper_site_held;
+
+/* One object at each of the first @n sites, after what "sites" holds. */
+static int aie_helper_sites(unsigned int n)
+{
+	unsigned int i;
+
+	if (n > AIE_HELPER_SITES || aie_helper_site_held)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		aie_helper_site(i, &aie_helper_site_objs[i]);
+		if (!aie_helper_site_objs[i])
+			break;
+	}
+	aie_helper_site_held = i;
+	return i == n ? 0 : -ENOMEM;
+}
+
 static void aie_helper_free_all(void)
 {
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(aie_helper_kinds); i++)
 		aie_helper_free(&aie_helper_kinds[i], aie_helper_kinds[i].held);
+	while (aie_helper_site_held)
+		kfree(aie_helper_site_objs[--aie_helper_site_held]);
 }
 
 static int aie_helper_command(char *cmd)
@@ -793,6 +844,8 @@ static int aie_helper_command(char *cmd)
 	}
 	if (verb && kind && !cmd && !strcmp(verb, "storm"))
 		return kstrtouint(kind, 10, &n) ?: aie_helper_storm(n);
+	if (verb && kind && !cmd && !strcmp(verb, "sites"))
+		return kstrtouint(kind, 10, &n) ?: aie_helper_sites(n);
 	if (!verb || !kind || !cmd || kstrtouint(cmd, 10, &n))
 		return -EINVAL;
 	k = aie_helper_find(kind);

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sites_test - the site table's per-CPU counters, made in chunks a little
+ * ahead of the sites in use rather than for the whole table at load: how
+ * many are made and what they cost, that sites claimed past the first
+ * chunks count exactly, and what a burst of new sites faster than the
+ * chunks are made leaves (counted, never lost silently).
+ *
+ * The helper's "sites <n>" makes one kmalloc(i + 1) at each of n distinct
+ * call sites of aie_helper_site(), in one write.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "aie_util.h"
+
+#define CHUNK		256	/* AIE_SITE_CHUNK: sites per chunk */
+#define CTR_BYTES	56	/* struct aie_site_ctr, per site per CPU */
+#define SITE_BYTES	56	/* struct aie_site */
+#define BUCKET_BYTES	4	/* a hash bucket; twice as many as sites */
+#define SITES		"aie_helper_site"
+
+/* What kmalloc(@size) charges: the slot of its bucket. */
+static long long kmalloc_charge(long long size)
+{
+	static const long long buckets[] = {
+		8, 16, 32, 64, 96, 128, 192, 256, 512,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(buckets) / sizeof(buckets[0]); i++) {
+		if (size <= buckets[i])
+			return aie_kmalloc_slot(buckets[i]);
+	}
+	return aie_slab_size("kmalloc-1k");
+}
+
+/* Charged bytes of one object at each of the helper's first @n sites. */
+static long long sites_bytes(int n)
+{
+	long long sum = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		sum += kmalloc_charge(i + 1);
+	return sum;
+}
+
+/* A row of the helper's function @func, the one with the many sites. */
+static bool helper_site(const struct aie_row *r, const char *func)
+{
+	return !r->unloaded && !strcmp(r->module, "aie_helper") &&
+	       !strcmp(r->func, func);
+}
+
+static long long site_row(const struct aie_row *r, const void *arg)
+{
+	return helper_site(r, arg);
+}
+
+static long long site_calls(const struct aie_row *r, const void *arg)
+{
+	return helper_site(r, arg) ? (long long)r->calls : 0;
+}
+
+static long long site_bytes(const struct aie_row *r, const void *arg)
+{
+	return helper_site(r, arg) ? r->bytes : 0;
+}
+
+static long long site_slack(const struct aie_row *r, const void *arg)
+{
+	return helper_site(r, arg) ? r->slack : 0;
+}
+
+/*
+ * A site holding one object whose figures agree: it asked bytes - slack,
+ * one of the helper's sizes, and was charged that size's slot.
+ */
+static long long site_one_right(const struct aie_row *r, const void *arg)
+{
+	long long req = r->bytes - r->slack;
+
+	return helper_site(r, arg) && r->calls == 1 && req >= 1 && req <= 600 &&
+	       r->bytes == kmalloc_charge(req) && r->total_calls == 1;
+}
+
+/*
+ * sites_ready and site_counter_bytes of one instant: read until
+ * sites_ready is the same on both sides of the bytes.
+ */
+static void ready_and_bytes(long long *ready, long long *bytes)
+{
+	long long again;
+
+	*ready = aie_stat("sites_ready");
+	for (;;) {
+		*bytes = aie_stat("site_counter_bytes");
+		again = aie_stat("sites_ready");
+		if (again == *ready)
+			return;
+		*ready = again;
+	}
+}
+
+/*
+ * Wait, at most 10 s, until the counters made reach @ahead beyond the
+ * sites claimed: the work that makes them has run since the last claim
+ * that asked for it. Returns sites_ready.
+ */
+static long long wait_ready(long long ahead)
+{
+	int tries;
+
+	for (tries = 0; tries < 200; tries++) {
+		if (aie_stat("sites_ready") >= aie_stat("sites") + ahead)
+			break;
+		usleep(50000);
+	}
+	return aie_stat("sites_ready");
+}
+
+TEST(counters_made_ahead)
+{
+	long long cpus = aie_possible_cpus(), sites, ready, bytes, want;
+
+	ASSERT_LT(0, cpus);
+	ASSERT_EQ(0, aie_setup("max_sites=4000"));
+	sites = aie_stat("sites");
+	ASSERT_GT(512, sites) TH_LOG("%lld sites at load: this test wants fewer than 512", sites);
+
+	/* At load: sites_ahead (1024) of the 4000, in four chunks. */
+	ready_and_bytes(&ready, &bytes);
+	EXPECT_EQ(1024, ready);
+	EXPECT_EQ(ready * cpus * CTR_BYTES, bytes);
+	/* 4000 entries and 8192 buckets, whole from the load. */
+	EXPECT_EQ(4000LL * SITE_BYTES + 8192 * BUCKET_BYTES + bytes,
+		  aie_stat("site_table_bytes"));
+
+	/*
+	 * 511 new sites at once, within the 512 or more ready: every one
+	 * counted, exactly.
+	 */
+	ASSERT_EQ(0, aie_helper("sites 511"));
+	want = sites_bytes(511);
+	EXPECT_EQ(511, aie_for_each_row(site_row, SITES));
+	EXPECT_EQ(511, aie_for_each_row(site_calls, SITES));
+	EXPECT_EQ(want, aie_for_each_row(site_bytes, SITES));
+	EXPECT_EQ(want - 511 * 512 / 2, aie_for_each_row(site_slack, SITES));
+	EXPECT_EQ(0, aie_stat("sites_waiting"));
+	EXPECT_EQ(0, aie_stat("sites_full"));
+
+	/*
+	 * They left fewer than half of sites_ahead ready: more chunks are
+	 * made, in whole chunks, never past the table.
+	 */
+	wait_ready(512);
+	ready_and_bytes(&ready, &bytes);
+	sites = aie_stat("sites");
+	EXPECT_LE(sites + 512, ready);
+	EXPECT_LT(1024, ready);
+	EXPECT_GE(4000, ready);
+	EXPECT_EQ(0, ready % CHUNK);
+	EXPECT_EQ(ready * cpus * CTR_BYTES, bytes);
+
+	ASSERT_EQ(0, aie_helper("free all"));
+	EXPECT_EQ(511, aie_for_each_row(site_row, SITES));
+	EXPECT_EQ(0, aie_for_each_row(site_calls, SITES));
+	EXPECT_EQ(0, aie_for_each_row(site_bytes, SITES));
+	aie_teardown();
+}
+
+/*
+ * sites_ahead=256: 600 new sites in one write, more than the counters
+ * ready. Each allocation is charged to its site or, when the work that
+ * makes counters has not caught up (it runs when the writer yields, or on
+ * another CPU), counted as sites_waiting; its free is then unmatched.
+ * Once the work has run, the same sites count exactly.
+ */
+TEST(burst_past_the_counters)
+{
+	long long sites, waiting, calls;
+	int round;
+
+	ASSERT_EQ(0, aie_setup("max_sites=4000 sites_ahead=256"));
+	sites = aie_stat("sites");
+	ASSERT_GT(1024, sites) TH_LOG("%lld sites at load: this test wants fewer than 1024", sites);
+	EXPECT_EQ(0, aie_stat("sites_ready") % CHUNK);
+	waiting = aie_stat("sites_waiting");
+
+	ASSERT_EQ(0, aie_helper("sites 600"));
+	calls = aie_for_each_row(site_calls, SITES);
+	TH_LOG("the burst: %lld of 600 charged to their sites, %lld waiting",
+	       calls, aie_stat("sites_waiting") - waiting);
+	EXPECT_GE(600, calls);
+	EXPECT_LE(600 - calls, aie_stat("sites_waiting") - waiting);
+	EXPECT_EQ(calls, aie_for_each_row(site_one_right, SITES));
+	EXPECT_EQ(calls, aie_for_each_row(site_row, SITES));
+	EXPECT_EQ(0, aie_stat("sites_full"));
+	ASSERT_EQ(0, aie_helper("free all"));
+	EXPECT_EQ(0, aie_for_each_row(site_calls, SITES));
+	EXPECT_EQ(0, aie_for_each_row(site_bytes, SITES));
+
+	/* Each round after the work has run claims more of them. */
+	for (round = 0; round < 8; round++) {
+		wait_ready(128);
+		ASSERT_EQ(0, aie_helper("sites 600"));
+		if (aie_for_each_row(site_row, SITES) == 600)
+			break;
+		ASSERT_EQ(0, aie_helper("free all"));
+	}
+	EXPECT_EQ(600, aie_for_each_row(site_row, SITES));
+	EXPECT_EQ(600, aie_for_each_row(site_calls, SITES));
+	EXPECT_EQ(sites_bytes(600), aie_for_each_row(site_bytes, SITES));
+	EXPECT_EQ(sites_bytes(600) - 600 * 601 / 2,
+		  aie_for_each_row(site_slack, SITES));
+	ASSERT_EQ(0, aie_helper("free all"));
+	EXPECT_EQ(0, aie_for_each_row(site_calls, SITES));
+	aie_teardown();
+}
+
+/* A table smaller than sites_ahead: all of it at load, the last chunk short. */
+TEST(small_table_whole)
+{
+	long long cpus = aie_possible_cpus(), ready, bytes, full;
+
+	ASSERT_EQ(0, aie_setup("max_sites=300"));
+	ready_and_bytes(&ready, &bytes);
+	EXPECT_EQ(300, ready);
+	EXPECT_EQ(300 * cpus * CTR_BYTES, bytes);
+	EXPECT_EQ(300LL * SITE_BYTES + 1024 * BUCKET_BYTES + bytes,
+		  aie_stat("site_table_bytes"));
+
+	/* Past the 300, sites are full, not waiting. */
+	full = aie_stat("sites_full");
+	ASSERT_EQ(0, aie_helper("sites 511"));
+	EXPECT_GE(300, aie_stat("sites"));
+	EXPECT_LE(full + 511 - 300, aie_stat("sites_full"));
+	EXPECT_EQ(0, aie_stat("sites_waiting"));
+	EXPECT_EQ(sites_bytes(aie_for_each_row(site_calls, SITES)),
+		  aie_for_each_row(site_bytes, SITES));
+	ASSERT_EQ(0, aie_helper("free all"));
+	aie_teardown();
+}
+
+TEST(sites_ahead_bounds)
+{
+	aie_teardown();
+	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "sites_ahead=255"));
+	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "sites_ahead=65537"));
+	EXPECT_FALSE(aie_module_loaded("allocinfo_ext"));
+	ASSERT_EQ(0, aie_load(AIE_MODULE_KO, "sites_ahead=65536 max_sites=2000"));
+	EXPECT_EQ(2000, aie_stat("sites_ready"));
+	EXPECT_EQ(0, aie_unload("allocinfo_ext"));
+}
+
+TEST_HARNESS_MAIN
