@@ -142,9 +142,22 @@ END {
 		printf "%-44s  %9.1f  %s\n", "allocinfo_ext, per tracked live object",
 			stat["object_map_bytes"] / stat["object_capacity"],
 			"object_map_bytes / capacity"
-		printf "%-44s  %9.1f  %s\n", "allocinfo_ext, per site",
-			stat["site_table_bytes"] / stat["site_capacity"],
-			"site_table_bytes / capacity"
+		if ("site_counter_bytes" in stat && stat["sites_ready"]) {
+			# entries and buckets for the whole table, counters for
+			# the sites that have them (made ahead of need)
+			fixed = stat["site_table_bytes"] - stat["site_counter_bytes"]
+			printf "%-44s  %9.1f  %s\n", "allocinfo_ext, per site",
+				fixed / stat["site_capacity"] +
+				stat["site_counter_bytes"] / stat["sites_ready"],
+				"entry + counters per site"
+			printf "%-44s  %9d  %s\n", "allocinfo_ext, site table now",
+				stat["site_table_bytes"],
+				sprintf("counters for %d of %d", stat["sites_ready"],
+					stat["site_capacity"])
+		} else
+			printf "%-44s  %9.1f  %s\n", "allocinfo_ext, per site",
+				stat["site_table_bytes"] / stat["site_capacity"],
+				"site_table_bytes / capacity"
 	} else {
 		printf "%-44s  %9.1f  %s\n", "allocinfo_ext, all, per object slot",
 			stat["memory_bytes"] / stat["object_capacity"],
@@ -169,8 +182,10 @@ END {
 			"object slot and in all."
 	printf "\nmax_objects and max_sites at their defaults: %d object slots and\n",
 		stat["object_capacity"]
-	printf "%d sites; the figures are per slot, used or not.\n",
+	printf "%d sites; the figures are per slot, used or not, but for the\n",
 		stat["site_capacity"]
+	print "sites' per-CPU counters, made for the sites in use and a few"
+	print "more (sites_ready)."
 
 	if ("read" in read_ns) {
 		print ""

@@ -26,6 +26,9 @@
  *					of AIE_HELPER_SITES call sites in
  *					aie_helper_site(), the i-th asking
  *					i + 1 bytes; held until "free all"
+ *	write "burst <n>"		as sites, GFP_ATOMIC, under
+ *					stop_machine(): no other CPU runs,
+ *					no interrupt is taken meanwhile
  *	write "storm <n>"		on every online CPU at once, a kernel
  *					thread makes n rounds of allocations
  *					and frees of the storm kinds, then
@@ -59,6 +62,7 @@
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/stop_machine.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/version.h>
@@ -783,7 +787,7 @@ static int aie_helper_free(struct aie_helper_kind *k, unsigned int n)
  * would be aie_helper_site()'s caller.
  */
 #define AIE_HELPER_SITES	768
-#define AIE_SITE_1(i)	case (i): *p = kmalloc((i) + 1, GFP_KERNEL); break;
+#define AIE_SITE_1(i)	case (i): *p = kmalloc((i) + 1, gfp); break;
 #define AIE_SITE_4(i)	AIE_SITE_1(i) AIE_SITE_1((i) + 1) \
 			AIE_SITE_1((i) + 2) AIE_SITE_1((i) + 3)
 #define AIE_SITE_16(i)	AIE_SITE_4(i) AIE_SITE_4((i) + 4) \
@@ -793,7 +797,7 @@ static int aie_helper_free(struct aie_helper_kind *k, unsigned int n)
 #define AIE_SITE_256(i)	AIE_SITE_64(i) AIE_SITE_64((i) + 64) \
 			AIE_SITE_64((i) + 128) AIE_SITE_64((i) + 192)
 
-static noinline void aie_helper_site(unsigned int i, void **p)
+static noinline void aie_helper_site(unsigned int i, void **p, gfp_t gfp)
 {
 	switch (i) {
 	AIE_SITE_256(0)
@@ -805,20 +809,45 @@ static noinline void aie_helper_site(unsigned int i, void **p)
 static void *aie_helper_site_objs[AIE_HELPER_SITES];
 static unsigned int aie_helper_site_held;
 
-/* One object at each of the first @n sites, after what "sites" holds. */
-static int aie_helper_sites(unsigned int n)
+static unsigned int aie_helper_sites_fill(unsigned int n, gfp_t gfp)
 {
 	unsigned int i;
 
-	if (n > AIE_HELPER_SITES || aie_helper_site_held)
-		return -EINVAL;
 	for (i = 0; i < n; i++) {
-		aie_helper_site(i, &aie_helper_site_objs[i]);
+		aie_helper_site(i, &aie_helper_site_objs[i], gfp);
 		if (!aie_helper_site_objs[i])
 			break;
 	}
-	aie_helper_site_held = i;
-	return i == n ? 0 : -ENOMEM;
+	return i;
+}
+
+static int aie_helper_burst_fn(void *n)
+{
+	aie_helper_site_held = aie_helper_sites_fill(*(unsigned int *)n,
+						     GFP_ATOMIC);
+	return 0;
+}
+
+/*
+ * One object at each of the first @n sites, none held from before; in
+ * @burst, all while no other CPU runs and interrupts are off, so that
+ * nothing the allocations start (allocinfo_ext's irq_work and workqueue)
+ * can run until all are made.
+ */
+static int aie_helper_sites(unsigned int n, bool burst)
+{
+	int ret;
+
+	if (n > AIE_HELPER_SITES || aie_helper_site_held)
+		return -EINVAL;
+	if (burst) {
+		ret = stop_machine(aie_helper_burst_fn, &n, NULL);
+		if (ret)
+			return ret;
+	} else {
+		aie_helper_site_held = aie_helper_sites_fill(n, GFP_KERNEL);
+	}
+	return aie_helper_site_held == n ? 0 : -ENOMEM;
 }
 
 static void aie_helper_free_all(void)
@@ -845,7 +874,9 @@ static int aie_helper_command(char *cmd)
 	if (verb && kind && !cmd && !strcmp(verb, "storm"))
 		return kstrtouint(kind, 10, &n) ?: aie_helper_storm(n);
 	if (verb && kind && !cmd && !strcmp(verb, "sites"))
-		return kstrtouint(kind, 10, &n) ?: aie_helper_sites(n);
+		return kstrtouint(kind, 10, &n) ?: aie_helper_sites(n, false);
+	if (verb && kind && !cmd && !strcmp(verb, "burst"))
+		return kstrtouint(kind, 10, &n) ?: aie_helper_sites(n, true);
 	if (!verb || !kind || !cmd || kstrtouint(cmd, 10, &n))
 		return -EINVAL;
 	k = aie_helper_find(kind);
