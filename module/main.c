@@ -15,7 +15,7 @@ MODULE_PARM_DESC(max_sites, "Call sites the site table holds (default 16384)");
 unsigned int aie_sites_ahead_param = 1024;
 module_param_named(sites_ahead, aie_sites_ahead_param, uint, 0444);
 MODULE_PARM_DESC(sites_ahead,
-		 "Sites whose counters are made ahead of the sites in use, at least (default 1024, at least 256): a burst of more new sites than that waits for them");
+		 "Sites whose per-CPU counters are made ahead of need (default 1024, 256..65536); a burst of more new sites at once may wait for them (sites_waiting)");
 
 unsigned long aie_max_objects = 1UL << 20;
 module_param_named(max_objects, aie_max_objects, ulong, 0444);

@@ -145,10 +145,10 @@ END {
 		if ("site_counter_bytes" in stat && stat["sites_ready"]) {
 			# entries and buckets for the whole table, counters for
 			# the sites that have them (made ahead of need)
-			fixed = stat["site_table_bytes"] - stat["site_counter_bytes"]
-			printf "%-44s  %9.1f  %s\n", "allocinfo_ext, per site",
-				fixed / stat["site_capacity"] +
-				stat["site_counter_bytes"] / stat["sites_ready"],
+			per = stat["site_table_bytes"] - stat["site_counter_bytes"]
+			per /= stat["site_capacity"]
+			per += stat["site_counter_bytes"] / stat["sites_ready"]
+			printf "%-44s  %9.1f  %s\n", "allocinfo_ext, per site", per,
 				"entry + counters per site"
 			printf "%-44s  %9d  %s\n", "allocinfo_ext, site table now",
 				stat["site_table_bytes"],
