@@ -30,7 +30,7 @@ static long long kmalloc_charge(long long size)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(buckets) / sizeof(buckets[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(buckets); i++) {
 		if (size <= buckets[i])
 			return aie_kmalloc_slot(buckets[i]);
 	}
