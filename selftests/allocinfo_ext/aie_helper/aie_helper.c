@@ -784,7 +784,8 @@ static int aie_helper_free(struct aie_helper_kind *k, unsigned int n)
  * AIE_HELPER_SITES call sites in one function: case i allocates i + 1
  * bytes, so that no two cases compile to the same code and merge. The
  * result goes through @p, so that no call is a tail call, whose call site
- * would be aie_helper_site()'s caller.
+ * would be aie_helper_site()'s caller. The macros expand to case labels,
+ * which no parentheses or do-while can hold (checkpatch's COMPLEX_MACRO).
  */
 #define AIE_HELPER_SITES	768
 #define AIE_SITE_1(i)	case (i): *p = kmalloc((i) + 1, gfp); break;
