@@ -176,7 +176,6 @@ struct aie_stats {
 	unsigned long disabled;		/* allocations at disabled sites */
 	unsigned long helper_fallbacks;	/* helper's caller not found */
 	unsigned long oversize;		/* too large to pack: not tracked */
-	unsigned long sampled_out;	/* skipped by sampling */
 	unsigned long sampled;		/* tracked with a weight above 1 */
 	unsigned long walk_stops;	/* page call site not found (frames.c) */
 	unsigned long cache_misses;	/* ksize() asked (hooks_slab.c) */
@@ -311,40 +310,42 @@ int aie_hooks_allocs_resume(void);
 extern unsigned long aie_sample_bytes;
 DECLARE_PER_CPU(long, aie_sample_left);
 u64 aie_sample_slow(unsigned long every, u64 bytes);
+u64 aie_sample_seen(void);
 void aie_sample_set(unsigned long every);
 void aie_sample_init(unsigned long every);
 
 /*
- * Whether sampling, on with interval @every, skips an allocation of @bytes:
- * the countdown's fast path, which the probes inline before anything else.
- * Preemption disabled; safe against interrupts on the same CPU.
+ * Whether sampling, with interval @every (0: off), skips an allocation of
+ * @bytes: the countdown's fast path, which the probes inline before
+ * anything else. One comparison tells both that sampling is on and that
+ * the allocation is smaller than the interval (one of the interval or
+ * more, and every one with sampling off, is tracked with weight 1); one
+ * this-CPU xadd then takes @bytes off the countdown, which an interrupt on
+ * this CPU cannot tear. The countdown keeps the bytes of an allocation it
+ * does not skip: aie_sample_slow() takes its points from there.
+ * Preemption disabled.
  */
+static __always_inline bool aie_sample_countdown(u64 bytes)
+{
+	long before = this_cpu_sub_return(aie_sample_left, bytes) + bytes;
+
+	return likely(before > (long)bytes);
+}
+
 static __always_inline bool aie_sample_skip(unsigned long every, u64 bytes)
 {
-	long left;
-
-	if (bytes >= every)
-		return false;
-	left = this_cpu_read(aie_sample_left);
-	if (likely(left > (long)bytes) &&
-	    aie_this_cpu_try_cmpxchg(aie_sample_left, &left, left - bytes)) {
-		aie_count(sampled_out);
-		return true;
-	}
-	return false;
+	return bytes < every && aie_sample_countdown(bytes);
 }
 
 /*
- * How many allocations one of @bytes that aie_sample_skip() did not skip
- * stands for: 1 when every allocation is tracked, or @bytes reaches the
- * sampling interval; else its weight, or 0 when sampling skips it after
- * all (sample.c).
+ * How many allocations one of @bytes that aie_sample_skip(@every, @bytes)
+ * did not skip stands for: 1 with sampling off, or when @bytes reaches the
+ * interval; else its weight, or 0 when it holds no point after all: an
+ * interrupt on this CPU took it in between (sample.c).
  */
-static __always_inline u64 aie_sample_weight(u64 bytes)
+static __always_inline u64 aie_sample_weight(unsigned long every, u64 bytes)
 {
-	unsigned long every = READ_ONCE(aie_sample_bytes);
-
-	if (likely(!every) || bytes >= every)
+	if (bytes >= every)
 		return 1;
 	return aie_sample_slow(every, bytes);
 }
@@ -354,9 +355,9 @@ static __always_inline u64 aie_sample(u64 bytes)
 {
 	unsigned long every = READ_ONCE(aie_sample_bytes);
 
-	if (unlikely(every) && aie_sample_skip(every, bytes))
+	if (aie_sample_skip(every, bytes))
 		return 0;
-	return aie_sample_weight(bytes);
+	return aie_sample_weight(every, bytes);
 }
 
 /* hooks_slab.c, hooks_page.c, hooks_vmalloc.c, hooks_percpu.c */

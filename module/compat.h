@@ -63,36 +63,6 @@
 #define _AIE_COMPAT_H
 
 /*
- * tools/vm/lib.sh runs this file through the host's preprocessor for its
- * AIE_FN_* lists, without the kernel's headers: the rest is kernel only.
- */
-#ifdef __KERNEL__
-#include <linux/percpu.h>
-
-/*
- * this_cpu_try_cmpxchg() (Linux 6.5) tells whether the exchange happened
- * by the flag cmpxchg sets, where this_cpu_cmpxchg() returns the old value
- * for a comparison (aie_sample_skip()). Before 6.5 it is built on the
- * latter, at the cost of that comparison.
- */
-#ifdef this_cpu_try_cmpxchg
-#define aie_this_cpu_try_cmpxchg	this_cpu_try_cmpxchg
-#else
-#define aie_this_cpu_try_cmpxchg(pcp, ovalp, nval)			\
-({									\
-	typeof(ovalp) __aie_ovalp = (ovalp);				\
-	typeof(*__aie_ovalp) __aie_old = *__aie_ovalp;			\
-	typeof(*__aie_ovalp) __aie_was =				\
-		this_cpu_cmpxchg(pcp, __aie_old, nval);			\
-									\
-	if (__aie_was != __aie_old)					\
-		*__aie_ovalp = __aie_was;				\
-	__aie_was == __aie_old;						\
-})
-#endif
-#endif /* __KERNEL__ */
-
-/*
  * Page allocator: callers.c marks the wrappers, which the walk of frames.c
  * goes through, and the internal callers; hooks_page.c probes the exact
  * allocators.

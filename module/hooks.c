@@ -12,9 +12,9 @@
  *
  * The cost that matters is that of the events not recorded, and of frees:
  * with "disable all" alone the allocation probes come off; under sampling,
- * a skipped allocation costs one this-CPU cmpxchg (aie_sample_skip(),
- * tested first in the probes); a free of an object never tracked costs a
- * hash and one load (aie_objmap_may_hold()).
+ * a skipped allocation costs a comparison and one this-CPU xadd
+ * (aie_sample_skip(), tested first in the probes); a free of an object
+ * never tracked costs a hash and one load (aie_objmap_may_hold()).
  * lifetimes=0 adds one static branch, off, to a tracked allocation and to
  * a free that reaches __aie_track_free(); lifetimes=1 (lifetimes.c) a
  * local_clock() and a stamp store to each, and a histogram count to a free.
@@ -367,6 +367,11 @@ void __aie_track_free(const void *key)
 {
 	u64 val;
 
+	/* kfree(NULL): never in the map, and 0 marks its empty slots. */
+	if (unlikely(ZERO_OR_NULL_PTR(key))) {
+		aie_count(unmatched_frees);
+		return;
+	}
 	if (aie_lifetimes_on()) {
 		aie_track_free_stamped((unsigned long)key);
 		return;

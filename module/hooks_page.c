@@ -73,8 +73,8 @@ static noinline void aie_page_alloc_rest(const unsigned long *slot,
 
 	if (unlikely(READ_ONCE(aie_all_disabled)))
 		return;
-	if (unlikely(every) && likely(page)) {
-		weight = aie_sample_weight(bytes);
+	if (likely(page)) {
+		weight = aie_sample_weight(every, bytes);
 		if (!weight)
 			return;
 	}
@@ -100,8 +100,7 @@ static void aie_probe_page_alloc(void *data, struct page *page,
 	const unsigned long *slot = (unsigned long *)__builtin_frame_address(0) + 1;
 	unsigned long every = READ_ONCE(aie_sample_bytes);
 
-	if (unlikely(every) && likely(page) &&
-	    likely(aie_sample_skip(every, PAGE_SIZE << order)))
+	if (likely(page) && aie_sample_skip(every, PAGE_SIZE << order))
 		return;
 	aie_page_alloc_rest(slot, page, order, gfp, every);
 }

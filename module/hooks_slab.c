@@ -180,7 +180,9 @@ static __always_inline void aie_slab_alloc_sampled(unsigned long call_site,
 						   struct kmem_cache *s)
 {
 	aie_track_alloc_weight(call_site, AIE_TYPE_SLAB, ptr, bytes_alloc,
-			       bytes_req, aie_sample_weight(bytes_alloc),
+			       bytes_req,
+			       aie_sample_weight(READ_ONCE(aie_sample_bytes),
+						 bytes_alloc),
 			       s ? aie_slab_accounted(gfp, s) :
 				   aie_gfp_accounted(gfp));
 }
@@ -265,32 +267,36 @@ static noinline __noclone void aie_kmem_cache_miss(void *data,
 	aie_slab_alloc_sampled(call_site, ptr, req, size, gfp_flags, s);
 }
 
+/*
+ * kfree(NULL) and kfree(ZERO_SIZE_PTR) are not tested for here: their
+ * home slots are as likely empty as any other's, and __aie_track_free()
+ * turns them away when they are not.
+ */
 static __always_inline void aie_slab_free(const void *ptr)
 {
-	if (likely(!ZERO_OR_NULL_PTR(ptr)))
-		aie_track_free(ptr);
+	aie_track_free(ptr);
 }
 
 /*
- * With sampling on, the countdown first: a skipped allocation costs it
- * and a few tests. A NULL or ZERO_SIZE_PTR result is not sampled: failures
- * are counted whatever sampling does.
+ * One comparison sends full tracking (interval 0) and allocations of the
+ * interval or more to aie_kmalloc_all(), with weight 1; then the countdown:
+ * a skipped allocation costs these few instructions. A NULL result is not
+ * sampled: failures are counted exactly whatever sampling does. A
+ * ZERO_SIZE_PTR one (0 bytes) takes nothing off the countdown.
  */
 static void aie_probe_kmalloc(void *data, unsigned long call_site,
 			      const void *ptr, size_t bytes_req,
 			      size_t bytes_alloc, gfp_t gfp_flags, int node)
 {
-	unsigned long every = READ_ONCE(aie_sample_bytes);
-
-	if (unlikely(every) && likely(!ZERO_OR_NULL_PTR(ptr))) {
-		if (likely(aie_sample_skip(every, bytes_alloc)))
-			return;
-		aie_kmalloc_sampled(data, call_site, ptr, bytes_req,
-				    bytes_alloc, gfp_flags);
+	if (unlikely(!ptr) || bytes_alloc >= data_race(aie_sample_bytes)) {
+		aie_kmalloc_all(data, call_site, ptr, bytes_req, bytes_alloc,
+				gfp_flags);
 		return;
 	}
-	aie_kmalloc_all(data, call_site, ptr, bytes_req, bytes_alloc,
-			gfp_flags);
+	if (aie_sample_countdown(bytes_alloc))
+		return;
+	aie_kmalloc_sampled(data, call_site, ptr, bytes_req, bytes_alloc,
+			    gfp_flags);
 }
 
 /*

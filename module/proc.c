@@ -286,7 +286,7 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	aie_stat_show(m, "page_walk_stops", walk_stops);
 	aie_stat_show(m, "cache_size_misses", cache_misses);
 	aie_stat_show(m, "oversize", oversize);
-	aie_stat_show(m, "sampled_out", sampled_out);
+	seq_printf(m, "sample_seen_bytes %llu\n", aie_sample_seen());
 	aie_stat_show(m, "sampled", sampled);
 	aie_hooks_show(m);
 	aie_memcg_show(m);

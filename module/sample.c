@@ -16,9 +16,21 @@
  * more is always tracked, with weight 1.
  *
  * The countdown's fast path is aie_sample_skip() in aie.h, which the
- * probes test first: one this-CPU cmpxchg, atomic against interrupts on
- * this CPU. The slow path below runs
- * with interrupts off, so that an interrupt cannot take the same point.
+ * probes test first: one this-CPU xadd, atomic against interrupts on this
+ * CPU, which takes the allocation's bytes off the countdown whether it
+ * skips the allocation or not. An allocation that brings it to 0 or below
+ * holds the points it passed, and the slow path below takes them, with
+ * interrupts off: it draws spacings until the countdown is positive again,
+ * and their number is the allocation's k. An interrupt on this CPU between
+ * the xadd and the slow path's local_irq_save() finds the countdown at 0
+ * or below too, and takes those points itself: the interrupted allocation
+ * then holds none and is skipped. That moves points, rarely, from one
+ * allocation to the next; it neither adds nor loses any.
+ *
+ * Each CPU also sums the spacings it drew (aie_sample_drawn), so that the
+ * bytes the countdown has counted, summed over the CPUs, cost the fast
+ * path nothing: aie_sample_seen().
+ *
  * Contexts: hooks, preemption disabled; aie_sample_set() process context.
  */
 
@@ -30,6 +42,7 @@
 
 unsigned long aie_sample_bytes;		/* 0: track every allocation */
 DEFINE_PER_CPU(long, aie_sample_left);
+static DEFINE_PER_CPU(u64, aie_sample_drawn);
 static DEFINE_PER_CPU(struct rnd_state, aie_sample_rnd);
 
 /* log2(1 + i / 64) for i = 0..64, in units of 2^-16. */
@@ -68,25 +81,28 @@ static long aie_sample_interval(unsigned long every, u32 u)
 }
 
 /*
- * The countdown reached @bytes or less: take the points it holds, draw the
- * spacings after them, and weigh the allocation.
+ * The countdown took @bytes and reached 0 or below: take the points it
+ * passed, draw the spacings after them, and weigh the allocation.
  */
 u64 aie_sample_slow(unsigned long every, u64 bytes)
 {
 	struct rnd_state *rnd;
 	unsigned long flags;
 	u64 k = 0, q, w;
-	long left;
+	long left, step;
 
 	local_irq_save(flags);
 	rnd = this_cpu_ptr(&aie_sample_rnd);
-	left = this_cpu_read(aie_sample_left) - (long)bytes;
-	for (; left <= 0; k++)
-		left += aie_sample_interval(every, prandom_u32_state(rnd));
+	left = this_cpu_read(aie_sample_left);
+	for (; left <= 0; k++) {
+		step = aie_sample_interval(every, prandom_u32_state(rnd));
+		this_cpu_add(aie_sample_drawn, step);
+		left += step;
+	}
 	this_cpu_write(aie_sample_left, left);
-	if (!k) {
+	if (!k || !bytes) {
+		/* An interrupt took the points; or kmalloc(0), not tracked. */
 		local_irq_restore(flags);
-		aie_count(sampled_out);
 		return 0;
 	}
 	/* w = every * k / bytes, rounded up with the probability of its rest. */
@@ -100,16 +116,35 @@ u64 aie_sample_slow(unsigned long every, u64 bytes)
 }
 
 /*
+ * The bytes the countdowns have counted since sampling was last set: what
+ * each CPU drew less what it has left. Racy against the hooks, as any sum
+ * of per-CPU counts read while they run. Process context.
+ */
+u64 aie_sample_seen(void)
+{
+	u64 seen = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		seen += READ_ONCE(per_cpu(aie_sample_drawn, cpu)) -
+			READ_ONCE(per_cpu(aie_sample_left, cpu));
+	return seen;
+}
+
+/*
  * Sample one allocation per @every bytes, 0 for all of them. Each CPU's
  * countdown restarts at a fresh spacing. Process context.
  */
 void aie_sample_set(unsigned long every)
 {
+	long left;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		per_cpu(aie_sample_left, cpu) =
-			every ? aie_sample_interval(every, get_random_u32()) : 0;
+	for_each_possible_cpu(cpu) {
+		left = every ? aie_sample_interval(every, get_random_u32()) : 0;
+		per_cpu(aie_sample_left, cpu) = left;
+		per_cpu(aie_sample_drawn, cpu) = left;
+	}
 	WRITE_ONCE(aie_sample_bytes, every);
 }
 

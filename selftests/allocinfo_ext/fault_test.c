@@ -119,6 +119,27 @@ TEST_F(fault, failslab_counts_as_failed)
 }
 
 /*
+ * Sampling does not sample failures: with one sample per 1 KiB, six failed
+ * allocations of a 200-byte object are six in failed:, exactly.
+ */
+TEST_F(fault, failslab_counts_exactly_under_sampling)
+{
+	struct aie_row r = { 0 };
+
+	ASSERT_EQ(0, aie_ctl("sample 1024"));
+	ASSERT_EQ(0, put(FAILSLAB "cache-filter", "Y"));
+	ASSERT_EQ(0, put("/sys/kernel/slab/aie_helper_obj/failslab", "1"));
+	ASSERT_EQ(0, arm(FAILSLAB, "-1"));
+	ASSERT_EQ(0, put("/proc/self/make-it-fail", "1"));
+	ASSERT_EQ(0, aie_helper("alloc cache 6"));
+	disarm(FAILSLAB);
+
+	ASSERT_EQ(1, aie_row_get("aie_helper", "aie_helper_cache_alloc", &r));
+	EXPECT_EQ(6LL, r.failed);
+	EXPECT_EQ(0ULL, r.calls);
+}
+
+/*
  * fail_page_alloc fails a block before __alloc_pages() starts its work,
  * and so before the tracepoint the page hooks read: those failures are not
  * seen (Documentation/limitations.rst), and leave nothing behind. The
