@@ -72,7 +72,8 @@ struct aie_site_name {
 /*
  * One allocation call site: what does not change once the site is
  * published, and the two counters that are rarely written. The hot
- * counters are per CPU (struct aie_site_ctr, sites.c).
+ * counters are per CPU (struct aie_site_ctr, sites.c). 64 bytes: in
+ * aie_sites[], page-aligned, each entry is one cache line.
  */
 struct aie_site {
 	unsigned long call_site;	/* return address of the allocation */
@@ -82,6 +83,8 @@ struct aie_site {
 	const struct aie_site_name *name;
 	atomic64_t peak;		/* see aie_site_peak() */
 	atomic64_t failed;		/* allocations that returned NULL */
+	/* Its counters, set before it is published: aie_site_ctrs(). */
+	struct aie_site_ctr __percpu *ctrs;
 	u8 type;			/* enum aie_type */
 	u16 frame;			/* AIE_SITE_WRAPPER: see frames.c */
 };
@@ -530,14 +533,16 @@ static __always_inline struct aie_site_ctr __percpu *aie_site_ctrs(u32 idx)
 }
 
 /*
- * Account one new live object of @bytes with @slack at site @idx, standing
- * for @weight allocations: this CPU's counters only (sites.c). Preemption
- * disabled.
+ * Account one new live object of @bytes with @slack at @site, of index
+ * @idx, standing for @weight allocations: this CPU's counters only
+ * (sites.c). The hooks reach the counters through the site, whose entry
+ * they have read already. Preemption disabled.
  */
-static __always_inline void aie_site_charge(u32 idx, u64 bytes, u64 slack,
+static __always_inline void aie_site_charge(const struct aie_site *site,
+					    u32 idx, u64 bytes, u64 slack,
 					    u64 weight)
 {
-	struct aie_site_ctr __percpu *c = aie_site_ctrs(idx);
+	struct aie_site_ctr __percpu *c = site->ctrs;
 	s64 live;
 
 	bytes *= weight;
@@ -551,10 +556,10 @@ static __always_inline void aie_site_charge(u32 idx, u64 bytes, u64 slack,
 }
 
 /* Account the free of an object charged by aie_site_charge(). */
-static __always_inline void aie_site_uncharge(u32 idx, u64 bytes, u64 slack,
-					      u64 weight)
+static __always_inline void aie_site_uncharge(const struct aie_site *site,
+					      u64 bytes, u64 slack, u64 weight)
 {
-	struct aie_site_ctr __percpu *c = aie_site_ctrs(idx);
+	struct aie_site_ctr __percpu *c = site->ctrs;
 
 	this_cpu_sub(c->live_bytes, bytes * weight);
 	this_cpu_sub(c->live_calls, weight);
@@ -566,17 +571,18 @@ static __always_inline void aie_site_uncharge(u32 idx, u64 bytes, u64 slack,
  * a memory cgroup: all its bytes, or none (memcg.c decides). Preemption
  * disabled.
  */
-static __always_inline void aie_site_charge_accounted(u32 idx, u64 bytes,
-						      u64 weight)
+static __always_inline void
+aie_site_charge_accounted(const struct aie_site *site, u64 bytes, u64 weight)
 {
-	this_cpu_add(aie_site_ctrs(idx)->live_accounted, bytes * weight);
+	this_cpu_add(site->ctrs->live_accounted, bytes * weight);
 }
 
 /* Its mirror, at the free of an accounted object. */
-static __always_inline void aie_site_uncharge_accounted(u32 idx, u64 bytes,
-							u64 weight)
+static __always_inline void
+aie_site_uncharge_accounted(const struct aie_site *site, u64 bytes,
+			    u64 weight)
 {
-	this_cpu_sub(aie_site_ctrs(idx)->live_accounted, bytes * weight);
+	this_cpu_sub(site->ctrs->live_accounted, bytes * weight);
 }
 
 /*

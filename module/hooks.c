@@ -110,14 +110,14 @@ static u64 aie_units_to_size(enum aie_type type, u64 units)
  */
 static __always_inline void aie_uncharge_weighted(u64 val, u64 weight)
 {
-	u32 idx = FIELD_GET(AIE_OBJ_SITE, val);
+	const struct aie_site *site = &aie_sites[FIELD_GET(AIE_OBJ_SITE, val)];
 	u64 units = FIELD_GET(AIE_OBJ_SIZE, val), bytes;
 
-	bytes = likely(aie_sites[idx].type == AIE_TYPE_SLAB) ? units :
-		aie_units_to_size(aie_sites[idx].type, units);
-	aie_site_uncharge(idx, bytes, FIELD_GET(AIE_OBJ_SLACK, val), weight);
+	bytes = likely(site->type == AIE_TYPE_SLAB) ? units :
+		aie_units_to_size(site->type, units);
+	aie_site_uncharge(site, bytes, FIELD_GET(AIE_OBJ_SLACK, val), weight);
 	if (val & AIE_OBJ_ACCOUNTED)
-		aie_site_uncharge_accounted(idx, bytes, weight);
+		aie_site_uncharge_accounted(site, bytes, weight);
 }
 
 /*
@@ -240,9 +240,9 @@ static noinline void aie_track_alloc_slow(unsigned long call_site,
 	idx = aie_site_index(site);
 	if (aie_track_object(key, type, idx, bytes, slack, weight,
 			     accounted)) {
-		aie_site_charge(idx, bytes, slack, weight);
+		aie_site_charge(site, idx, bytes, slack, weight);
 		if (accounted)
-			aie_site_charge_accounted(idx, bytes, weight);
+			aie_site_charge_accounted(site, bytes, weight);
 	}
 	if (aie_capture_on())
 		aie_capture_alloc(site, bytes, weight);
@@ -310,9 +310,9 @@ void __aie_track_alloc(unsigned long call_site, enum aie_type type,
 		}
 		aie_track_replaced((unsigned long)key, old);
 	}
-	aie_site_charge(b, bytes, slack, 1);
+	aie_site_charge(site, b, bytes, slack, 1);
 	if (accounted)
-		aie_site_charge_accounted(b, bytes, 1);
+		aie_site_charge_accounted(site, bytes, 1);
 capture:
 	if (aie_capture_on())
 		aie_capture_alloc(site, bytes, 1);

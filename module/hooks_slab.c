@@ -288,6 +288,11 @@ static void aie_probe_kmalloc(void *data, unsigned long call_site,
 			      const void *ptr, size_t bytes_req,
 			      size_t bytes_alloc, gfp_t gfp_flags, int node)
 {
+	/*
+	 * data_race(), not READ_ONCE(): read once all the same, and the
+	 * comparison can take it from memory. An interval that changes
+	 * meanwhile sends this one allocation one way or the other.
+	 */
 	if (unlikely(!ptr) || bytes_alloc >= data_race(aie_sample_bytes)) {
 		aie_kmalloc_all(data, call_site, ptr, bytes_req, bytes_alloc,
 				gfp_flags);

@@ -34,7 +34,9 @@
  *   below aie_site_ready, which the work raises with smp_store_release()
  *   once the chunk's pointer is stored; a claimer reads it with
  *   smp_load_acquire() before it publishes the site, so whoever finds the
- *   site, or an object charged to it, finds its chunk. A burst of new
+ *   site, or an object charged to it, finds its chunk. The claimer keeps
+ *   the site's counters' address in its entry (site->ctrs), where the
+ *   hooks read it: they have the entry in hand already. A burst of new
  *   sites faster than the work is not tracked at the sites past the ready
  *   ones (counted as sites_waiting) until the work runs.
  * - The peak and the failure count are atomic64_t in struct aie_site:
@@ -320,6 +322,7 @@ struct aie_site *aie_site_get(unsigned long call_site, enum aie_type type)
 	site = &aie_sites[idx];
 	site->call_site = call_site;
 	site->type = type;
+	site->ctrs = aie_site_ctrs(idx);
 	sym = aie_sym_scratch();
 	aie_sym_resolve(call_site, sym);
 	class = aie_callers_classify(sym);

@@ -18,7 +18,7 @@
 
 #define CHUNK		256	/* AIE_SITE_CHUNK: sites per chunk */
 #define CTR_BYTES	56	/* struct aie_site_ctr, per site per CPU */
-#define SITE_BYTES	56	/* struct aie_site */
+#define SITE_BYTES	64	/* struct aie_site */
 #define BUCKET_BYTES	4	/* a hash bucket; twice as many as sites */
 #define SITES		"aie_helper_site"
 
