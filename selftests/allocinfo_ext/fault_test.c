@@ -100,17 +100,26 @@ FIXTURE_TEARDOWN(fault)
 	aie_teardown();
 }
 
+/* "alloc cache <n>" with every allocation from the helper's cache failed. */
+static int fail_cache_allocs(int n)
+{
+	int ret;
+
+	ret = put(FAILSLAB "cache-filter", "Y") ?:
+	      put("/sys/kernel/slab/aie_helper_obj/failslab", "1") ?:
+	      arm(FAILSLAB, "-1") ?:
+	      put("/proc/self/make-it-fail", "1") ?:
+	      aie_helper("alloc cache %d", n);
+	disarm(FAILSLAB);
+	return ret;
+}
+
 TEST_F(fault, failslab_counts_as_failed)
 {
 	long long slot = aie_helper_cache_bytes();
 
 	ASSERT_LT(0, slot);
-	ASSERT_EQ(0, put(FAILSLAB "cache-filter", "Y"));
-	ASSERT_EQ(0, put("/sys/kernel/slab/aie_helper_obj/failslab", "1"));
-	ASSERT_EQ(0, arm(FAILSLAB, "-1"));
-	ASSERT_EQ(0, put("/proc/self/make-it-fail", "1"));
-	ASSERT_EQ(0, aie_helper("alloc cache 6"));
-	disarm(FAILSLAB);
+	ASSERT_EQ(0, fail_cache_allocs(6));
 
 	EXPECT_ROW("aie_helper_cache_alloc", "slab", 0, 0, 0, 0, 0, 0, 6);
 	ASSERT_EQ(0, aie_helper("alloc cache 2"));
@@ -127,12 +136,7 @@ TEST_F(fault, failslab_counts_exactly_under_sampling)
 	struct aie_row r = { 0 };
 
 	ASSERT_EQ(0, aie_ctl("sample 1024"));
-	ASSERT_EQ(0, put(FAILSLAB "cache-filter", "Y"));
-	ASSERT_EQ(0, put("/sys/kernel/slab/aie_helper_obj/failslab", "1"));
-	ASSERT_EQ(0, arm(FAILSLAB, "-1"));
-	ASSERT_EQ(0, put("/proc/self/make-it-fail", "1"));
-	ASSERT_EQ(0, aie_helper("alloc cache 6"));
-	disarm(FAILSLAB);
+	ASSERT_EQ(0, fail_cache_allocs(6));
 
 	ASSERT_EQ(1, aie_row_get("aie_helper", "aie_helper_cache_alloc", &r));
 	EXPECT_EQ(6LL, r.failed);
