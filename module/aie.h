@@ -330,7 +330,7 @@ void aie_sample_init(unsigned long every);
  */
 static __always_inline bool aie_sample_countdown(u64 bytes)
 {
-	long before = this_cpu_sub_return(aie_sample_left, bytes) + bytes;
+	long before = this_cpu_sub_return(aie_sample_left, bytes) + (long)bytes;
 
 	return likely(before > (long)bytes);
 }
