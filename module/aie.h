@@ -256,7 +256,8 @@ unsigned long aie_objmap_capacity(const struct aie_objmap *map);
 size_t aie_objmap_memory(const struct aie_objmap *map);
 
 /* frames.c */
-unsigned long aie_frames_caller(const unsigned long *slot);
+unsigned long aie_frames_caller(const unsigned long *slot,
+				struct aie_site **sitep);
 
 /* modules.c */
 int aie_modules_init(void);
@@ -293,6 +294,9 @@ void aie_track_exit(void);
 void __aie_track_alloc(unsigned long call_site, enum aie_type type,
 		       const void *key, u64 bytes, u64 req, u64 weight,
 		       bool accounted);
+void aie_track_page_alloc(struct aie_site *site, unsigned long call_site,
+			  struct page *page, u64 bytes, u64 weight,
+			  bool accounted);
 void aie_track_failed(unsigned long call_site, enum aie_type type);
 void aie_track_failed_n(unsigned long call_site, enum aie_type type,
 			u64 weight);

@@ -15,7 +15,8 @@
  *   large kmalloc (its kmalloc event counts them) and the pages under a
  *   vmalloc area (its vmalloc event counts them). Events there are ignored.
  * - Wrapper: a page-allocator wrapper, which the page allocation passes on
- *   its way out to the caller that is charged (frames.c).
+ *   its way out to the caller that is charged (frames.c). Wrappers are
+ *   built in: a module's function of the same name is none.
  * - Helper: a function that allocates on behalf of its caller without
  *   passing the caller's address down (kvmalloc and friends). The event is
  *   charged to the first caller outside every helper, found by a walk of
@@ -120,7 +121,8 @@ int aie_callers_classify(const struct aie_sym *sym)
 	if (sym->offset == sym->size)
 		return AIE_SITE_INTERNAL;
 	for (i = 0; i < ARRAY_SIZE(aie_fns); i++) {
-		if (aie_fn_named(&aie_fns[i], sym->func))
+		if (aie_fn_named(&aie_fns[i], sym->func) &&
+		    !(aie_fns[i].flag == AIE_SITE_WRAPPER && sym->module))
 			return aie_fns[i].flag;
 	}
 	return -1;

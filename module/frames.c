@@ -16,8 +16,18 @@
  * below the wrapper's own return address: the size of the wrapper's frame
  * at that call, which the compiler fixed, since no wrapper has a frame of
  * variable size. The distance is learnt once per wrapper site from the
- * kernel's unwinder (ORC on x86) and kept in site->frame; from then on,
- * each wrapper frame costs the walk one site lookup and one load.
+ * kernel's unwinder (ORC on x86) and kept in site->frame.
+ *
+ * From then on the walk finds it in aie_wrappers[], a small hash of the
+ * wrapper sites' return addresses and frame sizes, filled as they are
+ * learnt and never emptied: each wrapper frame costs a hash, one load and
+ * one comparison, and only the call site itself is looked up in the site
+ * table. An entry packs the low 32 bits of the return address with the
+ * frame size in one u64, read and written whole. Kernel text lies in the
+ * top 2 GiB of the address space (the kernel code model of x86-64), so
+ * those 32 bits tell its return addresses apart. Wrappers are built-in
+ * functions (callers.c), whose text never goes away: no entry ever goes
+ * stale.
  *
  * Where the unwinder cannot say (no ORC unwinder), the walk stops at the
  * wrapper for good, and its blocks are charged to it (page_walk_stops in
@@ -30,9 +40,13 @@
  * only the frames below the allocator's caller, which are live while the
  * probe runs; it never sleeps and never allocates. site->frame is written
  * with WRITE_ONCE() by whichever CPU learns it first; CPUs that learn it
- * at once write the same value.
+ * at once write the same value. An entry of aie_wrappers[] is claimed
+ * with a cmpxchg() from empty, so that each holds one wrapper for good;
+ * two CPUs that learn the same wrapper at once may claim two entries, of
+ * which lookups find the first.
  */
 
+#include <linux/hash.h>
 #include <linux/sched.h>
 
 #include <asm/unwind.h>
@@ -47,6 +61,60 @@
 
 /* site->frame of a wrapper whose frame the unwinder could not tell. */
 #define AIE_FRAME_STOP		U16_MAX
+
+/*
+ * aie_wrappers[]: room for several times the wrapper sites of any kernel
+ * (a few dozen). A return address is looked for in the entries from its
+ * hash onwards, up to the first empty one and at most AIE_WRAPPERS_PROBE;
+ * a wrapper that finds no empty entry there is walked through the site
+ * table, as before it is learnt.
+ */
+#define AIE_WRAPPERS_BITS	8
+#define AIE_WRAPPERS_MASK	(BIT(AIE_WRAPPERS_BITS) - 1)
+#define AIE_WRAPPERS_PROBE	4
+
+/* (u32)return address << 32 | frame size; 0: empty */
+static u64 aie_wrappers[BIT(AIE_WRAPPERS_BITS)];
+
+static __always_inline u32 aie_wrapper_hash(unsigned long ret)
+{
+	return hash_32((u32)ret, AIE_WRAPPERS_BITS);
+}
+
+/*
+ * The frame size of the wrapper whose return address is @ret, or 0, from
+ * the entries after its first, @h, which held another.
+ */
+static noinline unsigned int aie_wrapper_frame_far(unsigned long ret, u32 h)
+{
+	unsigned int i;
+	u64 e;
+
+	for (i = 1; i < AIE_WRAPPERS_PROBE; i++) {
+		e = READ_ONCE(aie_wrappers[(h + i) & AIE_WRAPPERS_MASK]);
+		if (!e)
+			break;
+		if ((u32)(e >> 32) == (u32)ret)
+			return (u16)e;
+	}
+	return 0;
+}
+
+/* Keep @frame, the frame size of the wrapper at @ret, for the walks. */
+static void aie_wrapper_keep(unsigned long ret, unsigned int frame)
+{
+	u32 key = ret, h = aie_wrapper_hash(ret);
+	u64 e = (u64)key << 32 | frame, old;
+	unsigned int i;
+
+	if (upper_32_bits(ret) != U32_MAX)
+		return;		/* no kernel text: cannot be told by 32 bits */
+	for (i = 0; i < AIE_WRAPPERS_PROBE; i++) {
+		old = cmpxchg(&aie_wrappers[(h + i) & AIE_WRAPPERS_MASK], 0, e);
+		if (!old || (u32)(old >> 32) == key)
+			return;
+	}
+}
 
 #ifdef CONFIG_UNWINDER_ORC
 /*
@@ -87,18 +155,41 @@ static unsigned int aie_frames_learn(const unsigned long *slot)
 
 /*
  * The call site of the page allocation whose probe's return address sits
- * at @slot: the first return address above it that is no wrapper's. 0
- * when the walk went further than any chain of wrappers goes.
+ * at @slot: the first return address above it that is no wrapper's. Its
+ * site goes to *@site: the call site's, or that of the wrapper where the
+ * walk had to stop, or NULL when the site table has none. Returns 0 when
+ * the walk went further than any chain of wrappers goes.
  */
-unsigned long aie_frames_caller(const unsigned long *slot)
+unsigned long aie_frames_caller(const unsigned long *slot,
+				struct aie_site **sitep)
 {
+	unsigned int i, frame;
 	struct aie_site *site;
 	unsigned long ret;
-	unsigned int i, frame;
+	u32 h;
+	u64 e;
 
 	for (i = 0; i < AIE_FRAMES_MAX; i++) {
 		ret = *slot;
+		h = aie_wrapper_hash(ret);
+		e = READ_ONCE(aie_wrappers[h]);
+		/* No text address has 0 in its low half: e is no empty entry */
+		if (likely((u32)(e >> 32) == (u32)ret)) {
+			slot = (const unsigned long *)((const char *)slot +
+						       (u16)e);
+			continue;
+		}
+		if (unlikely(e)) {
+			frame = aie_wrapper_frame_far(ret, h);
+			if (frame) {
+				slot = (const unsigned long *)((const char *)slot +
+							       frame);
+				continue;
+			}
+		}
+		/* The call site, or a wrapper not kept in aie_wrappers[] */
 		site = aie_site_find(ret, AIE_TYPE_PAGE);
+		*sitep = site;
 		if (!site || !(READ_ONCE(site->flags) & BIT(AIE_SITE_WRAPPER)))
 			return ret;
 		frame = READ_ONCE(site->frame);
@@ -110,8 +201,10 @@ unsigned long aie_frames_caller(const unsigned long *slot)
 			aie_count(walk_stops);
 			return ret;
 		}
+		aie_wrapper_keep(ret, frame);
 		slot = (const unsigned long *)((const char *)slot + frame);
 	}
 	aie_count(walk_stops);
+	*sitep = NULL;
 	return 0;
 }

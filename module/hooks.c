@@ -266,20 +266,23 @@ static noinline void aie_track_replaced(unsigned long key, u64 old)
 /*
  * An allocation of @bytes (@req asked for) at @call_site, freed by @key,
  * standing for @weight allocations; @accounted when it is accounted to a
- * memory cgroup (memcg.c). The probes and aie_track_alloc_weight() (aie.h)
- * turned away what they could.
+ * memory cgroup (memcg.c). @site is @call_site's site when the caller has
+ * looked it up already, else NULL. The probes and aie_track_alloc_weight()
+ * (aie.h) turned away what they could.
  *
  * The fast path, every call inlined but that to find a site away from its
  * home bucket: an enabled site, an object of weight 1 that fits the map's
  * value, lifetimes off. The rest takes aie_track_alloc_slow().
  */
-void __aie_track_alloc(unsigned long call_site, enum aie_type type,
-		       const void *key, u64 bytes, u64 req, u64 weight,
-		       bool accounted)
+static __always_inline void aie_track_alloc_at(struct aie_site *site,
+					       unsigned long call_site,
+					       enum aie_type type,
+					       const void *key, u64 bytes,
+					       u64 req, u64 weight,
+					       bool accounted)
 {
 	u64 slack = bytes > req ? bytes - req : 0, units, val, old;
 	enum aie_objmap_result res;
-	struct aie_site *site;
 	u32 b;
 
 	units = likely(type == AIE_TYPE_SLAB) ? bytes :
@@ -292,7 +295,8 @@ void __aie_track_alloc(unsigned long call_site, enum aie_type type,
 	 * The site, in its home bucket as a rule; a site another one
 	 * displaced from it, or a new one, costs a call (sites.c).
 	 */
-	site = aie_site_find(call_site, type);
+	if (!site)
+		site = aie_site_find(call_site, type);
 	if (unlikely(!site || (READ_ONCE(site->flags) & AIE_SITE_SLOW)))
 		goto slow;
 	b = aie_site_index(site);
@@ -320,6 +324,26 @@ capture:
 slow:
 	aie_track_alloc_slow(call_site, type, (unsigned long)key, bytes, slack,
 			     weight, accounted);
+}
+
+void __aie_track_alloc(unsigned long call_site, enum aie_type type,
+		       const void *key, u64 bytes, u64 req, u64 weight,
+		       bool accounted)
+{
+	aie_track_alloc_at(NULL, call_site, type, key, bytes, req, weight,
+			   accounted);
+}
+
+/*
+ * __aie_track_alloc() of a page block whose call site's site the walk of
+ * frames.c has found: @site, or NULL when it found none.
+ */
+void aie_track_page_alloc(struct aie_site *site, unsigned long call_site,
+			  struct page *page, u64 bytes, u64 weight,
+			  bool accounted)
+{
+	aie_track_alloc_at(site, call_site, AIE_TYPE_PAGE, page, bytes, bytes,
+			   weight, accounted);
 }
 
 /* An allocation at @call_site that returned nothing. */

@@ -69,6 +69,7 @@ static noinline void aie_page_alloc_rest(const unsigned long *slot,
 					 gfp_t gfp, unsigned long every)
 {
 	u64 bytes = PAGE_SIZE << order, weight = 1;
+	struct aie_site *site;
 	unsigned long caller;
 
 	if (unlikely(READ_ONCE(aie_all_disabled)))
@@ -78,14 +79,14 @@ static noinline void aie_page_alloc_rest(const unsigned long *slot,
 		if (!weight)
 			return;
 	}
-	caller = aie_frames_caller(slot);
+	caller = aie_frames_caller(slot, &site);
 	if (unlikely(!caller))
 		return;
 	if (unlikely(!page))
 		aie_track_failed(caller, AIE_TYPE_PAGE);
 	else
-		__aie_track_alloc(caller, AIE_TYPE_PAGE, page, bytes, bytes,
-				  weight, aie_gfp_accounted(gfp));
+		aie_track_page_alloc(site, caller, page, bytes, weight,
+				     aie_gfp_accounted(gfp));
 }
 
 /*
