@@ -300,7 +300,7 @@ void aie_track_page_alloc(struct aie_site *site, unsigned long call_site,
 void aie_track_failed(unsigned long call_site, enum aie_type type);
 void aie_track_failed_n(unsigned long call_site, enum aie_type type,
 			u64 weight);
-void __aie_track_free(const void *key);
+void __aie_track_free(const void *key, struct aie_slot *home);
 struct tracepoint *aie_tracepoint_find(const char *name);
 struct kretprobe;
 int aie_kretprobe_register_named(struct kretprobe *rp, unsigned int per_cpu,
@@ -589,14 +589,20 @@ aie_site_uncharge_accounted(const struct aie_site *site, u64 bytes,
 	this_cpu_sub(site->ctrs->live_accounted, bytes * weight);
 }
 
-/*
- * Whether @map may hold @key: false when the key's home slot is empty,
- * which proves it absent without the lock (objmap.c).
- */
-static __always_inline bool aie_objmap_may_hold(const struct aie_objmap *map,
-						unsigned long key)
+/* @key's home slot in @map. */
+static __always_inline struct aie_slot *
+aie_objmap_home(const struct aie_objmap *map, unsigned long key)
 {
-	return READ_ONCE(map->slots[aie_objmap_hash(map, key)].key);
+	return &map->slots[aie_objmap_hash(map, key)];
+}
+
+/*
+ * Whether @map may hold the key whose home slot is @home: false when that
+ * slot is empty, which proves the key absent without the lock (objmap.c).
+ */
+static __always_inline bool aie_objmap_may_hold(const struct aie_slot *home)
+{
+	return READ_ONCE(home->key);
 }
 
 /*
@@ -634,11 +640,14 @@ static __always_inline void aie_track_alloc(unsigned long call_site,
 
 static __always_inline void aie_track_free(const void *key)
 {
-	if (!aie_objmap_may_hold(&aie_objects, (unsigned long)key)) {
+	struct aie_slot *home = aie_objmap_home(&aie_objects,
+						(unsigned long)key);
+
+	if (!aie_objmap_may_hold(home)) {
 		aie_count(unmatched_frees);
 		return;
 	}
-	__aie_track_free(key);
+	__aie_track_free(key, home);
 }
 
 #endif /* _AIE_H */

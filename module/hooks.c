@@ -292,14 +292,28 @@ static __always_inline void aie_track_alloc_at(struct aie_site *site,
 		     slack > FIELD_MAX(AIE_OBJ_SLACK)))
 		goto slow;
 	/*
-	 * The site, in its home bucket as a rule; a site another one
-	 * displaced from it, or a new one, costs a call (sites.c).
+	 * The site, in its home bucket as a rule, its index from there and
+	 * its flags read once; a site another one displaced from it, a new
+	 * one, or a retired one there that had the same address, costs a
+	 * call (sites.c).
 	 */
-	if (!site)
-		site = aie_site_find(call_site, type);
-	if (unlikely(!site || (READ_ONCE(site->flags) & AIE_SITE_SLOW)))
+	if (!site) {
+		/* Pairs with the cmpxchg() that published the site (sites.c). */
+		b = smp_load_acquire(&aie_site_hash[aie_site_home(call_site,
+								  type)]) - 1;
+		site = &aie_sites[b];
+		if (likely(b != U32_MAX && site->call_site == call_site &&
+			   site->type == type &&
+			   !(READ_ONCE(site->flags) & AIE_SITE_SLOW)))
+			goto found;
+		site = aie_site_get(call_site, type);
+		if (unlikely(!site))
+			goto slow;
+	}
+	if (unlikely(READ_ONCE(site->flags) & AIE_SITE_SLOW))
 		goto slow;
 	b = aie_site_index(site);
+found:
 
 	val = FIELD_PREP(AIE_OBJ_SITE, b) | FIELD_PREP(AIE_OBJ_SIZE, units) |
 	      FIELD_PREP(AIE_OBJ_SLACK, slack);
@@ -384,10 +398,11 @@ static noinline void aie_track_free_stamped(unsigned long key)
 }
 
 /*
- * The free of @key, which aie_track_free() (aie.h) could not rule out.
- * The fast path, every call inlined: an object of weight 1, lifetimes off.
+ * The free of @key, which aie_track_free() (aie.h) could not rule out: its
+ * home slot in aie_objects, @home, was taken. The fast path, every call
+ * inlined: an object of weight 1, lifetimes off.
  */
-void __aie_track_free(const void *key)
+void __aie_track_free(const void *key, struct aie_slot *home)
 {
 	u64 val;
 
@@ -400,8 +415,8 @@ void __aie_track_free(const void *key)
 		aie_track_free_stamped((unsigned long)key);
 		return;
 	}
-	if (!__aie_objmap_remove(&aie_objects, (unsigned long)key, &val,
-				 NULL)) {
+	if (!__aie_objmap_remove_at(&aie_objects, (unsigned long)key,
+				    home - aie_objects.slots, &val, NULL)) {
 		aie_count(unmatched_frees);
 		return;
 	}

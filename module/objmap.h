@@ -45,16 +45,24 @@ static __always_inline void aie_shard_unlock(struct aie_shard *shard,
 	local_irq_restore(flags);
 }
 
-/* The key's shard, with *@base at its first slot; *@home its home slot. */
+/*
+ * The shard of the key whose home slot is @h, with *@base at its first
+ * slot; *@home the home slot's index in it.
+ */
+static __always_inline struct aie_shard *
+aie_objmap_shard_at(const struct aie_objmap *map, unsigned long h,
+		    struct aie_slot **base, u32 *home)
+{
+	*home = h & AIE_SHARD_MASK;
+	*base = &map->slots[h & ~(unsigned long)AIE_SHARD_MASK];
+	return &map->shards[h >> AIE_SHARD_BITS];
+}
+
 static __always_inline struct aie_shard *
 aie_objmap_shard(const struct aie_objmap *map, unsigned long key,
 		 struct aie_slot **base, u32 *home)
 {
-	unsigned long h = aie_objmap_hash(map, key);
-
-	*home = h & AIE_SHARD_MASK;
-	*base = &map->slots[h & ~(unsigned long)AIE_SHARD_MASK];
-	return &map->shards[h >> AIE_SHARD_BITS];
+	return aie_objmap_shard_at(map, aie_objmap_hash(map, key), base, home);
 }
 
 /* The slot holding @key, or the empty slot that ends its probe sequence. */
@@ -138,12 +146,14 @@ static __always_inline void aie_objmap_delete_at(const struct aie_objmap *map,
 }
 
 /*
- * Remove @key, its value to *@val and, when @stamp is not NULL (a map made
- * with stamps), its stamp to *@stamp. Returns false when it was not there.
+ * Remove @key, whose home slot is @h, its value to *@val and, when @stamp
+ * is not NULL (a map made with stamps), its stamp to *@stamp. Returns false
+ * when it was not there.
  */
-static __always_inline bool __aie_objmap_remove(struct aie_objmap *map,
-						unsigned long key, u64 *val,
-						u32 *stamp)
+static __always_inline bool __aie_objmap_remove_at(struct aie_objmap *map,
+						   unsigned long key,
+						   unsigned long h, u64 *val,
+						   u32 *stamp)
 {
 	struct aie_shard *shard;
 	struct aie_slot *base;
@@ -152,9 +162,7 @@ static __always_inline bool __aie_objmap_remove(struct aie_objmap *map,
 	bool found;
 	u32 i;
 
-	shard = aie_objmap_shard(map, key, &base, &i);
-	if (!READ_ONCE(base[i].key))
-		return false;	/* empty home: see the comment at the top */
+	shard = aie_objmap_shard_at(map, h, &base, &i);
 	if (stamp)
 		stamps = aie_objmap_stamp_at(map, base);
 	aie_shard_lock(shard, &flags);
@@ -169,6 +177,18 @@ static __always_inline bool __aie_objmap_remove(struct aie_objmap *map,
 	}
 	aie_shard_unlock(shard, flags);
 	return found;
+}
+
+/* The same, for a key whose home slot is not known. */
+static __always_inline bool __aie_objmap_remove(struct aie_objmap *map,
+						unsigned long key, u64 *val,
+						u32 *stamp)
+{
+	unsigned long h = aie_objmap_hash(map, key);
+
+	if (!READ_ONCE(map->slots[h].key))
+		return false;	/* empty home: see the comment at the top */
+	return __aie_objmap_remove_at(map, key, h, val, stamp);
 }
 
 #endif /* _AIE_OBJMAP_H */
