@@ -300,12 +300,14 @@ static __always_inline void aie_track_alloc_at(struct aie_site *site,
 	if (!site) {
 		/* Pairs with the cmpxchg() that published the site (sites.c). */
 		b = smp_load_acquire(&aie_site_hash[aie_site_home(call_site,
-								  type)]) - 1;
-		site = &aie_sites[b];
-		if (likely(b != U32_MAX && site->call_site == call_site &&
-			   site->type == type &&
-			   !(READ_ONCE(site->flags) & AIE_SITE_SLOW)))
-			goto found;
+								  type)]);
+		if (likely(b)) {
+			site = &aie_sites[--b];
+			if (likely(site->call_site == call_site &&
+				   site->type == type &&
+				   !(READ_ONCE(site->flags) & AIE_SITE_SLOW)))
+				goto found;
+		}
 		site = aie_site_get(call_site, type);
 		if (unlikely(!site))
 			goto slow;
