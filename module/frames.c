@@ -153,10 +153,17 @@ static unsigned int aie_frames_learn(const unsigned long *slot)
 }
 #endif
 
+/* The slot of the return address @frame bytes above the one at @slot. */
+static __always_inline const unsigned long *
+aie_frame_up(const unsigned long *slot, unsigned int frame)
+{
+	return (const unsigned long *)((const char *)slot + frame);
+}
+
 /*
  * The call site of the page allocation whose probe's return address sits
  * at @slot: the first return address above it that is no wrapper's. Its
- * site goes to *@site: the call site's, or that of the wrapper where the
+ * site goes to *@sitep: the call site's, or that of the wrapper where the
  * walk had to stop, or NULL when the site table has none. Returns 0 when
  * the walk went further than any chain of wrappers goes.
  */
@@ -175,15 +182,13 @@ unsigned long aie_frames_caller(const unsigned long *slot,
 		e = READ_ONCE(aie_wrappers[h]);
 		/* No text address has 0 in its low half: e is no empty entry */
 		if (likely((u32)(e >> 32) == (u32)ret)) {
-			slot = (const unsigned long *)((const char *)slot +
-						       (u16)e);
+			slot = aie_frame_up(slot, (u16)e);
 			continue;
 		}
 		if (unlikely(e)) {
 			frame = aie_wrapper_frame_far(ret, h);
 			if (frame) {
-				slot = (const unsigned long *)((const char *)slot +
-							       frame);
+				slot = aie_frame_up(slot, frame);
 				continue;
 			}
 		}
@@ -202,7 +207,7 @@ unsigned long aie_frames_caller(const unsigned long *slot,
 			return ret;
 		}
 		aie_wrapper_keep(ret, frame);
-		slot = (const unsigned long *)((const char *)slot + frame);
+		slot = aie_frame_up(slot, frame);
 	}
 	aie_count(walk_stops);
 	*sitep = NULL;
