@@ -13,16 +13,16 @@
  * private to mm/: ksize() of the new object tells it, for the price of
  * finding the object's slab. The answer is the same for every object of a
  * cache, so it is kept, with kmem_cache_size(), in a small table keyed by
- * the cache's address (aie_cache_sizes). Another cache can be created where
- * one was destroyed: a kprobe on kmem_cache_destroy() raises a generation,
- * and entries of an older generation are not used. Without that kprobe,
- * the table is not used either.
+ * the cache's address (aie_cache_sizes). An entry is set once and emptied
+ * only by a kprobe on kmem_cache_destroy(), before another cache can be
+ * created at that address. Without that kprobe, the table is not used.
  *
  * Contexts: wherever the slab allocator runs (task, softirq, hardirq; not
- * NMI), preemption disabled. The table's writers, on a miss, take
- * aie_cache_sizes_lock (raw, interrupts off; a writer that finds it taken
- * leaves the entry alone). Its readers take no lock: see
- * aie_cache_sizes_get().
+ * NMI), preemption disabled. The table's writers take
+ * aie_cache_sizes_lock (raw, interrupts off): a miss with trylock (a miss
+ * that finds it taken leaves the table alone), the kmem_cache_destroy()
+ * kprobe in process context. Its readers take no lock: see
+ * aie_cache_sizes_read().
  */
 
 #include <linux/hash.h>
@@ -36,60 +36,114 @@
 
 static bool aie_bulk_free_hooked;
 
-#define AIE_CACHE_SIZES_BITS	6
+#define AIE_CACHE_SIZES_BITS	8
+#define AIE_CACHE_SIZES_MASK	(BIT(AIE_CACHE_SIZES_BITS) - 1)
+#define AIE_CACHE_SIZES_PROBES	4
 
 /*
- * The sizes of @cache's objects, current while aie_cache_gen is @gen. The
- * seen_* fields, under the lock, hold a miss's answer until a second miss
- * confirms it: a KFENCE object's ksize() is its object size, not its
- * cache's slot size, and cannot be told from an ordinary object here.
+ * The sizes of @cache's objects. A cache's entry is one of the
+ * AIE_CACHE_SIZES_PROBES from its home, hash_ptr() of its address.
  */
 struct aie_cache_sizes {
+	const struct kmem_cache *cache;	/* NULL: empty */
+	unsigned int size;		/* ksize() of an object */
+	unsigned int req;		/* kmem_cache_size() */
+};
+
+/*
+ * Per home entry, a miss's answer, held until a second miss of the same
+ * cache confirms it: a KFENCE object's ksize() is its object size, not its
+ * cache's slot size, and cannot be told from an ordinary object here.
+ */
+struct aie_cache_seen {
 	const struct kmem_cache *cache;
 	unsigned long gen;
-	unsigned int size;	/* ksize() of an object */
-	unsigned int req;	/* kmem_cache_size() */
-	const struct kmem_cache *seen_cache;
-	unsigned long seen_gen;
-	unsigned int seen_size;
+	unsigned int size;
 };
 
 static struct aie_cache_sizes aie_cache_sizes[BIT(AIE_CACHE_SIZES_BITS)];
+static struct aie_cache_seen aie_cache_seen[BIT(AIE_CACHE_SIZES_BITS)];
 static DEFINE_RAW_SPINLOCK(aie_cache_sizes_lock);
-static atomic_long_t aie_cache_gen;
+static atomic_long_t aie_cache_gen;	/* kmem_cache_destroy() calls */
 static bool aie_cache_destroy_hooked;
 
+static __always_inline struct aie_cache_sizes *
+aie_cache_sizes_at(unsigned int home, unsigned int i)
+{
+	return &aie_cache_sizes[(home + i) & AIE_CACHE_SIZES_MASK];
+}
+
 /*
- * A miss of aie_cache_sizes_get(), out of line, off the probes' path: the
- * slot size in the low 32 bits, the object size in the high ones (values,
- * not pointers, so that the caller keeps them in registers).
+ * Whether @e is @s's entry, and if so its sizes. An entry is filled while
+ * empty and then published by the store-release of its cache pointer; it
+ * is emptied only when that cache is destroyed, and no allocation from a
+ * cache runs once its destruction has begun. So an entry read with @s's
+ * pointer holds @s's sizes: one load to tell, no second look.
+ */
+static __always_inline bool aie_cache_sizes_read(const struct aie_cache_sizes *e,
+						 const struct kmem_cache *s,
+						 unsigned int *size,
+						 unsigned int *req)
+{
+	/* Pairs with the smp_store_release() in aie_cache_sizes_miss(). */
+	if (smp_load_acquire(&e->cache) != s)
+		return false;
+	*size = e->size;
+	if (req)
+		*req = e->req;
+	return true;
+}
+
+/*
+ * A miss at @s's home, out of line, off the probes' path: the entries past
+ * the home, then ksize(). The slot size comes back in the low 32 bits, the
+ * object size in the high ones (values, not pointers, so that the caller
+ * keeps them in registers). The entry is set by the second of two misses
+ * that agree, under aie_cache_sizes_lock, taken with trylock: a miss that
+ * finds it taken leaves the table alone. A kmem_cache_destroy() since the
+ * first miss, or since this one began, leaves it alone too.
  */
 static noinline u64 aie_cache_sizes_miss(struct kmem_cache *s,
-					 const void *ptr, unsigned long gen)
+					 const void *ptr)
 {
-	struct aie_cache_sizes *e =
-		&aie_cache_sizes[hash_ptr(s, AIE_CACHE_SIZES_BITS)];
-	unsigned int size = ksize(ptr), req = kmem_cache_size(s);
-	unsigned long flags;
+	unsigned long gen = atomic_long_read(&aie_cache_gen), flags;
+	unsigned int home = hash_ptr(s, AIE_CACHE_SIZES_BITS), size, req, i;
+	struct aie_cache_seen *seen = &aie_cache_seen[home];
+	struct aie_cache_sizes *e, *empty = NULL;
 
+	for (i = 1; i < AIE_CACHE_SIZES_PROBES; i++) {
+		if (aie_cache_sizes_read(aie_cache_sizes_at(home, i), s, &size,
+					 &req))
+			goto out;
+	}
+	size = ksize(ptr);
+	req = kmem_cache_size(s);
 	aie_count(cache_misses);
 	if (!READ_ONCE(aie_cache_destroy_hooked) ||
 	    !raw_spin_trylock_irqsave(&aie_cache_sizes_lock, flags))
 		goto out;
-	if (e->seen_cache != s || e->seen_gen != gen || e->seen_size != size) {
-		e->seen_cache = s;
-		e->seen_gen = gen;
-		e->seen_size = size;
-		raw_spin_unlock_irqrestore(&aie_cache_sizes_lock, flags);
-		goto out;
+	if (seen->cache != s || seen->gen != gen || seen->size != size) {
+		seen->cache = s;
+		seen->gen = gen;
+		seen->size = size;
+		goto unlock;
 	}
-	WRITE_ONCE(e->cache, NULL);
-	smp_wmb();	/* pairs with aie_cache_sizes_get()'s second smp_rmb() */
-	WRITE_ONCE(e->size, size);
-	WRITE_ONCE(e->req, req);
-	WRITE_ONCE(e->gen, gen);
-	smp_wmb();	/* pairs with its first smp_rmb() */
-	WRITE_ONCE(e->cache, s);
+	if (atomic_long_read(&aie_cache_gen) != gen)
+		goto unlock;
+	for (i = 0; i < AIE_CACHE_SIZES_PROBES; i++) {
+		e = aie_cache_sizes_at(home, i);
+		if (e->cache == s)
+			goto unlock;	/* another CPU's miss set it */
+		if (!e->cache && !empty)
+			empty = e;
+	}
+	if (empty) {
+		empty->size = size;
+		empty->req = req;
+		/* The sizes, then the pointer: see aie_cache_sizes_read(). */
+		smp_store_release(&empty->cache, s);
+	}
+unlock:
 	raw_spin_unlock_irqrestore(&aie_cache_sizes_lock, flags);
 out:
 	return (u64)req << 32 | size;
@@ -97,32 +151,16 @@ out:
 
 /*
  * The slot size (*@size) and the object size (*@req) of @s, whose object
- * @ptr was just allocated. An entry is set by the second of two misses
- * that agree. It is written cache pointer cleared,
- * then its sizes and generation, then the pointer set, with smp_wmb()
- * between; it is read pointer, the rest, pointer, with smp_rmb() between.
- * When both reads of the pointer give @s, the rest is @s's.
+ * @ptr was just allocated: from @s's home entry, inline, or from
+ * aie_cache_sizes_miss().
  */
 static __always_inline bool aie_cache_sizes_hit(struct kmem_cache *s,
-						unsigned long gen,
 						unsigned int *size,
 						unsigned int *req)
 {
-	struct aie_cache_sizes *e =
-		&aie_cache_sizes[hash_ptr(s, AIE_CACHE_SIZES_BITS)];
-
-	if (likely(READ_ONCE(e->cache) == s)) {
-		smp_rmb();	/* the pointer, then the rest: see above */
-		*size = READ_ONCE(e->size);
-		if (req)
-			*req = READ_ONCE(e->req);
-		if (likely(READ_ONCE(e->gen) == gen)) {
-			smp_rmb();	/* the rest, then the pointer again */
-			if (likely(READ_ONCE(e->cache) == s))
-				return true;
-		}
-	}
-	return false;
+	return aie_cache_sizes_read(aie_cache_sizes_at(hash_ptr(s,
+						AIE_CACHE_SIZES_BITS), 0),
+				    s, size, req);
 }
 
 static __always_inline void aie_cache_sizes_get(struct kmem_cache *s,
@@ -130,20 +168,38 @@ static __always_inline void aie_cache_sizes_get(struct kmem_cache *s,
 						unsigned int *size,
 						unsigned int *req)
 {
-	unsigned long gen = atomic_long_read(&aie_cache_gen);
 	u64 sizes;
 
-	if (likely(aie_cache_sizes_hit(s, gen, size, req)))
+	if (likely(aie_cache_sizes_hit(s, size, req)))
 		return;
-	sizes = aie_cache_sizes_miss(s, ptr, gen);
+	sizes = aie_cache_sizes_miss(s, ptr);
 	*size = lower_32_bits(sizes);
 	*req = upper_32_bits(sizes);
 }
 
-/* kmem_cache_destroy(s): whatever the table holds is of an older age. */
+/*
+ * kmem_cache_destroy(s), at its entry, process context: empty @s's entry
+ * before another cache can be created at its address. The count goes up
+ * first, so that a miss of @s that began before, had one been running,
+ * would not set the entry again after this.
+ */
 static int aie_kp_cache_destroy(struct kprobe *kp, struct pt_regs *regs)
 {
+	struct kmem_cache *s = (void *)regs_get_kernel_argument(regs, 0);
+	unsigned int home = hash_ptr(s, AIE_CACHE_SIZES_BITS), i;
+	struct aie_cache_sizes *e;
+	unsigned long flags;
+
 	atomic_long_inc(&aie_cache_gen);
+	if (!s)
+		return 0;
+	raw_spin_lock_irqsave(&aie_cache_sizes_lock, flags);
+	for (i = 0; i < AIE_CACHE_SIZES_PROBES; i++) {
+		e = aie_cache_sizes_at(home, i);
+		if (e->cache == s)
+			WRITE_ONCE(e->cache, NULL);
+	}
+	raw_spin_unlock_irqrestore(&aie_cache_sizes_lock, flags);
 	return 0;
 }
 
@@ -322,8 +378,7 @@ static void aie_probe_kmem_cache_alloc(void *data, unsigned long call_site,
 		aie_kmem_cache_all(data, call_site, ptr, s, gfp_flags, node);
 		return;
 	}
-	if (unlikely(!aie_cache_sizes_hit(s, atomic_long_read(&aie_cache_gen),
-					  &size, NULL))) {
+	if (unlikely(!aie_cache_sizes_hit(s, &size, NULL))) {
 		aie_kmem_cache_miss(data, call_site, ptr, s, gfp_flags);
 		return;
 	}

@@ -485,3 +485,15 @@ long long aie_helper_cache_bytes(void)
 {
 	return aie_read_long("/sys/kernel/debug/aie_helper/cache_ksize");
 }
+
+int aie_helper_remade(long long *bytes, int *reused)
+{
+	char *buf = aie_read_file("/sys/kernel/debug/aie_helper/remade");
+	int n;
+
+	if (!buf)
+		return -1;
+	n = sscanf(buf, "%lld %d", bytes, reused);
+	free(buf);
+	return n == 2 && *bytes > 0 ? 0 : -1;
+}

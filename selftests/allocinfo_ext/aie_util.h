@@ -119,4 +119,11 @@ long long aie_kmalloc_slot(long long bucket);
  */
 long long aie_helper_cache_bytes(void);
 
+/*
+ * The helper's "remade" cache: bytes charged per object (as above) to
+ * *@bytes, and to *@reused whether its kmem_cache took the address of the
+ * one the last "remake" destroyed. 0, or -1 on error.
+ */
+int aie_helper_remade(long long *bytes, int *reused);
+
 #endif /* _AIE_UTIL_H */

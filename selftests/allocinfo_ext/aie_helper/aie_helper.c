@@ -29,6 +29,11 @@
  *	write "burst <n>"		as sites, GFP_ATOMIC, under
  *					stop_machine(): no other CPU runs,
  *					no interrupt is taken meanwhile
+ *	write "remake <size>"		destroy the cache of kind "remade"
+ *					(none of its objects held) and
+ *					create it again, of <size> bytes
+ *					(8..4096); its kmem_cache may land
+ *					where the one destroyed was
  *	write "storm <n>"		on every online CPU at once, a kernel
  *					thread makes n rounds of allocations
  *					and frees of the storm kinds, then
@@ -41,7 +46,10 @@
  * /sys/kernel/debug/aie_helper/cache_ksize: what ksize() reports for an
  * object of the private cache, and of its twin created with SLAB_ACCOUNT:
  * its slot size, or its object size on a cache with red zones, poisoning
- * or KASAN.
+ * or KASAN; /sys/kernel/debug/aie_helper/remade: "<ksize> <reused>", what
+ * ksize() reports for an object of the "remade" cache, and 1 when that
+ * cache's struct kmem_cache is at the address of the one the last
+ * "remake" destroyed, else 0.
  *
  * Failures are reported as -errno to the writer and with the prefix
  * "aie_helper:" in the kernel log.
@@ -76,6 +84,8 @@
 
 static struct kmem_cache *aie_helper_cache;
 static struct kmem_cache *aie_helper_acct_cache;	/* SLAB_ACCOUNT */
+static struct kmem_cache *aie_helper_remade;		/* "remake" */
+static bool aie_helper_remade_reused;
 
 /* Non-constant sizes: the compiler must not pick the inline kmalloc path. */
 static size_t aie_helper_large_var = AIE_HELPER_LARGE;
@@ -145,6 +155,18 @@ static noinline void *aie_helper_cache_alloc(void)
 {
 	void *p = kmem_cache_alloc(aie_helper_cache, GFP_KERNEL);
 
+	barrier();
+	return p;
+}
+
+/* No "remade" cache yet: the kind is not there. */
+static noinline void *aie_helper_remade_alloc(void)
+{
+	void *p;
+
+	if (!aie_helper_remade)
+		return ERR_PTR(-EOPNOTSUPP);
+	p = kmem_cache_alloc(aie_helper_remade, GFP_KERNEL);
 	barrier();
 	return p;
 }
@@ -480,6 +502,11 @@ static void aie_helper_cache_free(const void *p)
 	kmem_cache_free(aie_helper_cache, (void *)p);
 }
 
+static void aie_helper_remade_free(const void *p)
+{
+	kmem_cache_free(aie_helper_remade, (void *)p);
+}
+
 struct aie_helper_kind {
 	const char *name;
 	const char *func;
@@ -511,6 +538,8 @@ static struct aie_helper_kind aie_helper_kinds[] = {
 			kfree),
 	AIE_HELPER_KIND("cache", aie_helper_cache_alloc, AIE_HELPER_OBJ_SIZE,
 			aie_helper_cache_free),
+	AIE_HELPER_KIND("remade", aie_helper_remade_alloc, 0,
+			aie_helper_remade_free),
 	AIE_HELPER_KIND("kstrdup", aie_helper_kstrdup,
 			sizeof(aie_helper_str), kfree),
 	AIE_HELPER_KIND("kmemdup", aie_helper_kmemdup,
@@ -851,6 +880,35 @@ static int aie_helper_sites(unsigned int n, bool burst)
 	return aie_helper_site_held == n ? 0 : -ENOMEM;
 }
 
+/* A constructor keeps a cache from being merged with another one. */
+static void aie_helper_ctor(void *obj)
+{
+}
+
+/*
+ * Destroy the "remade" cache and create it again, @size bytes, with
+ * nothing of it held. Whether the new kmem_cache reuses the address of the
+ * one destroyed is up to SLUB: the caller reads "reused".
+ */
+static int aie_helper_remake(unsigned int size)
+{
+	struct aie_helper_kind *k = aie_helper_find("remade");
+	struct kmem_cache *old = aie_helper_remade;
+
+	if (size < 8 || size > 4096)
+		return -EINVAL;
+	if (k->held)
+		return -EBUSY;
+	kmem_cache_destroy(old);
+	aie_helper_remade = kmem_cache_create("aie_helper_remade", size, 8, 0,
+					      aie_helper_ctor);
+	if (!aie_helper_remade)
+		return -ENOMEM;
+	aie_helper_remade_reused = old && aie_helper_remade == old;
+	k->req = size;
+	return 0;
+}
+
 static void aie_helper_free_all(void)
 {
 	unsigned int i;
@@ -874,6 +932,8 @@ static int aie_helper_command(char *cmd)
 	}
 	if (verb && kind && !cmd && !strcmp(verb, "storm"))
 		return kstrtouint(kind, 10, &n) ?: aie_helper_storm(n);
+	if (verb && kind && !cmd && !strcmp(verb, "remake"))
+		return kstrtouint(kind, 10, &n) ?: aie_helper_remake(n);
 	if (verb && kind && !cmd && !strcmp(verb, "sites"))
 		return kstrtouint(kind, 10, &n) ?: aie_helper_sites(n, false);
 	if (verb && kind && !cmd && !strcmp(verb, "burst"))
@@ -985,10 +1045,32 @@ static int aie_helper_cache_ksize_get(void *data, u64 *val)
 DEFINE_DEBUGFS_ATTRIBUTE(aie_helper_cache_ksize_fops,
 			 aie_helper_cache_ksize_get, NULL, "%llu\n");
 
-/* A constructor keeps the cache from being merged with another one. */
-static void aie_helper_ctor(void *obj)
+static noinline void *aie_helper_remade_probe(void)
 {
+	void *p = kmem_cache_alloc(aie_helper_remade, GFP_KERNEL);
+
+	barrier();
+	return p;
 }
+
+static int aie_helper_remade_show(struct seq_file *m, void *v)
+{
+	unsigned int size = 0;
+	void *p;
+
+	mutex_lock(&aie_helper_mutex);
+	if (aie_helper_remade) {
+		p = aie_helper_remade_probe();
+		if (p) {
+			size = ksize(p);
+			kmem_cache_free(aie_helper_remade, p);
+		}
+	}
+	seq_printf(m, "%u %d\n", size, aie_helper_remade_reused);
+	mutex_unlock(&aie_helper_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(aie_helper_remade);
 
 static int __init aie_helper_init(void)
 {
@@ -1011,6 +1093,8 @@ static int __init aie_helper_init(void)
 				   &aie_helper_cache_ksize_fops);
 	debugfs_create_file("storm", 0400, aie_helper_dir, NULL,
 			    &aie_helper_storm_fops);
+	debugfs_create_file("remade", 0400, aie_helper_dir, NULL,
+			    &aie_helper_remade_fops);
 	return 0;
 }
 
@@ -1018,6 +1102,7 @@ static void __exit aie_helper_exit(void)
 {
 	debugfs_remove_recursive(aie_helper_dir);
 	aie_helper_free_all();
+	kmem_cache_destroy(aie_helper_remade);
 	kmem_cache_destroy(aie_helper_acct_cache);
 	kmem_cache_destroy(aie_helper_cache);
 }
