@@ -142,6 +142,11 @@ END {
 		printf "%-44s  %9.1f  %s\n", "allocinfo_ext, per tracked live object",
 			stat["object_map_bytes"] / stat["object_capacity"],
 			"object_map_bytes / capacity"
+		if ("weight_map_bytes" in stat)
+			printf "%-44s  %9.1f  %s\n",
+				"allocinfo_ext, weight map, per object",
+				stat["weight_map_bytes"] / stat["object_capacity"],
+				"weight_map_bytes / capacity"
 		if ("site_counter_bytes" in stat && stat["sites_ready"]) {
 			# entries and buckets for the whole table, counters for
 			# the sites that have them (made ahead of need)
@@ -186,6 +191,9 @@ END {
 		stat["site_capacity"]
 	print "sites' per-CPU counters, made for the sites in use and a few"
 	print "more (sites_ready)."
+	if ("weight_map_bytes" in stat)
+		print "The weight map holds the weights of sampled objects, in an\n" \
+			"eighth as many slots, made at load whatever the mode."
 
 	if ("read" in read_ns) {
 		print ""
