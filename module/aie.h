@@ -101,17 +101,20 @@ struct aie_site_sums {
 
 /*
  * What the object map keeps for each live tracked object, packed by
- * hooks.c in the 64-bit value of its slot: the site's index, the size
- * (bytes for slab, bytes per CPU for percpu, pages for page and vmalloc),
- * the slack, whether the allocation is accounted to a memory cgroup
- * (memcg.c), and whether aie_weights holds a sampling weight for it.
+ * hooks.c in the 64-bit value of its slot: the size (bytes for slab, bytes
+ * per CPU for percpu, pages for page and vmalloc), the site's index, the
+ * slack, whether the allocation is accounted to a memory cgroup (memcg.c),
+ * and whether aie_weights holds a sampling weight for it. The size comes
+ * first and is never 0: the map takes a value whose low 32 bits are 0 for
+ * an empty slot.
  */
-#define AIE_OBJ_SITE		GENMASK_ULL(15, 0)
-#define AIE_OBJ_SIZE		GENMASK_ULL(39, 16)
+#define AIE_OBJ_SITE_SHIFT	24
+#define AIE_OBJ_SIZE		GENMASK_ULL(23, 0)
+#define AIE_OBJ_SITE		GENMASK_ULL(39, AIE_OBJ_SITE_SHIFT)
 #define AIE_OBJ_SLACK		GENMASK_ULL(61, 40)
 #define AIE_OBJ_ACCOUNTED	BIT_ULL(62)
 #define AIE_OBJ_WEIGHTED	BIT_ULL(63)
-#define AIE_MAX_SITES		(AIE_OBJ_SITE + 1)
+#define AIE_MAX_SITES		((AIE_OBJ_SITE >> AIE_OBJ_SITE_SHIFT) + 1)
 
 /*
  * One CPU's counters for one site (sites.c). Only that CPU writes them,
@@ -136,30 +139,39 @@ struct aie_site_ctr {
 #define AIE_SITE_CHUNKS		(AIE_MAX_SITES / AIE_SITE_CHUNK)
 
 /*
- * An open-addressing hash map from a non-zero pointer-sized key to a
- * 64-bit value, cut into shards each under its own lock (objmap.c).
+ * An open-addressing hash map from a kernel address to a 64-bit value whose
+ * low 32 bits are not 0, cut into shards each under its own lock
+ * (objmap.c). A slot keeps the value and 32 bits of the key's hash, its
+ * tag: with the slot's shard, enough to tell the key from any other when
+ * the map has 2^20 slots or more and kernel addresses 48 bits. Otherwise
+ * tags2, a parallel array, keeps 32 more bits of the hash.
  */
 struct aie_slot {
-	unsigned long key;		/* 0: empty */
-	u64 val;
+	u32 tag;
+	u32 lo;				/* value, bits 0..31; 0: empty */
+	u32 hi;				/* value, bits 32..63 */
 };
 
 struct aie_objmap {
 	struct aie_slot *slots;
 	struct aie_shard *shards;
+	u32 *tags2;			/* one per slot, or NULL (objmap.c) */
 	u32 *stamps;			/* one per slot, or NULL (objmap.c) */
+	u64 mult;			/* the hash's multiplier (objmap.c) */
 	unsigned int bits;		/* log2 of the number of slots */
 	unsigned int shift;		/* 64 - bits */
+	unsigned int tshift;		/* the tag is the hash >> tshift */
 };
 
 /*
- * The slot where @key's probe sequence starts: hash_64(@key, map->bits),
- * with the shift kept in the map (one load, not a subtraction).
+ * The hash of @key, a 4-byte aligned kernel address: a bijection of the
+ * address bits that vary, to the top bits of the result (objmap.c). Its
+ * top map->bits bits are the key's home slot.
  */
-static __always_inline unsigned long
-aie_objmap_hash(const struct aie_objmap *map, unsigned long key)
+static __always_inline u64 aie_objmap_hash(const struct aie_objmap *map,
+					   unsigned long key)
 {
-	return ((u64)key * GOLDEN_RATIO_64) >> map->shift;
+	return (u64)key * map->mult;
 }
 
 enum aie_objmap_result {
@@ -300,7 +312,7 @@ void aie_track_page_alloc(struct aie_site *site, unsigned long call_site,
 void aie_track_failed(unsigned long call_site, enum aie_type type);
 void aie_track_failed_n(unsigned long call_site, enum aie_type type,
 			u64 weight);
-void __aie_track_free(const void *key, struct aie_slot *home);
+void __aie_track_free(const void *key, u64 hash);
 struct tracepoint *aie_tracepoint_find(const char *name);
 struct kretprobe;
 int aie_kretprobe_register_named(struct kretprobe *rp, unsigned int per_cpu,
@@ -589,11 +601,11 @@ aie_site_uncharge_accounted(const struct aie_site *site, u64 bytes,
 	this_cpu_sub(site->ctrs->live_accounted, bytes * weight);
 }
 
-/* @key's home slot in @map. */
+/* The home slot in @map of the key whose hash is @hash. */
 static __always_inline struct aie_slot *
-aie_objmap_home(const struct aie_objmap *map, unsigned long key)
+aie_objmap_home(const struct aie_objmap *map, u64 hash)
 {
-	return &map->slots[aie_objmap_hash(map, key)];
+	return &map->slots[hash >> map->shift];
 }
 
 /*
@@ -602,7 +614,7 @@ aie_objmap_home(const struct aie_objmap *map, unsigned long key)
  */
 static __always_inline bool aie_objmap_may_hold(const struct aie_slot *home)
 {
-	return READ_ONCE(home->key);
+	return READ_ONCE(home->lo);
 }
 
 /*
@@ -640,14 +652,13 @@ static __always_inline void aie_track_alloc(unsigned long call_site,
 
 static __always_inline void aie_track_free(const void *key)
 {
-	struct aie_slot *home = aie_objmap_home(&aie_objects,
-						(unsigned long)key);
+	u64 hash = aie_objmap_hash(&aie_objects, (unsigned long)key);
 
-	if (!aie_objmap_may_hold(home)) {
+	if (!aie_objmap_may_hold(aie_objmap_home(&aie_objects, hash))) {
 		aie_count(unmatched_frees);
 		return;
 	}
-	__aie_track_free(key, home);
+	__aie_track_free(key, hash);
 }
 
 #endif /* _AIE_H */

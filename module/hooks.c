@@ -3,9 +3,10 @@
  * hooks.c - what every hook shares: charging an allocation to its site,
  * charging a free back, and attaching the hooks in a safe order.
  *
- * Objects are keyed by what their free names: the object's address for
- * slab and vmalloc, the struct page for pages, the __percpu pointer for
- * percpu. These ranges never overlap, so one object map serves all:
+ * Objects are keyed by what their free names, as a kernel address: the
+ * object's address for slab and vmalloc, the struct page for pages, the
+ * address of CPU 0's copy for percpu. These never overlap, so one object
+ * map serves all:
  * aie_objects, whose values pack site, size and slack (AIE_OBJ_* in aie.h).
  * A sampled object's weight, when above 1, is kept in aie_weights under
  * the same key.
@@ -37,8 +38,9 @@ DEFINE_PER_CPU(struct aie_stats, aie_stats);
 struct aie_objmap aie_objects, aie_weights;
 
 /*
- * The weights map holds the sampled objects only: an eighth of the object
- * map's slots is more than sampling at any useful rate keeps live.
+ * The weights map holds the sampled objects of weight above 1 only: a
+ * sixteenth of the object map's slots is more than sampling at any useful
+ * rate keeps live.
  */
 int aie_track_init(unsigned long max_objects, bool stamps)
 {
@@ -46,7 +48,7 @@ int aie_track_init(unsigned long max_objects, bool stamps)
 
 	if (ret)
 		return ret;
-	ret = aie_objmap_init(&aie_weights, max_objects / 8, false);
+	ret = aie_objmap_init(&aie_weights, max_objects / 16, false);
 	if (ret)
 		aie_objmap_exit(&aie_objects);
 	return ret;
@@ -121,16 +123,32 @@ static __always_inline void aie_uncharge_weighted(u64 val, u64 weight)
 }
 
 /*
+ * A weight as aie_weights keeps it: shifted up, its low bit set, as the
+ * map asks of a value (objmap.c).
+ */
+static u64 aie_weight_pack(u64 weight)
+{
+	return weight << 1 | 1;
+}
+
+static u64 aie_weight_unpack(u64 val)
+{
+	return val >> 1;
+}
+
+/*
  * Uncharge the object @key whose map value is @val; drop its weight, and
  * return it.
  */
 static noinline u64 aie_uncharge(unsigned long key, u64 val)
 {
-	u64 weight = 1;
+	u64 weight = 1, w;
 
-	if (unlikely(val & AIE_OBJ_WEIGHTED) &&
-	    !aie_objmap_remove(&aie_weights, key, &weight))
-		weight = 1;	/* cannot happen: inserted before the object */
+	if (unlikely(val & AIE_OBJ_WEIGHTED)) {
+		if (aie_objmap_remove(&aie_weights, key, &w))
+			weight = aie_weight_unpack(w);
+		/* else cannot happen: inserted before the object */
+	}
 	aie_uncharge_weighted(val, weight);
 	return weight;
 }
@@ -175,7 +193,7 @@ static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
 	u64 units = aie_size_to_units(type, bytes), val, old, old_weight = 1;
 	enum aie_objmap_result res;
 
-	if (unlikely(units > FIELD_MAX(AIE_OBJ_SIZE) ||
+	if (unlikely(units - 1 >= FIELD_MAX(AIE_OBJ_SIZE) ||
 		     slack > FIELD_MAX(AIE_OBJ_SLACK))) {
 		aie_count(oversize);
 		return false;
@@ -185,11 +203,14 @@ static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
 	if (accounted)
 		val |= AIE_OBJ_ACCOUNTED;
 	if (unlikely(weight > 1)) {
-		res = aie_objmap_insert(&aie_weights, key, weight, &old_weight);
+		res = aie_objmap_insert(&aie_weights, key,
+					aie_weight_pack(weight), &old_weight);
 		if (res == AIE_OBJMAP_FULL) {
 			aie_count(untracked);
 			return false;
 		}
+		if (res == AIE_OBJMAP_REPLACED)
+			old_weight = aie_weight_unpack(old_weight);
 		val |= AIE_OBJ_WEIGHTED;
 	}
 	if (aie_lifetimes_on())
@@ -288,7 +309,7 @@ static __always_inline void aie_track_alloc_at(struct aie_site *site,
 	units = likely(type == AIE_TYPE_SLAB) ? bytes :
 						aie_size_to_units(type, bytes);
 	if (unlikely(weight != 1 || aie_lifetimes_on() ||
-		     units > FIELD_MAX(AIE_OBJ_SIZE) ||
+		     units - 1 >= FIELD_MAX(AIE_OBJ_SIZE) ||
 		     slack > FIELD_MAX(AIE_OBJ_SLACK)))
 		goto slow;
 	/*
@@ -321,8 +342,10 @@ found:
 	      FIELD_PREP(AIE_OBJ_SLACK, slack);
 	if (accounted)
 		val |= AIE_OBJ_ACCOUNTED;
-	res = __aie_objmap_insert(&aie_objects, (unsigned long)key, val, NULL,
-				  &old);
+	res = __aie_objmap_insert(&aie_objects,
+				  aie_objmap_hash(&aie_objects,
+						  (unsigned long)key),
+				  val, NULL, &old);
 	if (unlikely(res != AIE_OBJMAP_INSERTED)) {
 		if (res == AIE_OBJMAP_FULL) {
 			aie_count(untracked);
@@ -400,15 +423,19 @@ static noinline void aie_track_free_stamped(unsigned long key)
 }
 
 /*
- * The free of @key, which aie_track_free() (aie.h) could not rule out: its
- * home slot in aie_objects, @home, was taken. The fast path, every call
- * inlined: an object of weight 1, lifetimes off.
+ * The free of @key, which aie_track_free() (aie.h) could not rule out: the
+ * home slot in aie_objects of @hash, its hash, was taken. The fast path,
+ * every call inlined: an object of weight 1, lifetimes off.
  */
-void __aie_track_free(const void *key, struct aie_slot *home)
+void __aie_track_free(const void *key, u64 hash)
 {
 	u64 val;
 
-	/* kfree(NULL): never in the map, and 0 marks its empty slots. */
+	/*
+	 * kfree(NULL) and kfree(ZERO_SIZE_PTR): never in the map, and their
+	 * hashes are those of addresses at the bottom of the kernel's half,
+	 * which no allocator hands out.
+	 */
 	if (unlikely(ZERO_OR_NULL_PTR(key))) {
 		aie_count(unmatched_frees);
 		return;
@@ -417,8 +444,7 @@ void __aie_track_free(const void *key, struct aie_slot *home)
 		aie_track_free_stamped((unsigned long)key);
 		return;
 	}
-	if (!__aie_objmap_remove_at(&aie_objects, (unsigned long)key,
-				    home - aie_objects.slots, &val, NULL)) {
+	if (!__aie_objmap_remove_at(&aie_objects, hash, &val, NULL)) {
 		aie_count(unmatched_frees);
 		return;
 	}

@@ -21,6 +21,10 @@
  * come from the percpu_free_percpu tracepoint either way. Both tracepoints
  * are not exported to modules and are found by name.
  *
+ * The object map's key for an allocation is the address of CPU 0's copy
+ * (aie_pcpu_key()): the map takes kernel addresses, and a __percpu pointer
+ * is an offset, which on x86-64 lies in the lower half.
+ *
  * Bytes are the size, aligned as the allocator aligns it
  * (PCPU_MIN_ALLOC_SIZE), times the possible CPUs. Percpu allocations are
  * rare and slow (a mutex, a bitmap search), so a kretprobe costs little
@@ -56,6 +60,12 @@ static const char * const aie_pcpu_alloc_names[] = {
 	AIE_FN_PCPU_ALLOC
 };
 
+/* The object map's key for the percpu allocation @ptr: CPU 0's copy. */
+static __always_inline const void *aie_pcpu_key(void __percpu *ptr)
+{
+	return per_cpu_ptr(ptr, 0);
+}
+
 static int aie_pcpu_alloc_entry(struct kretprobe_instance *ri,
 				struct pt_regs *regs)
 {
@@ -74,14 +84,14 @@ static int aie_pcpu_alloc_return(struct kretprobe_instance *ri,
 				 struct pt_regs *regs)
 {
 	struct aie_pcpu_call *call = (struct aie_pcpu_call *)ri->data;
-	const void *ptr = (const void *)regs_return_value(regs);
+	void __percpu *ptr = (void __percpu *)regs_return_value(regs);
 	unsigned long caller = get_kretprobe_retaddr(ri);
 
 	if (!ptr)
 		aie_track_failed(caller, AIE_TYPE_PERCPU);
 	else
-		aie_track_alloc(caller, AIE_TYPE_PERCPU, ptr, call->bytes,
-				call->bytes, call->accounted);
+		aie_track_alloc(caller, AIE_TYPE_PERCPU, aie_pcpu_key(ptr),
+				call->bytes, call->bytes, call->accounted);
 	return 0;
 }
 
@@ -94,14 +104,14 @@ static void aie_probe_percpu_alloc(void *data, unsigned long call_site,
 {
 	u64 bytes = (u64)size * num_possible_cpus();
 
-	aie_track_alloc(call_site, AIE_TYPE_PERCPU, (__force const void *)ptr,
+	aie_track_alloc(call_site, AIE_TYPE_PERCPU, aie_pcpu_key(ptr),
 			bytes, bytes, aie_gfp_accounted(gfp_flags));
 }
 
 static void aie_probe_percpu_free(void *data, void *base_addr, int off,
 				  void __percpu *ptr)
 {
-	aie_track_free((__force const void *)ptr);
+	aie_track_free(aie_pcpu_key(ptr));
 }
 
 static struct kretprobe aie_pcpu_rp = {

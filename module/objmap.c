@@ -4,7 +4,7 @@
  * keeps two: every tracked object's site, size and slack (aie_objects),
  * and the weights of sampled objects (aie_weights).
  *
- * A map is an open-addressing hash table of 16-byte slots, cut into shards
+ * A map is an open-addressing hash table of 12-byte slots, cut into shards
  * of AIE_SHARD_SLOTS slots. A key's hash picks its shard and its home slot
  * in the shard; collisions probe linearly, wrapping inside the shard, and
  * deletion shifts the following entries back (no tombstones), so a lookup
@@ -20,11 +20,26 @@
  * of objects that were never tracked (allocated before load, skipped by
  * sampling or by a disabled site).
  *
+ * Slots keep no key, but 32 bits of its hash, the tag. The keys are kernel
+ * addresses, 4-byte aligned: on x86-64 with 4-level paging their top 17
+ * bits are ones and the low 2 zeros, so 45 bits vary. The hash multiplies
+ * them by an odd constant modulo 2^45 (a bijection), the product placed in
+ * the top 45 bits of the u64 (aie_objmap_hash(): one multiplication by
+ * map->mult does all that). The top bits of a hash are its slot; a slot's
+ * shard is known from where it lies, so what tells two keys apart is the
+ * rest of the hash: AIE_SHARD_BITS of home slot in the shard, then the
+ * remainder. With 2^20 slots, 45 - 20 + 7 = 32 bits: the tag, exactly.
+ * The tag also gives deletion the home of each entry it moves. A map with
+ * fewer slots, or addresses with more bits (5-level paging: 54 vary), keeps
+ * the next 32 bits of the hash in a parallel array, map->tags2, and
+ * compares both. A slot is empty when the low 32 bits of its value are 0:
+ * values never have them so (the object map's start with the size).
+ *
  * A map made with stamps keeps a u32 per slot in a parallel array,
  * map->stamps, at the slot's index: the *_stamp() variants store and
- * return it, and deletion moves it with its slot. The slots stay 16 bytes;
- * the other variants never touch the array (lifetimes.c stamps the object
- * map with allocation times).
+ * return it, and deletion moves it with its slot. The other variants never
+ * touch the array (lifetimes.c stamps the object map with allocation
+ * times).
  *
  * Notes on locking
  * ----------------
@@ -38,7 +53,7 @@
  *   only when their keys hash to the same shard.
  * Insert and remove run in any context except NMI (the allocators do not
  * run there either). aie_objmap_for_each() runs in process context and
- * holds each shard's lock in turn, for one pass over its 256 slots.
+ * holds each shard's lock in turn, for one pass over its slots.
  */
 
 #include <linux/log2.h>
@@ -49,23 +64,45 @@
 #include "objmap.h"
 
 /*
+ * How many bits of a key vary, the low two (4-byte alignment) left out:
+ * kernel addresses sign-extend bit __VIRTUAL_MASK_SHIFT on x86-64.
+ */
+static unsigned int aie_objmap_key_bits(void)
+{
+#ifdef CONFIG_X86_64
+	return __VIRTUAL_MASK_SHIFT - 2;
+#else
+	return BITS_PER_LONG - 2;
+#endif
+}
+
+/*
  * A map of at least @capacity slots (a power of two, at least a shard),
  * with a stamp per slot when @stamps.
  */
 int aie_objmap_init(struct aie_objmap *map, unsigned long capacity,
 		    bool stamps)
 {
+	unsigned int kbits = aie_objmap_key_bits();
 	unsigned long slots, i;
+	bool tags2;
 
 	slots = roundup_pow_of_two(max_t(unsigned long, capacity,
 					 AIE_SHARD_SLOTS));
 	map->bits = ilog2(slots);
 	map->shift = 64 - map->bits;
+	map->tshift = 32 + AIE_SHARD_BITS - map->bits;
+	/* key * mult == (key >> 2) * GOLDEN_RATIO_64 << (64 - kbits) */
+	map->mult = GOLDEN_RATIO_64 << (BITS_PER_LONG - 2 - kbits);
+	/* The tag holds the hash's bits below the shard's: are they all? */
+	tags2 = kbits + AIE_SHARD_BITS - map->bits > 32;
 	map->slots = vzalloc(array_size(slots, sizeof(*map->slots)));
 	map->shards = vzalloc(array_size(slots >> AIE_SHARD_BITS,
 					 sizeof(*map->shards)));
+	map->tags2 = tags2 ? vzalloc(array_size(slots, sizeof(u32))) : NULL;
 	map->stamps = stamps ? vzalloc(array_size(slots, sizeof(u32))) : NULL;
-	if (!map->slots || !map->shards || (stamps && !map->stamps)) {
+	if (!map->slots || !map->shards || (tags2 && !map->tags2) ||
+	    (stamps && !map->stamps)) {
 		aie_objmap_exit(map);
 		return -ENOMEM;
 	}
@@ -78,9 +115,11 @@ int aie_objmap_init(struct aie_objmap *map, unsigned long capacity,
 void aie_objmap_exit(struct aie_objmap *map)
 {
 	vfree(map->stamps);
+	vfree(map->tags2);
 	vfree(map->shards);
 	vfree(map->slots);
 	map->stamps = NULL;
+	map->tags2 = NULL;
 	map->shards = NULL;
 	map->slots = NULL;
 }
@@ -97,8 +136,8 @@ unsigned long aie_objmap_capacity(const struct aie_objmap *map)
 
 size_t aie_objmap_memory(const struct aie_objmap *map)
 {
-	return ((sizeof(*map->slots) + (map->stamps ? sizeof(u32) : 0)) <<
-		map->bits) +
+	return ((sizeof(*map->slots) + (map->tags2 ? sizeof(u32) : 0) +
+		 (map->stamps ? sizeof(u32) : 0)) << map->bits) +
 	       aie_objmap_nr_shards(map) * sizeof(*map->shards);
 }
 
@@ -115,7 +154,8 @@ unsigned long aie_objmap_count(const struct aie_objmap *map)
 enum aie_objmap_result aie_objmap_insert(struct aie_objmap *map,
 					 unsigned long key, u64 val, u64 *old)
 {
-	return __aie_objmap_insert(map, key, val, NULL, old);
+	return __aie_objmap_insert(map, aie_objmap_hash(map, key), val, NULL,
+				   old);
 }
 
 /* aie_objmap_insert() with @stamp for the slot; the map has stamps. */
@@ -123,7 +163,8 @@ enum aie_objmap_result aie_objmap_insert_stamp(struct aie_objmap *map,
 					       unsigned long key, u64 val,
 					       u32 stamp, u64 *old)
 {
-	return __aie_objmap_insert(map, key, val, &stamp, old);
+	return __aie_objmap_insert(map, aie_objmap_hash(map, key), val,
+				   &stamp, old);
 }
 
 bool aie_objmap_remove(struct aie_objmap *map, unsigned long key, u64 *val)
@@ -153,11 +194,11 @@ void aie_objmap_for_each(struct aie_objmap *map,
 
 	for (s = 0; s < aie_objmap_nr_shards(map); s++) {
 		base = &map->slots[s << AIE_SHARD_BITS];
-		stamps = aie_objmap_stamp_at(map, base);
+		stamps = aie_objmap_at(map, map->stamps, base);
 		aie_shard_lock(&map->shards[s], &flags);
 		for (i = 0; i < AIE_SHARD_SLOTS; i++) {
-			if (base[i].key)
-				fn(base[i].val, stamps[i], arg);
+			if (base[i].lo)
+				fn(aie_slot_val(&base[i]), stamps[i], arg);
 		}
 		aie_shard_unlock(&map->shards[s], flags);
 		cond_resched();

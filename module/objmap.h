@@ -14,7 +14,7 @@
 
 #include "aie.h"
 
-#define AIE_SHARD_BITS	8
+#define AIE_SHARD_BITS	7
 #define AIE_SHARD_SLOTS	BIT(AIE_SHARD_BITS)
 #define AIE_SHARD_MASK	(AIE_SHARD_SLOTS - 1)
 #define AIE_SHARD_FILL	(AIE_SHARD_SLOTS - AIE_SHARD_SLOTS / 8)
@@ -46,149 +46,194 @@ static __always_inline void aie_shard_unlock(struct aie_shard *shard,
 }
 
 /*
- * The shard of the key whose home slot is @h, with *@base at its first
- * slot; *@home the home slot's index in it.
+ * What a slot keeps of a hash to tell its key (objmap.c): the 32 bits below
+ * the shard's, whose top AIE_SHARD_BITS are the home slot in the shard, and
+ * in a map with tags2 the 32 after them.
+ */
+struct aie_tag {
+	u32 tag;
+	u32 tag2;
+};
+
+static __always_inline struct aie_tag aie_objmap_tag(const struct aie_objmap *map,
+						     u64 hash)
+{
+	struct aie_tag t = { .tag = hash >> map->tshift };
+
+	if (map->tags2)
+		t.tag2 = hash << (32 - map->tshift);
+	return t;
+}
+
+/* The home slot, in its shard, of the entry whose tag is @tag. */
+static __always_inline u32 aie_tag_home(u32 tag)
+{
+	return tag >> (32 - AIE_SHARD_BITS);
+}
+
+static __always_inline u64 aie_slot_val(const struct aie_slot *slot)
+{
+	return (u64)slot->hi << 32 | slot->lo;
+}
+
+/*
+ * The shard of the key whose hash is @hash, with *@base at its first slot;
+ * *@home the home slot's index in it.
  */
 static __always_inline struct aie_shard *
-aie_objmap_shard_at(const struct aie_objmap *map, unsigned long h,
-		    struct aie_slot **base, u32 *home)
+aie_objmap_shard(const struct aie_objmap *map, u64 hash,
+		 struct aie_slot **base, u32 *home)
 {
+	unsigned long h = hash >> map->shift;
+
 	*home = h & AIE_SHARD_MASK;
 	*base = &map->slots[h & ~(unsigned long)AIE_SHARD_MASK];
 	return &map->shards[h >> AIE_SHARD_BITS];
 }
 
-static __always_inline struct aie_shard *
-aie_objmap_shard(const struct aie_objmap *map, unsigned long key,
-		 struct aie_slot **base, u32 *home)
+/* The entry of the slot at @slot in a parallel array @arr, or NULL. */
+static __always_inline u32 *aie_objmap_at(const struct aie_objmap *map,
+					  u32 *arr,
+					  const struct aie_slot *slot)
 {
-	return aie_objmap_shard_at(map, aie_objmap_hash(map, key), base, home);
+	return arr ? &arr[slot - map->slots] : NULL;
 }
 
-/* The slot holding @key, or the empty slot that ends its probe sequence. */
-static __always_inline u32 aie_objmap_find(struct aie_slot *base, u32 i,
-					   unsigned long key)
+/*
+ * The slot holding the key tagged @t, or the empty slot that ends its probe
+ * sequence. @tags2: the shard's first in map->tags2, or NULL.
+ */
+static __always_inline u32 aie_objmap_find(struct aie_slot *base,
+					   const u32 *tags2, u32 i,
+					   struct aie_tag t)
 {
-	while (base[i].key && base[i].key != key)
+	if (likely(!tags2)) {
+		while (base[i].lo && base[i].tag != t.tag)
+			i = (i + 1) & AIE_SHARD_MASK;
+		return i;
+	}
+	while (base[i].lo && (base[i].tag != t.tag || tags2[i] != t.tag2))
 		i = (i + 1) & AIE_SHARD_MASK;
 	return i;
 }
 
-/* The stamp of the slot at @slot, in a map made with stamps. */
-static __always_inline u32 *aie_objmap_stamp_at(const struct aie_objmap *map,
-						const struct aie_slot *slot)
-{
-	return &map->stamps[slot - map->slots];
-}
-
 /*
- * Map @key (non-zero) to @val, and to *@stamp when @stamp is not NULL (a
- * map made with stamps). When @key is there already (its free went
- * unseen), its old value goes to *@old and @val replaces it. @stamp is a
- * constant NULL or not where this is inlined.
+ * Map the key whose hash is @hash to @val (its low 32 bits not 0), and to
+ * *@stamp when @stamp is not NULL (a map made with stamps). When the key is
+ * there already (its free went unseen), its old value goes to *@old and
+ * @val replaces it. @stamp is a constant NULL or not where this is inlined.
  */
 static __always_inline enum aie_objmap_result
-__aie_objmap_insert(struct aie_objmap *map, unsigned long key, u64 val,
+__aie_objmap_insert(struct aie_objmap *map, u64 hash, u64 val,
 		    const u32 *stamp, u64 *old)
 {
 	enum aie_objmap_result ret = AIE_OBJMAP_INSERTED;
+	struct aie_tag t = aie_objmap_tag(map, hash);
 	struct aie_shard *shard;
 	struct aie_slot *base;
 	unsigned long flags;
-	u32 i;
+	u32 *tags2, i;
 
-	shard = aie_objmap_shard(map, key, &base, &i);
+	shard = aie_objmap_shard(map, hash, &base, &i);
+	tags2 = aie_objmap_at(map, map->tags2, base);
 	aie_shard_lock(shard, &flags);
-	i = aie_objmap_find(base, i, key);
-	if (base[i].key == key) {
-		*old = base[i].val;
-		base[i].val = val;
+	i = aie_objmap_find(base, tags2, i, t);
+	if (base[i].lo) {
+		*old = aie_slot_val(&base[i]);
 		ret = AIE_OBJMAP_REPLACED;
 	} else if (shard->used < AIE_SHARD_FILL) {
-		base[i].val = val;
-		WRITE_ONCE(base[i].key, key);
+		base[i].tag = t.tag;
+		if (tags2)
+			tags2[i] = t.tag2;
 		shard->used++;
 	} else {
 		ret = AIE_OBJMAP_FULL;
 	}
-	if (stamp && ret != AIE_OBJMAP_FULL)
-		*aie_objmap_stamp_at(map, &base[i]) = *stamp;
+	if (ret != AIE_OBJMAP_FULL) {
+		base[i].hi = val >> 32;
+		WRITE_ONCE(base[i].lo, (u32)val);
+		if (stamp)
+			*aie_objmap_at(map, map->stamps, &base[i]) = *stamp;
+	}
 	aie_shard_unlock(shard, flags);
 	return ret;
 }
 
 /*
  * Empty slot @i, then move back each following entry of the run that may
- * sit there, so that no probe sequence crosses an empty slot. @stamps, the
- * shard's first stamp or NULL, moves the stamps alike.
+ * sit there, so that no probe sequence crosses an empty slot. @tags2 and
+ * @stamps, the shard's first of each parallel array or NULL, move alike.
  */
-static __always_inline void aie_objmap_delete_at(const struct aie_objmap *map,
-						 struct aie_slot *base,
-						 u32 *stamps, u32 i)
+static __always_inline void aie_objmap_delete_at(struct aie_slot *base,
+						 u32 *tags2, u32 *stamps,
+						 u32 i)
 {
 	u32 j = i, home;
 
 	for (;;) {
 		j = (j + 1) & AIE_SHARD_MASK;
-		if (!base[j].key)
+		if (!base[j].lo)
 			break;
-		home = aie_objmap_hash(map, base[j].key) & AIE_SHARD_MASK;
+		home = aie_tag_home(base[j].tag);
 		/* The entry at j stays if its home lies cyclically in (i, j]. */
 		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
 			continue;
-		base[i].val = base[j].val;
-		WRITE_ONCE(base[i].key, base[j].key);
+		base[i].tag = base[j].tag;
+		base[i].hi = base[j].hi;
+		WRITE_ONCE(base[i].lo, base[j].lo);
+		if (tags2)
+			tags2[i] = tags2[j];
 		if (stamps)
 			stamps[i] = stamps[j];
 		i = j;
 	}
-	WRITE_ONCE(base[i].key, 0);
+	WRITE_ONCE(base[i].lo, 0);
 }
 
 /*
- * Remove @key, whose home slot is @h, its value to *@val and, when @stamp
+ * Remove the key whose hash is @hash, its value to *@val and, when @stamp
  * is not NULL (a map made with stamps), its stamp to *@stamp. Returns false
  * when it was not there.
  */
 static __always_inline bool __aie_objmap_remove_at(struct aie_objmap *map,
-						   unsigned long key,
-						   unsigned long h, u64 *val,
+						   u64 hash, u64 *val,
 						   u32 *stamp)
 {
+	struct aie_tag t = aie_objmap_tag(map, hash);
 	struct aie_shard *shard;
 	struct aie_slot *base;
+	u32 *tags2, *stamps;
 	unsigned long flags;
-	u32 *stamps = NULL;
 	bool found;
 	u32 i;
 
-	shard = aie_objmap_shard_at(map, h, &base, &i);
-	if (stamp)
-		stamps = aie_objmap_stamp_at(map, base);
+	shard = aie_objmap_shard(map, hash, &base, &i);
+	tags2 = aie_objmap_at(map, map->tags2, base);
+	stamps = stamp ? aie_objmap_at(map, map->stamps, base) : NULL;
 	aie_shard_lock(shard, &flags);
-	i = aie_objmap_find(base, i, key);
-	found = base[i].key == key;
+	i = aie_objmap_find(base, tags2, i, t);
+	found = base[i].lo;
 	if (found) {
-		*val = base[i].val;
+		*val = aie_slot_val(&base[i]);
 		if (stamp)
 			*stamp = stamps[i];
-		aie_objmap_delete_at(map, base, stamps, i);
+		aie_objmap_delete_at(base, tags2, stamps, i);
 		shard->used--;
 	}
 	aie_shard_unlock(shard, flags);
 	return found;
 }
 
-/* The same, for a key whose home slot is not known. */
+/* The same, for @key, whose home slot has not been looked at. */
 static __always_inline bool __aie_objmap_remove(struct aie_objmap *map,
 						unsigned long key, u64 *val,
 						u32 *stamp)
 {
-	unsigned long h = aie_objmap_hash(map, key);
+	u64 hash = aie_objmap_hash(map, key);
 
-	if (!READ_ONCE(map->slots[h].key))
+	if (!aie_objmap_may_hold(aie_objmap_home(map, hash)))
 		return false;	/* empty home: see the comment at the top */
-	return __aie_objmap_remove_at(map, key, h, val, stamp);
+	return __aie_objmap_remove_at(map, hash, val, stamp);
 }
 
 #endif /* _AIE_OBJMAP_H */

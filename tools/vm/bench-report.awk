@@ -193,7 +193,7 @@ END {
 	print "more (sites_ready)."
 	if ("weight_map_bytes" in stat)
 		print "The weight map holds the weights of sampled objects, in an\n" \
-			"eighth as many slots, made at load whatever the mode."
+			"sixteenth as many slots, made at load whatever the mode."
 
 	if ("read" in read_ns) {
 		print ""
