@@ -16,8 +16,10 @@
  * a skipped allocation costs a comparison and one this-CPU xadd
  * (aie_sample_skip(), tested first in the probes); a free of an object
  * never tracked costs a hash and one load (aie_objmap_may_hold()).
- * lifetimes=0 adds one static branch, off, to a tracked allocation and to
- * a free that reaches __aie_track_free(); lifetimes=1 (lifetimes.c) a
+ * An object map with neither stamps nor tags2 (lifetimes=0, 2^20 slots or
+ * more, 4-level paging) costs one static branch, off, on a tracked
+ * allocation and on a free that reaches __aie_track_free(); otherwise those
+ * take objmap.c's calls, and lifetimes=1 (lifetimes.c) adds a
  * local_clock() and a stamp store to each, and a histogram count to a free.
  *
  * Contexts: aie_track_*() run in the hooks, wherever the allocators run
@@ -38,6 +40,19 @@ DEFINE_PER_CPU(struct aie_stats, aie_stats);
 struct aie_objmap aie_objects, aie_weights;
 
 /*
+ * On when the inline paths below cannot serve aie_objects, made with
+ * stamps (lifetimes=1) or with tags2 (objmap.c): its inserts and removes
+ * then take objmap.c's calls. Set at init, before the hooks attach;
+ * cleared at exit, after they are gone.
+ */
+static DEFINE_STATIC_KEY_FALSE(aie_track_slow_key);
+
+static __always_inline bool aie_track_slow(void)
+{
+	return static_branch_unlikely(&aie_track_slow_key);
+}
+
+/*
  * The weights map holds the sampled objects of weight above 1 only: a
  * sixteenth of the object map's slots is more than sampling at any useful
  * rate keeps live.
@@ -49,14 +64,19 @@ int aie_track_init(unsigned long max_objects, bool stamps)
 	if (ret)
 		return ret;
 	ret = aie_objmap_init(&aie_weights, max_objects / 16, false);
-	if (ret)
+	if (ret) {
 		aie_objmap_exit(&aie_objects);
-	return ret;
+		return ret;
+	}
+	if (stamps || aie_objects.tags2)
+		static_branch_enable(&aie_track_slow_key);
+	return 0;
 }
 
 /* Process context, after every hook is unregistered and has finished. */
 void aie_track_exit(void)
 {
+	static_branch_disable(&aie_track_slow_key);
 	aie_objmap_exit(&aie_weights);
 	aie_objmap_exit(&aie_objects);
 }
@@ -293,7 +313,8 @@ static noinline void aie_track_replaced(unsigned long key, u64 old)
  *
  * The fast path, every call inlined but that to find a site away from its
  * home bucket: an enabled site, an object of weight 1 that fits the map's
- * value, lifetimes off. The rest takes aie_track_alloc_slow().
+ * value, an object map without stamps or tags2. The rest takes
+ * aie_track_alloc_slow().
  */
 static __always_inline void aie_track_alloc_at(struct aie_site *site,
 					       unsigned long call_site,
@@ -308,7 +329,7 @@ static __always_inline void aie_track_alloc_at(struct aie_site *site,
 
 	units = likely(type == AIE_TYPE_SLAB) ? bytes :
 						aie_size_to_units(type, bytes);
-	if (unlikely(weight != 1 || aie_lifetimes_on() ||
+	if (unlikely(weight != 1 || aie_track_slow() ||
 		     units - 1 >= FIELD_MAX(AIE_OBJ_SIZE) ||
 		     slack > FIELD_MAX(AIE_OBJ_SLACK)))
 		goto slow;
@@ -345,7 +366,7 @@ found:
 	res = __aie_objmap_insert(&aie_objects,
 				  aie_objmap_hash(&aie_objects,
 						  (unsigned long)key),
-				  val, NULL, &old);
+				  val, NULL, &old, false);
 	if (unlikely(res != AIE_OBJMAP_INSERTED)) {
 		if (res == AIE_OBJMAP_FULL) {
 			aie_count(untracked);
@@ -407,11 +428,22 @@ void aie_track_failed_n(unsigned long call_site, enum aie_type type,
 		atomic64_add(weight, &site->failed);
 }
 
-/* __aie_track_free() with lifetimes=1: count the object's lifetime. */
-static noinline void aie_track_free_stamped(unsigned long key)
+/*
+ * __aie_track_free() when aie_objects has stamps or tags2; with lifetimes=1,
+ * count the object's lifetime.
+ */
+static noinline void aie_track_free_slow(unsigned long key)
 {
 	u64 val, weight;
 	u32 stamp;
+
+	if (!aie_lifetimes_on()) {
+		if (aie_objmap_remove(&aie_objects, key, &val))
+			aie_uncharge(key, val);
+		else
+			aie_count(unmatched_frees);
+		return;
+	}
 
 	if (!aie_objmap_remove_stamp(&aie_objects, key, &val, &stamp)) {
 		aie_count(unmatched_frees);
@@ -425,7 +457,8 @@ static noinline void aie_track_free_stamped(unsigned long key)
 /*
  * The free of @key, which aie_track_free() (aie.h) could not rule out: the
  * home slot in aie_objects of @hash, its hash, was taken. The fast path,
- * every call inlined: an object of weight 1, lifetimes off.
+ * every call inlined: an object of weight 1, an object map without stamps
+ * or tags2.
  */
 void __aie_track_free(const void *key, u64 hash)
 {
@@ -440,11 +473,11 @@ void __aie_track_free(const void *key, u64 hash)
 		aie_count(unmatched_frees);
 		return;
 	}
-	if (aie_lifetimes_on()) {
-		aie_track_free_stamped((unsigned long)key);
+	if (aie_track_slow()) {
+		aie_track_free_slow((unsigned long)key);
 		return;
 	}
-	if (!__aie_objmap_remove_at(&aie_objects, hash, &val, NULL)) {
+	if (!__aie_objmap_remove_at(&aie_objects, hash, &val, NULL, false)) {
 		aie_count(unmatched_frees);
 		return;
 	}

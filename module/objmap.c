@@ -155,7 +155,7 @@ enum aie_objmap_result aie_objmap_insert(struct aie_objmap *map,
 					 unsigned long key, u64 val, u64 *old)
 {
 	return __aie_objmap_insert(map, aie_objmap_hash(map, key), val, NULL,
-				   old);
+				   old, true);
 }
 
 /* aie_objmap_insert() with @stamp for the slot; the map has stamps. */
@@ -164,7 +164,7 @@ enum aie_objmap_result aie_objmap_insert_stamp(struct aie_objmap *map,
 					       u32 stamp, u64 *old)
 {
 	return __aie_objmap_insert(map, aie_objmap_hash(map, key), val,
-				   &stamp, old);
+				   &stamp, old, true);
 }
 
 bool aie_objmap_remove(struct aie_objmap *map, unsigned long key, u64 *val)

@@ -56,11 +56,11 @@ struct aie_tag {
 };
 
 static __always_inline struct aie_tag aie_objmap_tag(const struct aie_objmap *map,
-						     u64 hash)
+						     u64 hash, u32 *tags2)
 {
 	struct aie_tag t = { .tag = hash >> map->tshift };
 
-	if (map->tags2)
+	if (tags2)
 		t.tag2 = hash << (32 - map->tshift);
 	return t;
 }
@@ -78,13 +78,15 @@ static __always_inline u64 aie_slot_val(const struct aie_slot *slot)
 
 /*
  * The shard of the key whose hash is @hash, with *@base at its first slot;
- * *@home the home slot's index in it.
+ * *@home the home slot's index in it. The hash >> tshift holds the tag in
+ * its low 32 bits and the slot's index above them: one variable shift
+ * gives both.
  */
 static __always_inline struct aie_shard *
 aie_objmap_shard(const struct aie_objmap *map, u64 hash,
 		 struct aie_slot **base, u32 *home)
 {
-	unsigned long h = hash >> map->shift;
+	unsigned long h = (hash >> map->tshift) >> (32 - AIE_SHARD_BITS);
 
 	*home = h & AIE_SHARD_MASK;
 	*base = &map->slots[h & ~(unsigned long)AIE_SHARD_MASK];
@@ -118,24 +120,38 @@ static __always_inline u32 aie_objmap_find(struct aie_slot *base,
 }
 
 /*
+ * The shard's first in map->tags2 when @wide and the map has tags2, else
+ * NULL. @wide is a constant where this is inlined: false, from a caller
+ * that knows the map has none, leaves no code for them.
+ */
+static __always_inline u32 *aie_objmap_tags2(const struct aie_objmap *map,
+					     const struct aie_slot *base,
+					     bool wide)
+{
+	return wide ? aie_objmap_at(map, map->tags2, base) : NULL;
+}
+
+/*
  * Map the key whose hash is @hash to @val (its low 32 bits not 0), and to
  * *@stamp when @stamp is not NULL (a map made with stamps). When the key is
  * there already (its free went unseen), its old value goes to *@old and
- * @val replaces it. @stamp is a constant NULL or not where this is inlined.
+ * @val replaces it. @stamp is a constant NULL or not where this is inlined;
+ * @wide see aie_objmap_tags2().
  */
 static __always_inline enum aie_objmap_result
 __aie_objmap_insert(struct aie_objmap *map, u64 hash, u64 val,
-		    const u32 *stamp, u64 *old)
+		    const u32 *stamp, u64 *old, bool wide)
 {
 	enum aie_objmap_result ret = AIE_OBJMAP_INSERTED;
-	struct aie_tag t = aie_objmap_tag(map, hash);
 	struct aie_shard *shard;
 	struct aie_slot *base;
 	unsigned long flags;
+	struct aie_tag t;
 	u32 *tags2, i;
 
 	shard = aie_objmap_shard(map, hash, &base, &i);
-	tags2 = aie_objmap_at(map, map->tags2, base);
+	tags2 = aie_objmap_tags2(map, base, wide);
+	t = aie_objmap_tag(map, hash, tags2);
 	aie_shard_lock(shard, &flags);
 	i = aie_objmap_find(base, tags2, i, t);
 	if (base[i].lo) {
@@ -193,22 +209,23 @@ static __always_inline void aie_objmap_delete_at(struct aie_slot *base,
 /*
  * Remove the key whose hash is @hash, its value to *@val and, when @stamp
  * is not NULL (a map made with stamps), its stamp to *@stamp. Returns false
- * when it was not there.
+ * when it was not there. @wide: see aie_objmap_tags2().
  */
 static __always_inline bool __aie_objmap_remove_at(struct aie_objmap *map,
 						   u64 hash, u64 *val,
-						   u32 *stamp)
+						   u32 *stamp, bool wide)
 {
-	struct aie_tag t = aie_objmap_tag(map, hash);
 	struct aie_shard *shard;
 	struct aie_slot *base;
 	u32 *tags2, *stamps;
 	unsigned long flags;
+	struct aie_tag t;
 	bool found;
 	u32 i;
 
 	shard = aie_objmap_shard(map, hash, &base, &i);
-	tags2 = aie_objmap_at(map, map->tags2, base);
+	tags2 = aie_objmap_tags2(map, base, wide);
+	t = aie_objmap_tag(map, hash, tags2);
 	stamps = stamp ? aie_objmap_at(map, map->stamps, base) : NULL;
 	aie_shard_lock(shard, &flags);
 	i = aie_objmap_find(base, tags2, i, t);
@@ -233,7 +250,7 @@ static __always_inline bool __aie_objmap_remove(struct aie_objmap *map,
 
 	if (!aie_objmap_may_hold(aie_objmap_home(map, hash)))
 		return false;	/* empty home: see the comment at the top */
-	return __aie_objmap_remove_at(map, hash, val, stamp);
+	return __aie_objmap_remove_at(map, hash, val, stamp, true);
 }
 
 #endif /* _AIE_OBJMAP_H */
