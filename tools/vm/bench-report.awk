@@ -192,7 +192,7 @@ END {
 	print "sites' per-CPU counters, made for the sites in use and a few"
 	print "more (sites_ready)."
 	if ("weight_map_bytes" in stat)
-		print "The weight map holds the weights of sampled objects, in an\n" \
+		print "The weight map holds the weights of sampled objects, in a\n" \
 			"sixteenth as many slots, made at load whatever the mode."
 
 	if ("read" in read_ns) {
