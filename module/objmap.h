@@ -79,8 +79,9 @@ static __always_inline u64 aie_slot_val(const struct aie_slot *slot)
 /*
  * The shard of the key whose hash is @hash, with *@base at its first slot;
  * *@home the home slot's index in it. The hash >> tshift holds the tag in
- * its low 32 bits and the slot's index above them: one variable shift
- * gives both.
+ * its low 32 bits, and the slot's index from bit 32 - AIE_SHARD_BITS up
+ * (the home slot's bits are the tag's top ones): one variable shift gives
+ * both.
  */
 static __always_inline struct aie_shard *
 aie_objmap_shard(const struct aie_objmap *map, u64 hash,
