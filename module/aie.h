@@ -72,7 +72,8 @@ struct aie_site_name {
 /*
  * One allocation call site: what does not change once the site is
  * published, and the two counters that are rarely written. The hot
- * counters are per CPU (struct aie_site_ctr, sites.c). 64 bytes: in
+ * counters are in a per-CPU cache of slots (struct aie_ctr_slot,
+ * counters.c), the site's own in struct aie_site_ctr. 64 bytes: in
  * aie_sites[], page-aligned, each entry is one cache line.
  */
 struct aie_site {
@@ -83,8 +84,8 @@ struct aie_site {
 	const struct aie_site_name *name;
 	atomic64_t peak;		/* see aie_site_peak() */
 	atomic64_t failed;		/* allocations that returned NULL */
-	/* Its counters, set before it is published: aie_site_ctrs(). */
-	struct aie_site_ctr __percpu *ctrs;
+	/* Its slot in each CPU's cache, set before it is published. */
+	struct aie_ctr_slot __percpu *slot;
 	u8 type;			/* enum aie_type */
 	u16 frame;			/* AIE_SITE_WRAPPER: see frames.c */
 };
@@ -117,23 +118,40 @@ struct aie_site_sums {
 #define AIE_MAX_SITES		((AIE_OBJ_SITE >> AIE_OBJ_SITE_SHIFT) + 1)
 
 /*
- * One CPU's counters for one site (sites.c). Only that CPU writes them,
- * with this_cpu operations, which an interrupt cannot tear; readers sum the
- * CPUs with READ_ONCE().
+ * A site's own counters (counters.c): what the CPUs' slots held for it
+ * when they were given to other sites, and what hooks that found their
+ * CPU's slot busy added. Any CPU adds to them, atomically; rarely.
  */
 struct aie_site_ctr {
+	atomic64_t live_bytes;
+	atomic64_t live_calls;
+	atomic64_t live_slack;
+	atomic64_t total_calls;
+	atomic64_t total_bytes;
+	atomic64_t live_accounted;	/* memcg.c: accounted bytes */
+};
+
+/*
+ * One slot of a CPU's cache of counters (counters.c): what this CPU added
+ * to @site's counters since the slot was given to it. Only this CPU
+ * writes it, with this_cpu operations, which an interrupt cannot tear;
+ * readers sum the site's counters and the CPUs' slots that hold it. A
+ * site's slot is the same on every CPU: its index modulo the slots.
+ */
+struct aie_ctr_slot {
+	const struct aie_site *site;	/* whose deltas these are, or NULL */
 	s64 live_bytes;
 	s64 live_calls;
 	s64 live_slack;
 	s64 total_calls;
 	s64 total_bytes;
-	s64 live_accounted;	/* memcg.c: accounted bytes */
-	s64 high;		/* highest live_bytes seen here since reset */
-};
+	s64 live_accounted;
+	s64 high;		/* highest live_bytes here since taken or reset */
+} ____cacheline_aligned;
 
 /*
- * The counters come in chunks of AIE_SITE_CHUNK sites, each a per-CPU
- * allocation made as the sites before it fill (sites.c).
+ * The sites' own counters come in chunks of AIE_SITE_CHUNK sites, each
+ * made as the sites before it fill (sites.c).
  */
 #define AIE_SITE_CHUNK		256
 #define AIE_SITE_CHUNKS		(AIE_MAX_SITES / AIE_SITE_CHUNK)
@@ -194,6 +212,8 @@ struct aie_stats {
 	unsigned long sampled;		/* tracked with a weight above 1 */
 	unsigned long walk_stops;	/* page call site not found (frames.c) */
 	unsigned long cache_misses;	/* ksize() asked (hooks_slab.c) */
+	unsigned long ctr_takes;	/* counter slot given to a site */
+	unsigned long ctr_shared;	/* slot busy: site's own counters */
 };
 
 DECLARE_PER_CPU(struct aie_stats, aie_stats);
@@ -226,8 +246,9 @@ extern u32 *aie_site_hash;
 extern unsigned int aie_site_hash_bits;
 extern unsigned int aie_site_cap;
 extern atomic_t aie_site_claimed;
-extern struct aie_site_ctr __percpu *aie_site_chunks[AIE_SITE_CHUNKS];
-int aie_sites_init(unsigned int capacity, unsigned int ahead);
+extern struct aie_site_ctr *aie_site_chunks[AIE_SITE_CHUNKS];
+int aie_sites_init(unsigned int capacity, unsigned int ahead,
+		   unsigned int slots);
 void aie_sites_exit(void);
 struct aie_site *aie_site_get(unsigned long call_site, enum aie_type type);
 u32 aie_sites_capacity(void);
@@ -235,10 +256,21 @@ u32 aie_sites_ready(void);
 size_t aie_sites_memory(void);
 size_t aie_sites_ctrs_memory(void);
 void aie_site_missed(void);
-void aie_site_new_high(u32 idx, s64 live);
-void aie_site_sum(u32 idx, struct aie_site_sums *sums);
 s64 aie_site_peak(u32 idx, s64 live_bytes);
 void aie_sites_reset(void);
+
+/* counters.c */
+DECLARE_PER_CPU(unsigned int, aie_ctr_nest);
+int aie_ctrs_init(unsigned int slots);
+void aie_ctrs_exit(void);
+struct aie_ctr_slot __percpu *aie_ctr_slot_of(u32 idx);
+unsigned int aie_ctr_slots(void);
+size_t aie_ctrs_memory(void);
+void aie_ctr_miss(const struct aie_site *site, s64 bytes, s64 calls,
+		  s64 slack, s64 accounted, bool charge);
+void aie_site_new_high(const struct aie_site *site, s64 live);
+void aie_site_sum(u32 idx, struct aie_site_sums *sums);
+void aie_ctrs_reset(void);
 
 /* What aie_sites_retire() found: the sites of a module that unloads. */
 struct aie_retired {
@@ -539,66 +571,74 @@ static __always_inline struct aie_site *aie_site_find(unsigned long call_site,
 }
 
 /*
- * Site @idx's counters, every CPU's: a site reached through the hash, or
- * through an object's value, was claimed after its chunk was published
- * (sites.c), so the chunk is there.
+ * Site @idx's own counters: a site reached through the hash, or through
+ * an object's value, was claimed after its chunk was published (sites.c),
+ * so the chunk is there.
  */
-static __always_inline struct aie_site_ctr __percpu *aie_site_ctrs(u32 idx)
+static __always_inline struct aie_site_ctr *aie_site_ctrs(u32 idx)
 {
 	return aie_site_chunks[idx / AIE_SITE_CHUNK] + idx % AIE_SITE_CHUNK;
 }
 
 /*
- * Account one new live object of @bytes with @slack at @site, of index
- * @idx, standing for @weight allocations: this CPU's counters only
- * (sites.c). The hooks reach the counters through the site, whose entry
- * they have read already. Preemption disabled.
+ * Account one new live object of @bytes with @slack at @site, standing
+ * for @weight allocations, all of its bytes accounted to a memory cgroup
+ * when @accounted (memcg.c). Preemption disabled.
+ *
+ * When this CPU's slot holds @site, the counts go there (the common
+ * case); else aie_ctr_miss() takes the slot, or adds to the site's own
+ * counters. aie_ctr_nest tells a hook that interrupts this one between
+ * its test of the slot and its updates not to give the slot to another
+ * site (counters.c).
  */
 static __always_inline void aie_site_charge(const struct aie_site *site,
-					    u32 idx, u64 bytes, u64 slack,
-					    u64 weight)
+					    u64 bytes, u64 slack, u64 weight,
+					    bool accounted)
 {
-	struct aie_site_ctr __percpu *c = site->ctrs;
+	struct aie_ctr_slot __percpu *s = site->slot;
 	s64 live;
 
 	bytes *= weight;
-	live = this_cpu_add_return(c->live_bytes, bytes);
-	this_cpu_add(c->live_calls, weight);
-	this_cpu_add(c->live_slack, slack * weight);
-	this_cpu_add(c->total_calls, weight);
-	this_cpu_add(c->total_bytes, bytes);
-	if (unlikely(live > this_cpu_read(c->high)))
-		aie_site_new_high(idx, live);
+	slack *= weight;
+	this_cpu_inc(aie_ctr_nest);
+	if (likely(this_cpu_read(s->site) == site)) {
+		live = this_cpu_add_return(s->live_bytes, bytes);
+		this_cpu_add(s->live_calls, weight);
+		this_cpu_add(s->live_slack, slack);
+		this_cpu_add(s->total_calls, weight);
+		this_cpu_add(s->total_bytes, bytes);
+		if (accounted)
+			this_cpu_add(s->live_accounted, bytes);
+		if (unlikely(live > this_cpu_read(s->high)))
+			aie_site_new_high(site, live);
+	} else {
+		aie_ctr_miss(site, bytes, weight, slack, accounted ? bytes : 0,
+			     true);
+	}
+	this_cpu_dec(aie_ctr_nest);
 }
 
 /* Account the free of an object charged by aie_site_charge(). */
 static __always_inline void aie_site_uncharge(const struct aie_site *site,
-					      u64 bytes, u64 slack, u64 weight)
+					      u64 bytes, u64 slack, u64 weight,
+					      bool accounted)
 {
-	struct aie_site_ctr __percpu *c = site->ctrs;
+	struct aie_ctr_slot __percpu *s = site->slot;
 
-	this_cpu_sub(c->live_bytes, bytes * weight);
-	this_cpu_sub(c->live_calls, weight);
-	this_cpu_sub(c->live_slack, slack * weight);
-}
-
-/*
- * The part of an object charged by aie_site_charge() that is accounted to
- * a memory cgroup: all its bytes, or none (memcg.c decides). Preemption
- * disabled.
- */
-static __always_inline void
-aie_site_charge_accounted(const struct aie_site *site, u64 bytes, u64 weight)
-{
-	this_cpu_add(site->ctrs->live_accounted, bytes * weight);
-}
-
-/* Its mirror, at the free of an accounted object. */
-static __always_inline void
-aie_site_uncharge_accounted(const struct aie_site *site, u64 bytes,
-			    u64 weight)
-{
-	this_cpu_sub(site->ctrs->live_accounted, bytes * weight);
+	bytes *= weight;
+	slack *= weight;
+	this_cpu_inc(aie_ctr_nest);
+	if (likely(this_cpu_read(s->site) == site)) {
+		this_cpu_sub(s->live_bytes, bytes);
+		this_cpu_sub(s->live_calls, weight);
+		this_cpu_sub(s->live_slack, slack);
+		if (accounted)
+			this_cpu_sub(s->live_accounted, bytes);
+	} else {
+		aie_ctr_miss(site, -(s64)bytes, -(s64)weight, -(s64)slack,
+			     accounted ? -(s64)bytes : 0, false);
+	}
+	this_cpu_dec(aie_ctr_nest);
 }
 
 /* The home slot in @map of the key whose hash is @hash. */

@@ -137,9 +137,8 @@ static __always_inline void aie_uncharge_weighted(u64 val, u64 weight)
 
 	bytes = likely(site->type == AIE_TYPE_SLAB) ? units :
 		aie_units_to_size(site->type, units);
-	aie_site_uncharge(site, bytes, FIELD_GET(AIE_OBJ_SLACK, val), weight);
-	if (val & AIE_OBJ_ACCOUNTED)
-		aie_site_uncharge_accounted(site, bytes, weight);
+	aie_site_uncharge(site, bytes, FIELD_GET(AIE_OBJ_SLACK, val), weight,
+			  val & AIE_OBJ_ACCOUNTED);
 }
 
 /*
@@ -281,9 +280,7 @@ static noinline void aie_track_alloc_slow(unsigned long call_site,
 	idx = aie_site_index(site);
 	if (aie_track_object(key, type, idx, bytes, slack, weight,
 			     accounted)) {
-		aie_site_charge(site, idx, bytes, slack, weight);
-		if (accounted)
-			aie_site_charge_accounted(site, bytes, weight);
+		aie_site_charge(site, bytes, slack, weight, accounted);
 	}
 	if (aie_capture_on())
 		aie_capture_alloc(site, bytes, weight);
@@ -374,9 +371,7 @@ found:
 		}
 		aie_track_replaced((unsigned long)key, old);
 	}
-	aie_site_charge(site, b, bytes, slack, 1);
-	if (accounted)
-		aie_site_charge_accounted(site, bytes, 1);
+	aie_site_charge(site, bytes, slack, 1, accounted);
 capture:
 	if (aie_capture_on())
 		aie_capture_alloc(site, bytes, 1);

@@ -4,6 +4,7 @@
  * without CONFIG_MEM_ALLOC_PROFILING. See Documentation/allocinfo_ext.rst.
  */
 
+#include <linux/log2.h>
 #include <linux/module.h>
 
 #include "aie.h"
@@ -16,6 +17,11 @@ unsigned int aie_sites_ahead_param = 1024;
 module_param_named(sites_ahead, aie_sites_ahead_param, uint, 0444);
 MODULE_PARM_DESC(sites_ahead,
 		 "Sites whose per-CPU counters are made ahead of need (default 1024, 256..65536); a burst of more new sites at once may wait for them (sites_waiting)");
+
+static unsigned int aie_counter_slots = 1024;
+module_param_named(counter_slots, aie_counter_slots, uint, 0444);
+MODULE_PARM_DESC(counter_slots,
+		 "Slots of each CPU's cache of site counters, a power of two, 1..65536 (default 1024; 64 bytes each): sites past that many share them");
 
 unsigned long aie_max_objects = 1UL << 20;
 module_param_named(max_objects, aie_max_objects, ulong, 0444);
@@ -57,13 +63,18 @@ static int __init allocinfo_ext_init(void)
 		       1U << 20);
 		return -EINVAL;
 	}
+	if (!is_power_of_2(aie_counter_slots) || aie_counter_slots > 65536) {
+		pr_err("counter_slots must be a power of two, 1..65536\n");
+		return -EINVAL;
+	}
 	ret = aie_hooks_select(aie_hooks);
 	if (ret)
 		return ret;
 	ret = aie_rules_init();
 	if (ret)
 		return ret;
-	ret = aie_sites_init(aie_max_sites, aie_sites_ahead_param);
+	ret = aie_sites_init(aie_max_sites, aie_sites_ahead_param,
+			     aie_counter_slots);
 	if (ret)
 		goto err_sites;
 	ret = aie_track_init(aie_max_objects, aie_lifetimes_param);

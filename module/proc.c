@@ -286,6 +286,9 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	aie_stat_show(m, "page_walk_stops", walk_stops);
 	aie_stat_show(m, "cache_size_misses", cache_misses);
 	aie_stat_show(m, "oversize", oversize);
+	seq_printf(m, "counter_slots %u\n", aie_ctr_slots());
+	aie_stat_show(m, "counter_slot_takes", ctr_takes);
+	aie_stat_show(m, "counter_shared_updates", ctr_shared);
 	seq_printf(m, "sample_seen_bytes %llu\n", aie_sample_seen());
 	aie_stat_show(m, "sampled", sampled);
 	aie_hooks_show(m);
@@ -295,6 +298,7 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "lifetime_hist_bytes %zu\n", aie_lifetimes_memory());
 	seq_printf(m, "site_table_bytes %zu\n", aie_sites_memory());
 	seq_printf(m, "site_counter_bytes %zu\n", aie_sites_ctrs_memory());
+	seq_printf(m, "counter_slot_bytes %zu\n", aie_ctrs_memory());
 	seq_printf(m, "object_map_bytes %zu\n", objects);
 	seq_printf(m, "weight_map_bytes %zu\n", weights);
 	seq_printf(m, "memory_bytes %zu\n", memory);

@@ -17,17 +17,13 @@
  *   uses it. The loser's entry is never published and never shown.
  * - Entries are never removed before the module unloads, so a site pointer
  *   stays valid for the module's lifetime without reference counts.
- * - The counters hooks update on every allocation and free are per CPU:
- *   each CPU has its own struct aie_site_ctr for each site, so no cache
- *   line is written by every CPU. A CPU updates only its own, with this_cpu
- *   operations, which an interrupt on the same CPU cannot tear; the hooks
- *   run with preemption disabled, so the CPU does not change under them.
- *   Readers sum the CPUs: each counter is exact at quiescence; while hooks
- *   run, a sum mixes instants.
- * - The counters are made in chunks of AIE_SITE_CHUNK sites
- *   (aie_site_chunks[], per-CPU allocations), a little ahead of the sites
- *   claimed, not for the whole table at load: on many CPUs they are most
- *   of its memory. A hook cannot allocate them: a claim that leaves fewer
+ * - The counters hooks update on every allocation and free are in a
+ *   per-CPU cache of slots in front of each site's own counters
+ *   (counters.c, which has their notes), so no cache line is written by
+ *   every CPU.
+ * - The sites' own counters are made in chunks of AIE_SITE_CHUNK sites
+ *   (aie_site_chunks[]), a little ahead of the sites claimed, not for the
+ *   whole table at load. A hook cannot allocate them: a claim that leaves fewer
  *   than half of aie_sites_ahead() ready queues an irq_work, whose handler
  *   queues aie_sites_grow() on a workqueue (irq_work, because the hook
  *   may run under locks that queue_work() takes). An entry is claimed only
@@ -35,32 +31,29 @@
  *   once the chunk's pointer is stored; a claimer reads it with
  *   smp_load_acquire() before it publishes the site, so whoever finds the
  *   site, or an object charged to it, finds its chunk. The claimer keeps
- *   the site's counters' address in its entry (site->ctrs), where the
+ *   the address of the site's slot in its entry (site->slot), where the
  *   hooks read it: they have the entry in hand already. A burst of new
  *   sites faster than the work is not tracked at the sites past the ready
  *   ones (counted as sites_waiting) until the work runs.
  * - The peak and the failure count are atomic64_t in struct aie_site:
- *   failures are rare, and the peak is written only when a CPU's share of
- *   a site's live bytes reaches a new high (aie_site_peak()).
+ *   failures are rare, and the peak is written only when a CPU's slot of
+ *   a site reaches a new high of the site's live bytes (aie_site_peak()).
  *
  * Every function here runs in any context (process, softirq, hardirq; not
  * NMI) and never sleeps, except init, exit, aie_sites_grow() and the walks
  * of the table.
- * Those that update the per-CPU counters need preemption disabled.
  */
 
-#include <linux/cpu.h>
 #include <linux/hash.h>
 #include <linux/irq_work.h>
 #include <linux/log2.h>
-#include <linux/percpu.h>
-#include <linux/smp.h>
+#include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 
 #include "aie.h"
 
-struct aie_site_ctr __percpu *aie_site_chunks[AIE_SITE_CHUNKS];
+struct aie_site_ctr *aie_site_chunks[AIE_SITE_CHUNKS];
 static u32 aie_site_ready;		/* entries whose chunk is published */
 static u32 aie_site_ahead;		/* sites_ahead: see aie_sites_ahead() */
 
@@ -97,11 +90,11 @@ static u32 aie_sites_wanted(u32 claimed)
 static void aie_sites_grow(struct work_struct *work)
 {
 	u32 ready = aie_site_ready, n;
-	struct aie_site_ctr __percpu *c;
+	struct aie_site_ctr *c;
 
 	while (ready < aie_sites_wanted(atomic_read(&aie_site_claimed))) {
 		n = min_t(u32, AIE_SITE_CHUNK, aie_site_cap - ready);
-		c = __alloc_percpu(n * sizeof(*c), __alignof__(*c));
+		c = kvcalloc(n, sizeof(*c), GFP_KERNEL);
 		if (!c) {
 			pr_warn_once("no memory for the counters of sites past %u\n",
 				     ready);
@@ -135,7 +128,8 @@ static void aie_sites_grow_kick(u32 claimed, u32 ready)
 		irq_work_queue(&aie_sites_grow_iw);
 }
 
-int aie_sites_init(unsigned int capacity, unsigned int ahead)
+int aie_sites_init(unsigned int capacity, unsigned int ahead,
+		   unsigned int slots)
 {
 	unsigned long buckets = roundup_pow_of_two((unsigned long)capacity * 2);
 
@@ -147,7 +141,7 @@ int aie_sites_init(unsigned int capacity, unsigned int ahead)
 
 	aie_sites = vzalloc(array_size(capacity, sizeof(*aie_sites)));
 	aie_site_hash = vzalloc(array_size(buckets, sizeof(*aie_site_hash)));
-	if (!aie_sites || !aie_site_hash)
+	if (!aie_sites || !aie_site_hash || aie_ctrs_init(slots))
 		goto nomem;
 	aie_sites_grow(NULL);
 	if (aie_site_ready < aie_sites_wanted(0))
@@ -167,7 +161,7 @@ void aie_sites_exit(void)
 	irq_work_sync(&aie_sites_grow_iw);
 	cancel_work_sync(&aie_sites_grow_work);
 	for (i = 0; i < DIV_ROUND_UP(aie_site_ready, AIE_SITE_CHUNK); i++) {
-		free_percpu(aie_site_chunks[i]);
+		kvfree(aie_site_chunks[i]);
 		aie_site_chunks[i] = NULL;
 	}
 	aie_site_ready = 0;
@@ -178,6 +172,7 @@ void aie_sites_exit(void)
 			kfree(aie_sites[i].name);
 		}
 	}
+	aie_ctrs_exit();
 	vfree(aie_site_hash);
 	vfree(aie_sites);
 	aie_site_hash = NULL;
@@ -195,11 +190,14 @@ u32 aie_sites_ready(void)
 	return READ_ONCE(aie_site_ready);
 }
 
-/* The counters' memory: every CPU's, for the sites that have them. */
+/*
+ * The counters' memory: the sites' own, for the sites that have them, and
+ * every CPU's slots.
+ */
 size_t aie_sites_ctrs_memory(void)
 {
-	return (size_t)aie_sites_ready() * num_possible_cpus() *
-	       sizeof(struct aie_site_ctr);
+	return (size_t)aie_sites_ready() * sizeof(struct aie_site_ctr) +
+	       aie_ctrs_memory();
 }
 
 /* The table's memory: entries, hash buckets, and the counters made. */
@@ -322,7 +320,7 @@ struct aie_site *aie_site_get(unsigned long call_site, enum aie_type type)
 	site = &aie_sites[idx];
 	site->call_site = call_site;
 	site->type = type;
-	site->ctrs = aie_site_ctrs(idx);
+	site->slot = aie_ctr_slot_of(idx);
 	sym = aie_sym_scratch();
 	aie_sym_resolve(call_site, sym);
 	class = aie_callers_classify(sym);
@@ -347,41 +345,6 @@ s64 aie_site_peak(u32 idx, s64 live_bytes)
 			return live_bytes;
 	}
 	return old;
-}
-
-/*
- * This CPU's share of site @idx's live bytes reached @live, above its own
- * earlier high: sum the CPUs and raise the peak. A peak is thus seen when
- * it is reached by an allocation on a CPU at a new high of its own, and by
- * every reader (proc.c); it can be missed when several CPUs each climb back
- * to an earlier high of theirs at once. Rare: once per new high per CPU.
- */
-void aie_site_new_high(u32 idx, s64 live)
-{
-	struct aie_site_sums sums;
-
-	this_cpu_write(aie_site_ctrs(idx)->high, live);
-	aie_site_sum(idx, &sums);
-	aie_site_peak(idx, sums.live_bytes);
-}
-
-/* Sum site @idx's counters over the CPUs. Any context. */
-void aie_site_sum(u32 idx, struct aie_site_sums *sums)
-{
-	struct aie_site_ctr __percpu *pc = aie_site_ctrs(idx);
-	struct aie_site_ctr *c;
-	int cpu;
-
-	memset(sums, 0, sizeof(*sums));
-	for_each_possible_cpu(cpu) {
-		c = per_cpu_ptr(pc, cpu);
-		sums->live_bytes += READ_ONCE(c->live_bytes);
-		sums->live_calls += READ_ONCE(c->live_calls);
-		sums->live_slack += READ_ONCE(c->live_slack);
-		sums->total_calls += READ_ONCE(c->total_calls);
-		sums->total_bytes += READ_ONCE(c->total_bytes);
-		sums->live_accounted += READ_ONCE(c->live_accounted);
-	}
 }
 
 /*
@@ -431,56 +394,25 @@ void aie_sites_retire(struct module *mod, struct aie_retired *r)
 }
 
 /*
- * "reset" for @cpu's counters: zero the cumulative ones and restart its
- * high at its share of the live bytes. On @cpu with interrupts off, or
- * while @cpu is offline.
- */
-static void aie_sites_reset_ctrs(int cpu)
-{
-	u32 i, n = aie_sites_nr();
-	struct aie_site_ctr *c;
-
-	for (i = 0; i < n; i++) {
-		c = per_cpu_ptr(aie_site_ctrs(i), cpu);
-		WRITE_ONCE(c->total_calls, 0);
-		WRITE_ONCE(c->total_bytes, 0);
-		WRITE_ONCE(c->high, c->live_bytes);
-	}
-}
-
-/*
- * On each online CPU, in an IPI with interrupts off: only this CPU writes
- * its counters, so nothing is lost; a hook the IPI interrupts between two
- * counters blurs the reset instant by one event.
- */
-static void aie_sites_reset_cpu(void *unused)
-{
-	aie_sites_reset_ctrs(smp_processor_id());
-}
-
-/*
- * "reset": zero the cumulative counters; the peak restarts at the live
- * figure. Process context: waits for the IPIs, and holds the CPU hotplug
- * lock so that an offline CPU, reset from here, stays offline meanwhile.
+ * "reset": zero the cumulative counters, the CPUs' slots' then the sites'
+ * own (see counters.c); the peak restarts at the live figure. Process
+ * context.
  */
 void aie_sites_reset(void)
 {
 	u32 i, n = aie_sites_nr();
 	struct aie_site_sums sums;
+	struct aie_site_ctr *c;
 	struct aie_site *site;
-	int cpu;
 
-	cpus_read_lock();
-	on_each_cpu(aie_sites_reset_cpu, NULL, 1);
-	for_each_possible_cpu(cpu) {
-		if (!cpu_online(cpu))
-			aie_sites_reset_ctrs(cpu);
-	}
-	cpus_read_unlock();
+	aie_ctrs_reset();
 	for (i = 0; i < n; i++) {
 		site = aie_site_at(i);
 		if (!site)
 			continue;
+		c = aie_site_ctrs(i);
+		atomic64_set(&c->total_calls, 0);
+		atomic64_set(&c->total_bytes, 0);
 		atomic64_set(&site->failed, 0);
 		aie_site_sum(i, &sums);
 		atomic64_set(&site->peak, sums.live_bytes);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sites_test - the site table's per-CPU counters, made in chunks a little
- * ahead of the sites in use rather than for the whole table at load: how
- * many are made and what they cost, that sites claimed past the first
+ * sites_test - the sites' own counters, made in chunks a little ahead of
+ * the sites in use rather than for the whole table at load: how many are
+ * made and what they cost (with each CPU's 1024 counter slots, which
+ * counters_test tests), that sites claimed past the first
  * chunks count exactly, and what a burst of new sites faster than the
  * chunks are made leaves (counted, never lost silently).
  *
@@ -17,7 +18,8 @@
 #include "aie_util.h"
 
 #define CHUNK		256	/* AIE_SITE_CHUNK: sites per chunk */
-#define CTR_BYTES	56	/* struct aie_site_ctr, per site per CPU */
+#define CTR_BYTES	48	/* struct aie_site_ctr, per site */
+#define SLOTS_BYTES	(1024 * 64)	/* each CPU's counter slots */
 #define SITE_BYTES	64	/* struct aie_site */
 #define BUCKET_BYTES	4	/* a hash bucket; twice as many as sites */
 #define SITES		"aie_helper_site"
@@ -134,7 +136,7 @@ TEST(counters_made_ahead)
 	/* At load: sites_ahead (1024) of the 4000, in four chunks. */
 	ready_and_bytes(&ready, &bytes);
 	EXPECT_EQ(1024, ready);
-	EXPECT_EQ(ready * cpus * CTR_BYTES, bytes);
+	EXPECT_EQ(ready * CTR_BYTES + cpus * SLOTS_BYTES, bytes);
 	/* 4000 entries and 8192 buckets, whole from the load. */
 	EXPECT_EQ(4000LL * SITE_BYTES + 8192 * BUCKET_BYTES + bytes,
 		  aie_stat("site_table_bytes"));
@@ -163,7 +165,7 @@ TEST(counters_made_ahead)
 	EXPECT_LT(1024, ready);
 	EXPECT_GE(4000, ready);
 	EXPECT_EQ(0, ready % CHUNK);
-	EXPECT_EQ(ready * cpus * CTR_BYTES, bytes);
+	EXPECT_EQ(ready * CTR_BYTES + cpus * SLOTS_BYTES, bytes);
 
 	ASSERT_EQ(0, aie_helper("free all"));
 	EXPECT_EQ(511, aie_for_each_row(site_row, SITES));
@@ -237,7 +239,7 @@ TEST(small_table_whole)
 	ASSERT_EQ(0, aie_setup("max_sites=300"));
 	ready_and_bytes(&ready, &bytes);
 	EXPECT_EQ(300, ready);
-	EXPECT_EQ(300 * cpus * CTR_BYTES, bytes);
+	EXPECT_EQ(300 * CTR_BYTES + cpus * SLOTS_BYTES, bytes);
 	EXPECT_EQ(300LL * SITE_BYTES + 1024 * BUCKET_BYTES + bytes,
 		  aie_stat("site_table_bytes"));
 

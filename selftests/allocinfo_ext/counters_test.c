@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * counters_test - the sites' counters: each CPU's cache of counter_slots
+ * slots in front of each site's own counters. Every test runs with the
+ * default 1024 slots, where the helper's sites have slots of their own,
+ * and with one slot, which every site shares, so that nearly every charge
+ * and uncharge moves the slot's deltas to the site it leaves. The figures
+ * must be exact either way: per site, across CPUs, after "reset".
+ *
+ * The helper's "sites <n>" makes one kmalloc(i + 1) at each of n distinct
+ * call sites of aie_helper_site(), in one write.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "aie_util.h"
+#include "aie_expect.h"
+
+#define OWN_BYTES	48	/* struct aie_site_ctr: a site's own counters */
+#define SLOT_BYTES	64	/* struct aie_ctr_slot, per slot per CPU */
+#define SITES		"aie_helper_site"
+#define NSITES		511
+
+/* What kmalloc(@size) charges: the slot of its bucket. */
+static long long kmalloc_charge(long long size)
+{
+	static const long long buckets[] = {
+		8, 16, 32, 64, 96, 128, 192, 256, 512,
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(buckets); i++) {
+		if (size <= buckets[i])
+			return aie_kmalloc_slot(buckets[i]);
+	}
+	return aie_slab_size("kmalloc-1k");
+}
+
+static bool helper_site(const struct aie_row *r)
+{
+	return !r->unloaded && !strcmp(r->module, "aie_helper") &&
+	       !strcmp(r->func, SITES);
+}
+
+/*
+ * A site holding its one object, every figure right: it asked bytes -
+ * slack, one of the helper's sizes, was charged that size's slot, once,
+ * and its peak is that object.
+ */
+static long long site_one_right(const struct aie_row *r, const void *arg)
+{
+	long long req = r->bytes - r->slack;
+
+	(void)arg;
+	return helper_site(r) && r->calls == 1 && req >= 1 &&
+	       req <= NSITES && r->bytes == kmalloc_charge(req) &&
+	       r->total_calls == 1 && r->total_bytes == r->bytes &&
+	       r->peak == r->bytes;
+}
+
+/* The same after "reset": no totals, the peak restarted at the object. */
+static long long site_one_reset(const struct aie_row *r, const void *arg)
+{
+	long long req = r->bytes - r->slack;
+
+	(void)arg;
+	return helper_site(r) && r->calls == 1 && req >= 1 &&
+	       req <= NSITES && r->bytes == kmalloc_charge(req) &&
+	       r->total_calls == 0 && r->total_bytes == 0 &&
+	       r->peak == r->bytes;
+}
+
+/* A site that holds nothing and counted nothing since the reset. */
+static long long site_empty(const struct aie_row *r, const void *arg)
+{
+	(void)arg;
+	return helper_site(r) && r->calls == 0 && r->bytes == 0 &&
+	       r->slack == 0 && r->total_calls == 0 && r->total_bytes == 0;
+}
+
+static long long site_bytes(const struct aie_row *r, const void *arg)
+{
+	(void)arg;
+	return helper_site(r) ? r->bytes : 0;
+}
+
+/* Run on @cpu only; 0 or -errno. */
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+FIXTURE(counters) {
+	long long takes;	/* counter_slot_takes at the start */
+};
+
+FIXTURE_VARIANT(counters) {
+	const char *params;
+	long long slots;
+};
+
+FIXTURE_VARIANT_ADD(counters, slots_1024) {
+	.params = NULL,
+	.slots = 1024,
+};
+
+FIXTURE_VARIANT_ADD(counters, one_slot) {
+	.params = "counter_slots=1",
+	.slots = 1,
+};
+
+FIXTURE_SETUP(counters)
+{
+	if (geteuid())
+		SKIP(return, "must be root");
+	ASSERT_EQ(0, aie_setup(variant->params));
+	self->takes = aie_stat("counter_slot_takes");
+}
+
+FIXTURE_TEARDOWN(counters)
+{
+	aie_teardown();
+}
+
+/* The slots, and what they and the sites' own counters take. */
+TEST_F(counters, memory)
+{
+	long long cpus = aie_possible_cpus(), ready;
+
+	ASSERT_LT(0, cpus);
+	EXPECT_EQ(variant->slots, aie_stat("counter_slots"));
+	ready = aie_stat("sites_ready");
+	EXPECT_LT(0, ready);
+	EXPECT_EQ(ready * OWN_BYTES + variant->slots * cpus * SLOT_BYTES,
+		  aie_stat("site_counter_bytes"));
+}
+
+/*
+ * 511 sites, each exact; after "reset", each exact again; after their
+ * frees, each empty. With one slot, each of the 511 allocations and each
+ * of the 511 frees takes the slot from the site before it.
+ */
+TEST_F(counters, many_sites_exact)
+{
+	long long want = 0, takes;
+	int i;
+
+	for (i = 0; i < NSITES; i++)
+		want += kmalloc_charge(i + 1);
+	ASSERT_EQ(0, aie_helper("sites %d", NSITES));
+	EXPECT_EQ(NSITES, aie_for_each_row(site_one_right, NULL));
+	EXPECT_EQ(want, aie_for_each_row(site_bytes, NULL));
+
+	ASSERT_EQ(0, aie_ctl("reset"));
+	EXPECT_EQ(NSITES, aie_for_each_row(site_one_reset, NULL));
+
+	ASSERT_EQ(0, aie_helper("free all"));
+	EXPECT_EQ(NSITES, aie_for_each_row(site_empty, NULL));
+	EXPECT_EQ(0, aie_stat("untracked"));
+
+	takes = aie_stat("counter_slot_takes") - self->takes;
+	TH_LOG("%lld slot takes", takes);
+	/* every new site takes its slot at its first allocation */
+	EXPECT_LE(NSITES, takes);
+	if (variant->slots == 1)
+		EXPECT_LE(2 * NSITES, takes);
+}
+
+/*
+ * One site's objects allocated on one CPU and freed on the other, and
+ * allocated there too: each CPU's slot holds a part, negative on the CPU
+ * that frees more than it allocates; the sum is exact, and the peak is
+ * seen when an allocation on either CPU raises it.
+ */
+TEST_F(counters, across_cpus)
+{
+	long long slot = aie_kmalloc_slot(96), s = slot - 96;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU online");
+	ASSERT_LT(0, slot);
+	ASSERT_EQ(0, pin(0));
+	ASSERT_EQ(0, aie_helper("alloc kmalloc96 10"));
+	ASSERT_EQ(0, pin(1));
+	ASSERT_EQ(0, aie_helper("free kmalloc96 6"));
+	ASSERT_EQ(0, aie_helper("alloc kmalloc96 2"));
+	EXPECT_ROW("aie_helper_kmalloc_96", "slab", 6, 6 * slot, 6 * s,
+		   12, 12 * slot, 10 * slot, 0);
+	/* CPU 0's part climbs past its high: the peak follows the sum */
+	ASSERT_EQ(0, pin(0));
+	ASSERT_EQ(0, aie_helper("alloc kmalloc96 5"));
+	EXPECT_ROW("aie_helper_kmalloc_96", "slab", 11, 11 * slot, 11 * s,
+		   17, 17 * slot, 11 * slot, 0);
+	/* CPU 1's part too, from below zero to past its high of 0 */
+	ASSERT_EQ(0, pin(1));
+	ASSERT_EQ(0, aie_helper("alloc kmalloc96 9"));
+	EXPECT_ROW("aie_helper_kmalloc_96", "slab", 20, 20 * slot, 20 * s,
+		   26, 26 * slot, 20 * slot, 0);
+	ASSERT_EQ(0, aie_ctl("reset"));
+	ASSERT_EQ(0, pin(0));
+	ASSERT_EQ(0, aie_helper("free kmalloc96 20"));
+	EXPECT_ROW("aie_helper_kmalloc_96", "slab", 0, 0, 0, 0, 0,
+		   20 * slot, 0);
+}
+
+/* counter_slots must be a power of two, 1..65536. */
+TEST(counter_slots_bounds)
+{
+	long long cpus = aie_possible_cpus();
+
+	aie_teardown();
+	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "counter_slots=0"));
+	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "counter_slots=3"));
+	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "counter_slots=131072"));
+	EXPECT_FALSE(aie_module_loaded("allocinfo_ext"));
+	ASSERT_EQ(0, aie_load(AIE_MODULE_KO, "counter_slots=65536"));
+	EXPECT_EQ(65536, aie_stat("counter_slots"));
+	EXPECT_EQ(aie_stat("sites_ready") * OWN_BYTES +
+		  65536LL * cpus * SLOT_BYTES,
+		  aie_stat("site_counter_bytes"));
+	EXPECT_EQ(0, aie_unload("allocinfo_ext"));
+}
+
+TEST_HARNESS_MAIN
