@@ -147,9 +147,25 @@ END {
 				"allocinfo_ext, weight map, per object",
 				stat["weight_map_bytes"] / stat["object_capacity"],
 				"weight_map_bytes / capacity"
-		if ("site_counter_bytes" in stat && stat["sites_ready"]) {
-			# entries and buckets for the whole table, counters for
-			# the sites that have them (made ahead of need)
+		if ("counter_slot_bytes" in stat && stat["sites_ready"]) {
+			# entries and buckets for the whole table, own counters
+			# for the sites that have them (made ahead of need), and
+			# each CPU's counter slots, however many sites
+			per = stat["site_table_bytes"] - stat["site_counter_bytes"]
+			per /= stat["site_capacity"]
+			own = stat["site_counter_bytes"] - stat["counter_slot_bytes"]
+			per += own / stat["sites_ready"]
+			printf "%-44s  %9.1f  %s\n", "allocinfo_ext, per site", per,
+				"entry + own counters"
+			printf "%-44s  %9d  %s\n", "allocinfo_ext, counter slots",
+				stat["counter_slot_bytes"],
+				sprintf("%d per CPU, 64 B each", stat["counter_slots"])
+			printf "%-44s  %9d  %s\n", "allocinfo_ext, site table now",
+				stat["site_table_bytes"],
+				sprintf("own counters for %d of %d",
+					stat["sites_ready"], stat["site_capacity"])
+		} else if ("site_counter_bytes" in stat && stat["sites_ready"]) {
+			# before counter slots: per-CPU counters per site
 			per = stat["site_table_bytes"] - stat["site_counter_bytes"]
 			per /= stat["site_capacity"]
 			per += stat["site_counter_bytes"] / stat["sites_ready"]
@@ -189,8 +205,13 @@ END {
 		stat["object_capacity"]
 	printf "%d sites; the figures are per slot, used or not, but for the\n",
 		stat["site_capacity"]
-	print "sites' per-CPU counters, made for the sites in use and a few"
-	print "more (sites_ready)."
+	if ("counter_slot_bytes" in stat)
+		print "sites' own counters, made for the sites in use and a few\n" \
+			"more (sites_ready), and the counter slots, a fixed number\n" \
+			"per CPU."
+	else
+		print "sites' per-CPU counters, made for the sites in use and a few\n" \
+			"more (sites_ready)."
 	if ("weight_map_bytes" in stat)
 		print "The weight map holds the weights of sampled objects, in a\n" \
 			"sixteenth as many slots, made at load whatever the mode."
