@@ -481,6 +481,20 @@ long long aie_kmalloc_slot(long long bucket)
 	return slot >= bucket ? slot : -1;
 }
 
+long long aie_kmalloc_charge(long long size)
+{
+	static const long long buckets[] = {
+		8, 16, 32, 64, 96, 128, 192, 256, 512,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(buckets) / sizeof(buckets[0]); i++) {
+		if (size <= buckets[i])
+			return aie_kmalloc_slot(buckets[i]);
+	}
+	return size <= 1024 ? aie_slab_size("kmalloc-1k") : -1;
+}
+
 long long aie_helper_cache_bytes(void)
 {
 	return aie_read_long("/sys/kernel/debug/aie_helper/cache_ksize");

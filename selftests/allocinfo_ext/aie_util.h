@@ -114,6 +114,12 @@ long long aie_object_size(const char *name);
 long long aie_kmalloc_slot(long long bucket);
 
 /*
+ * What kmalloc(@size) charges, for sizes up to 1024 (the helper's "sites"
+ * sizes): the slot of the smallest bucket that holds it; -1 on error.
+ */
+long long aie_kmalloc_charge(long long size);
+
+/*
  * Bytes charged per object of the helper's private cache: what ksize()
  * reports (the slot size; the object size on a debug or KASAN cache).
  */

@@ -25,21 +25,6 @@
 #define SITES		"aie_helper_site"
 #define NSITES		511
 
-/* What kmalloc(@size) charges: the slot of its bucket. */
-static long long kmalloc_charge(long long size)
-{
-	static const long long buckets[] = {
-		8, 16, 32, 64, 96, 128, 192, 256, 512,
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(buckets); i++) {
-		if (size <= buckets[i])
-			return aie_kmalloc_slot(buckets[i]);
-	}
-	return aie_slab_size("kmalloc-1k");
-}
-
 static bool helper_site(const struct aie_row *r)
 {
 	return !r->unloaded && !strcmp(r->module, "aie_helper") &&
@@ -57,7 +42,7 @@ static long long site_one_right(const struct aie_row *r, const void *arg)
 
 	(void)arg;
 	return helper_site(r) && r->calls == 1 && req >= 1 &&
-	       req <= NSITES && r->bytes == kmalloc_charge(req) &&
+	       req <= NSITES && r->bytes == aie_kmalloc_charge(req) &&
 	       r->total_calls == 1 && r->total_bytes == r->bytes &&
 	       r->peak == r->bytes;
 }
@@ -69,7 +54,7 @@ static long long site_one_reset(const struct aie_row *r, const void *arg)
 
 	(void)arg;
 	return helper_site(r) && r->calls == 1 && req >= 1 &&
-	       req <= NSITES && r->bytes == kmalloc_charge(req) &&
+	       req <= NSITES && r->bytes == aie_kmalloc_charge(req) &&
 	       r->total_calls == 0 && r->total_bytes == 0 &&
 	       r->peak == r->bytes;
 }
@@ -154,7 +139,7 @@ TEST_F(counters, many_sites_exact)
 	int i;
 
 	for (i = 0; i < NSITES; i++)
-		want += kmalloc_charge(i + 1);
+		want += aie_kmalloc_charge(i + 1);
 	ASSERT_EQ(0, aie_helper("sites %d", NSITES));
 	EXPECT_EQ(NSITES, aie_for_each_row(site_one_right, NULL));
 	EXPECT_EQ(want, aie_for_each_row(site_bytes, NULL));

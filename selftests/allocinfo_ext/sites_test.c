@@ -24,21 +24,6 @@
 #define BUCKET_BYTES	4	/* a hash bucket; twice as many as sites */
 #define SITES		"aie_helper_site"
 
-/* What kmalloc(@size) charges: the slot of its bucket. */
-static long long kmalloc_charge(long long size)
-{
-	static const long long buckets[] = {
-		8, 16, 32, 64, 96, 128, 192, 256, 512,
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(buckets); i++) {
-		if (size <= buckets[i])
-			return aie_kmalloc_slot(buckets[i]);
-	}
-	return aie_slab_size("kmalloc-1k");
-}
-
 /* Charged bytes of one object at each of the helper's first @n sites. */
 static long long sites_bytes(int n)
 {
@@ -46,7 +31,7 @@ static long long sites_bytes(int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		sum += kmalloc_charge(i + 1);
+		sum += aie_kmalloc_charge(i + 1);
 	return sum;
 }
 
@@ -86,7 +71,7 @@ static long long site_one_right(const struct aie_row *r, const void *arg)
 	long long req = r->bytes - r->slack;
 
 	return helper_site(r, arg) && r->calls == 1 && req >= 1 && req <= 600 &&
-	       r->bytes == kmalloc_charge(req) && r->total_calls == 1;
+	       r->bytes == aie_kmalloc_charge(req) && r->total_calls == 1;
 }
 
 /*
