@@ -91,13 +91,14 @@ check:
 check-all:
 	tools/vm/check-all.sh
 
-# stress_test alone, on 4 vCPUs, for 5 minutes of storms and 100
-# load/unload cycles under storm (the same test runs 20 s and 10 cycles in
-# make check), on the one kernel KERNEL names.
+# stress_test alone, on 4 vCPUs, for 5 minutes of storms, 5 more through
+# one counter slot, and 100 load/unload cycles under storm (make check
+# runs 20 s, 5 s and 10 cycles; 20 s through one slot on 4 vCPUs), on the
+# one kernel KERNEL names.
 stress:
 	KERNEL=$(KERNEL) AIE_CHECK_ONE=1 AIE_MODE=stress AIE_VM_CPUS=4 \
 	AIE_TIMEOUT=2400 \
-	AIE_APPEND="aie.stress_seconds=300 aie.stress_cycles=100" \
+	AIE_APPEND="aie.stress_seconds=300 aie.slot_seconds=300 aie.stress_cycles=100" \
 	tools/vm/check.sh
 
 dkms-check:

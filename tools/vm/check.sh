@@ -47,7 +47,7 @@ if [ "${AIE_SMP:-1}" != 0 ] && [ "${AIE_MODE:-check}" = check ]; then
 	for try in 1 2 3; do
 		set +e
 		AIE_ACCEL=tcg,thread=multi AIE_VM_CPUS=4 \
-			AIE_APPEND="aie.stress_seconds=${AIE_SMP_SECONDS:-20} ${AIE_APPEND:-}" \
+			AIE_APPEND="aie.stress_seconds=${AIE_SMP_SECONDS:-20} aie.slot_seconds=${AIE_SMP_SECONDS:-20} ${AIE_APPEND:-}" \
 			aie_boot smp "${AIE_TIMEOUT:-900}"
 		smp_rc=$?
 		set -e
