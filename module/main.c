@@ -16,7 +16,7 @@ MODULE_PARM_DESC(max_sites, "Call sites the site table holds (default 16384)");
 unsigned int aie_sites_ahead_param = 1024;
 module_param_named(sites_ahead, aie_sites_ahead_param, uint, 0444);
 MODULE_PARM_DESC(sites_ahead,
-		 "Sites whose per-CPU counters are made ahead of need (default 1024, 256..65536); a burst of more new sites at once may wait for them (sites_waiting)");
+		 "Sites whose own counters are made ahead of need (default 1024, 256..65536); a burst of more new sites at once may wait for them (sites_waiting)");
 
 static unsigned int aie_counter_slots = 1024;
 module_param_named(counter_slots, aie_counter_slots, uint, 0444);

@@ -23,18 +23,19 @@
  *   every CPU.
  * - The sites' own counters are made in chunks of AIE_SITE_CHUNK sites
  *   (aie_site_chunks[]), a little ahead of the sites claimed, not for the
- *   whole table at load. A hook cannot allocate them: a claim that leaves fewer
- *   than half of aie_sites_ahead() ready queues an irq_work, whose handler
- *   queues aie_sites_grow() on a workqueue (irq_work, because the hook
- *   may run under locks that queue_work() takes). An entry is claimed only
- *   below aie_site_ready, which the work raises with smp_store_release()
- *   once the chunk's pointer is stored; a claimer reads it with
- *   smp_load_acquire() before it publishes the site, so whoever finds the
- *   site, or an object charged to it, finds its chunk. The claimer keeps
- *   the address of the site's slot in its entry (site->slot), where the
- *   hooks read it: they have the entry in hand already. A burst of new
- *   sites faster than the work is not tracked at the sites past the ready
- *   ones (counted as sites_waiting) until the work runs.
+ *   whole table at load. A hook cannot allocate them: a claim that leaves
+ *   fewer than half of aie_sites_ahead() ready queues an irq_work, whose
+ *   handler queues aie_sites_grow() on a workqueue (irq_work, because the
+ *   hook may run under locks that queue_work() takes). An entry is claimed
+ *   only below aie_site_ready, which the work raises with
+ *   smp_store_release() once the chunk's pointer is stored; a claimer reads
+ *   it with smp_load_acquire() before it publishes the site, so whoever
+ *   finds the site, or an object charged to it, finds its chunk. The
+ *   claimer keeps the address of the site's slot in its entry
+ *   (site->slot), where the hooks read it: they have the entry in hand
+ *   already. A burst of new sites faster than the work is not tracked at
+ *   the sites past the ready ones (counted as sites_waiting) until the
+ *   work runs.
  * - The peak and the failure count are atomic64_t in struct aie_site:
  *   failures are rare, and the peak is written only when a CPU's slot of
  *   a site reaches a new high of the site's live bytes (aie_site_peak()).
