@@ -88,7 +88,10 @@ struct aie_site {
 	struct aie_ctr_slot __percpu *slot;
 	u8 type;			/* enum aie_type */
 	u16 frame;			/* AIE_SITE_WRAPPER: see frames.c */
+	atomic_t moves;			/* see aie_site_sum() (counters.c) */
 };
+
+static_assert(sizeof(struct aie_site) == 64);
 
 /* A site's counters summed over the CPUs. */
 struct aie_site_sums {
@@ -139,7 +142,7 @@ struct aie_site_ctr {
  * site's slot is the same on every CPU: its index modulo the slots.
  */
 struct aie_ctr_slot {
-	const struct aie_site *site;	/* whose deltas these are, or NULL */
+	struct aie_site *site;		/* whose deltas these are, or NULL */
 	s64 live_bytes;
 	s64 live_calls;
 	s64 live_slack;
@@ -147,7 +150,9 @@ struct aie_ctr_slot {
 	s64 total_bytes;
 	s64 live_accounted;
 	s64 high;		/* highest live_bytes here since taken or reset */
-} ____cacheline_aligned;
+} __aligned(64);
+
+static_assert(sizeof(struct aie_ctr_slot) == 64);
 
 /*
  * The sites' own counters come in chunks of AIE_SITE_CHUNK sites, each
@@ -266,10 +271,10 @@ void aie_ctrs_exit(void);
 struct aie_ctr_slot __percpu *aie_ctr_slot_of(u32 idx);
 unsigned int aie_ctr_slots(void);
 size_t aie_ctrs_memory(void);
-void aie_ctr_miss(const struct aie_site *site, s64 bytes, s64 calls,
-		  s64 slack, s64 accounted, bool charge);
-void aie_site_new_high(const struct aie_site *site, s64 live);
-void aie_site_sum(u32 idx, struct aie_site_sums *sums);
+void aie_ctr_miss(struct aie_site *site, s64 bytes, s64 calls, s64 slack,
+		  s64 accounted, bool charge);
+void aie_site_new_high(struct aie_site *site, s64 live);
+bool aie_site_sum(u32 idx, struct aie_site_sums *sums);
 void aie_ctrs_reset(void);
 
 /* What aie_sites_retire() found: the sites of a module that unloads. */
@@ -591,7 +596,7 @@ static __always_inline struct aie_site_ctr *aie_site_ctrs(u32 idx)
  * its test of the slot and its updates not to give the slot to another
  * site (counters.c).
  */
-static __always_inline void aie_site_charge(const struct aie_site *site,
+static __always_inline void aie_site_charge(struct aie_site *site,
 					    u64 bytes, u64 slack, u64 weight,
 					    bool accounted)
 {
@@ -619,7 +624,7 @@ static __always_inline void aie_site_charge(const struct aie_site *site,
 }
 
 /* Account the free of an object charged by aie_site_charge(). */
-static __always_inline void aie_site_uncharge(const struct aie_site *site,
+static __always_inline void aie_site_uncharge(struct aie_site *site,
 					      u64 bytes, u64 slack, u64 weight,
 					      bool accounted)
 {

@@ -30,25 +30,39 @@
  *   test of the slot and its updates would pull the slot from under it:
  *   each hook counts itself in this CPU's aie_ctr_nest around the two, and
  *   one that finds another there adds to its site's own counters instead.
- * - Readers (aie_site_sum()) read the site's own counters, then each
- *   CPU's slot, whose site they read before and after its deltas; a slot
- *   that changed hands meanwhile is left out. A slot is emptied before its
- *   deltas reach the site's own counters, so a reader never counts them
- *   twice; a read during the move may miss them. Each figure is exact at
+ * - A reader (aie_site_sum()) reads the site's own counters, then each
+ *   CPU's slot that holds the site. A move of a slot's deltas to the
+ *   site's own counters, by the CPU that gives the slot away, is counted
+ *   in the site's @moves, as a seqcount is but with any number of CPUs
+ *   moving at once: the low bits count the moves under way, the high bits
+ *   those done. A reader that saw a move under way, or a different count
+ *   after its read, reads again, a few times at most: a sum that misses a
+ *   slot's deltas, or counts them twice, would be wrong by all they hold,
+ *   and a peak raised from it would stay wrong. A sum that is still not
+ *   consistent says so, and raises no peak. Each figure is exact at
  *   quiescence; while hooks run, a sum mixes instants, as any sum of
  *   per-CPU counters does.
  * - "reset" (aie_ctrs_reset()) zeroes the totals of each CPU's slots in
- *   an IPI, then sites.c zeroes the sites' own: a slot given to another
- *   site meanwhile, with interrupts off, moved its totals before its CPU
- *   took the IPI (zeroed after) or after it (counts since the reset).
+ *   an IPI, then sites.c zeroes the sites' own. Counts from before the
+ *   reset do not survive it: a slot is given away with interrupts off, so
+ *   its totals moved before its CPU's IPI, and were zeroed after. Counts
+ *   made during the reset may be lost: those moved to a site's own
+ *   counters between its CPU's IPI and the zeroing of that site's own.
  */
 
 #include <linux/cpu.h>
-#include <linux/log2.h>
+#include <linux/lockdep.h>
 #include <linux/percpu.h>
+#include <linux/slab.h>
 #include <linux/smp.h>
 
 #include "aie.h"
+
+/* A move of a slot's deltas under way, in aie_site::moves; one done. */
+#define AIE_MOVE_BEGUN		1
+#define AIE_MOVE_DONE		BIT(16)
+#define AIE_MOVES_BUSY		(AIE_MOVE_DONE - 1)
+#define AIE_SUM_TRIES		8
 
 /* Slots per per-CPU allocation: __alloc_percpu() takes at most 32 KiB. */
 #define AIE_CTR_PART	(PCPU_MIN_UNIT_SIZE / sizeof(struct aie_ctr_slot))
@@ -141,8 +155,8 @@ static void aie_site_raise_peak(const struct aie_site *site)
 	u32 idx = aie_site_index(site);
 	struct aie_site_sums sums;
 
-	aie_site_sum(idx, &sums);
-	aie_site_peak(idx, sums.live_bytes);
+	if (aie_site_sum(idx, &sums))
+		aie_site_peak(idx, sums.live_bytes);
 }
 
 /*
@@ -152,7 +166,7 @@ static void aie_site_raise_peak(const struct aie_site *site)
  * CPUs each climb back to an earlier high of theirs at once. From the
  * hooks, inside aie_ctr_nest: the slot is still @site's.
  */
-void aie_site_new_high(const struct aie_site *site, s64 live)
+void aie_site_new_high(struct aie_site *site, s64 live)
 {
 	this_cpu_write(site->slot->high, live);
 	aie_site_raise_peak(site);
@@ -160,23 +174,27 @@ void aie_site_new_high(const struct aie_site *site, s64 live)
 
 /*
  * Give this CPU's slot @s to @site, holding the deltas given: move those
- * of its site before into that site's own counters. Interrupts disabled,
- * so that neither a hook nor the reset's IPI on this CPU comes between.
- * The slot is emptied first and filled last, each ordered by smp_wmb()
- * against aie_site_sum()'s smp_rmb().
+ * of its site before into that site's own counters, inside a move of its
+ * @moves (see aie_site_sum()). Interrupts disabled, so that neither a
+ * hook nor the reset's IPI on this CPU comes between. The slot is filled
+ * last, ordered by smp_wmb() against aie_site_read()'s smp_rmb().
  */
-static void aie_ctr_take(struct aie_ctr_slot *s, const struct aie_site *site,
+static void aie_ctr_take(struct aie_ctr_slot *s, struct aie_site *site,
 			 s64 bytes, s64 calls, s64 slack, s64 accounted,
 			 bool charge)
 {
-	const struct aie_site *old = s->site;
+	struct aie_site *old = s->site;
 
 	if (old) {
+		atomic_add(AIE_MOVE_BEGUN, &old->moves);
+		/* The move begun before any of it is seen. */
+		smp_mb__after_atomic();
 		WRITE_ONCE(s->site, NULL);
-		/* Emptied before its deltas reach @old's own counters. */
-		smp_wmb();
 		aie_ctr_add(old, s->live_bytes, s->live_calls, s->live_slack,
 			    s->total_calls, s->total_bytes, s->live_accounted);
+		/* All of it seen before the move is done. */
+		smp_mb__before_atomic();
+		atomic_add(AIE_MOVE_DONE - AIE_MOVE_BEGUN, &old->moves);
 	}
 	WRITE_ONCE(s->live_bytes, bytes);
 	WRITE_ONCE(s->live_calls, calls);
@@ -197,11 +215,12 @@ static void aie_ctr_take(struct aie_ctr_slot *s, const struct aie_site *site,
  * interrupted another between its test of the slot and its updates, add
  * them to @site's own counters. Preemption disabled, inside aie_ctr_nest.
  */
-void aie_ctr_miss(const struct aie_site *site, s64 bytes, s64 calls,
-		  s64 slack, s64 accounted, bool charge)
+void aie_ctr_miss(struct aie_site *site, s64 bytes, s64 calls, s64 slack,
+		  s64 accounted, bool charge)
 {
 	unsigned long flags;
 
+	lockdep_assert_preemption_disabled();
 	if (this_cpu_read(aie_ctr_nest) > 1) {
 		aie_count(ctr_shared);
 		aie_ctr_add(site, bytes, calls, slack, charge ? calls : 0,
@@ -217,15 +236,11 @@ void aie_ctr_miss(const struct aie_site *site, s64 bytes, s64 calls,
 		aie_site_raise_peak(site);
 }
 
-/*
- * Sum site @idx's figures: its own counters and the CPUs' slots that hold
- * it (see the notes at the top). Any context.
- */
-void aie_site_sum(u32 idx, struct aie_site_sums *sums)
+/* One reading of @site's own counters and of the CPUs' slots that hold it. */
+static void aie_site_read(const struct aie_site *site,
+			  struct aie_site_sums *sums)
 {
-	const struct aie_site *site = &aie_sites[idx];
-	struct aie_site_ctr *c = aie_site_ctrs(idx);
-	struct aie_site_sums d;
+	struct aie_site_ctr *c = aie_site_ctrs(aie_site_index(site));
 	struct aie_ctr_slot *s;
 	int cpu;
 
@@ -235,30 +250,45 @@ void aie_site_sum(u32 idx, struct aie_site_sums *sums)
 	sums->total_calls = atomic64_read(&c->total_calls);
 	sums->total_bytes = atomic64_read(&c->total_bytes);
 	sums->live_accounted = atomic64_read(&c->live_accounted);
-	/* Pairs with the smp_wmb() after a slot is emptied. */
-	smp_rmb();
 	for_each_possible_cpu(cpu) {
 		s = per_cpu_ptr(site->slot, cpu);
 		if (READ_ONCE(s->site) != site)
 			continue;
 		/* Pairs with the smp_wmb() before a slot is filled. */
 		smp_rmb();
-		d.live_bytes = READ_ONCE(s->live_bytes);
-		d.live_calls = READ_ONCE(s->live_calls);
-		d.live_slack = READ_ONCE(s->live_slack);
-		d.total_calls = READ_ONCE(s->total_calls);
-		d.total_bytes = READ_ONCE(s->total_bytes);
-		d.live_accounted = READ_ONCE(s->live_accounted);
-		/* The deltas, then whether the slot still held @site. */
+		sums->live_bytes += READ_ONCE(s->live_bytes);
+		sums->live_calls += READ_ONCE(s->live_calls);
+		sums->live_slack += READ_ONCE(s->live_slack);
+		sums->total_calls += READ_ONCE(s->total_calls);
+		sums->total_bytes += READ_ONCE(s->total_bytes);
+		sums->live_accounted += READ_ONCE(s->live_accounted);
+	}
+}
+
+/*
+ * Sum site @idx's figures: its own counters and the CPUs' slots that hold
+ * it. False when a move of a slot's deltas to the own counters came in
+ * the way of every try (see the notes at the top): @sums may then miss
+ * or double a slot's deltas. Any context.
+ */
+bool aie_site_sum(u32 idx, struct aie_site_sums *sums)
+{
+	const struct aie_site *site = &aie_sites[idx];
+	int tries, moves;
+
+	for (tries = 1; ; tries++) {
+		moves = atomic_read(&site->moves);
+		/* Pairs with the barriers around a move (aie_ctr_take()). */
 		smp_rmb();
-		if (READ_ONCE(s->site) != site)
-			continue;
-		sums->live_bytes += d.live_bytes;
-		sums->live_calls += d.live_calls;
-		sums->live_slack += d.live_slack;
-		sums->total_calls += d.total_calls;
-		sums->total_bytes += d.total_bytes;
-		sums->live_accounted += d.live_accounted;
+		aie_site_read(site, sums);
+		/* The reading, then whether a move came in its way. */
+		smp_rmb();
+		if (!(moves & AIE_MOVES_BUSY) &&
+		    atomic_read(&site->moves) == moves)
+			return true;
+		if (tries == AIE_SUM_TRIES)
+			return false;
+		cpu_relax();
 	}
 }
 

@@ -132,7 +132,7 @@ static u64 aie_units_to_size(enum aie_type type, u64 units)
  */
 static __always_inline void aie_uncharge_weighted(u64 val, u64 weight)
 {
-	const struct aie_site *site = &aie_sites[FIELD_GET(AIE_OBJ_SITE, val)];
+	struct aie_site *site = &aie_sites[FIELD_GET(AIE_OBJ_SITE, val)];
 	u64 units = FIELD_GET(AIE_OBJ_SIZE, val), bytes;
 
 	bytes = likely(site->type == AIE_TYPE_SLAB) ? units :

@@ -149,8 +149,11 @@ static int allocinfo_ext_show(struct seq_file *m, void *v)
 		return 0;
 	}
 	idx = aie_site_index(site);
-	aie_site_sum(idx, &s);
-	peak = aie_site_peak(idx, s.live_bytes);
+	/* A sum a move came in the way of raises no peak (counters.c). */
+	if (aie_site_sum(idx, &s))
+		peak = aie_site_peak(idx, s.live_bytes);
+	else
+		peak = atomic64_read(&site->peak);
 	aie_line_start(&l, m);
 	aie_line_s64(&l, s.live_bytes, 12);
 	aie_line_char(&l, ' ');

@@ -396,8 +396,9 @@ void aie_sites_retire(struct module *mod, struct aie_retired *r)
 
 /*
  * "reset": zero the cumulative counters, the CPUs' slots' then the sites'
- * own (see counters.c); the peak restarts at the live figure. Process
- * context.
+ * own (see counters.c); the peak restarts at the live figure. Counts from
+ * before it do not survive; counts made while it runs may be lost.
+ * Process context.
  */
 void aie_sites_reset(void)
 {
@@ -415,7 +416,11 @@ void aie_sites_reset(void)
 		atomic64_set(&c->total_calls, 0);
 		atomic64_set(&c->total_bytes, 0);
 		atomic64_set(&site->failed, 0);
-		aie_site_sum(i, &sums);
-		atomic64_set(&site->peak, sums.live_bytes);
+		/*
+		 * The peak restarts from 0 when moves kept the sum from being
+		 * consistent: the next new high or read raises it.
+		 */
+		atomic64_set(&site->peak,
+			     aie_site_sum(i, &sums) ? sums.live_bytes : 0);
 	}
 }
