@@ -11,6 +11,10 @@
 
 #include "aie_util.h"
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
 int aie_load(const char *path, const char *params)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
@@ -202,7 +206,7 @@ static int aie_row_field(struct aie_row *row, const char *tok)
 		snprintf(row->type, sizeof(row->type), "%s", tok + 5);
 		return 0;
 	}
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		if (strncmp(tok, keys[i].key, strlen(keys[i].key)))
 			continue;
 		*(long long *)((char *)row + keys[i].off) =
@@ -488,7 +492,7 @@ long long aie_kmalloc_charge(long long size)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(buckets) / sizeof(buckets[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(buckets); i++) {
 		if (size <= buckets[i])
 			return aie_kmalloc_slot(buckets[i]);
 	}

@@ -10,7 +10,9 @@
  * The helper's "sites <n>" makes one kmalloc(i + 1) at each of n distinct
  * call sites of aie_helper_site(), in one write.
  */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* sched_setaffinity() */
+#endif
 #include <errno.h>
 #include <sched.h>
 #include <string.h>
@@ -32,31 +34,32 @@ static bool helper_site(const struct aie_row *r)
 }
 
 /*
- * A site holding its one object, every figure right: it asked bytes -
- * slack, one of the helper's sizes, was charged that size's slot, once,
- * and its peak is that object.
+ * A site holding its one object, @tcalls counted since the load or reset:
+ * it asked bytes - slack, one of the helper's sizes, was charged that
+ * size's slot, and its peak is that object.
  */
-static long long site_one_right(const struct aie_row *r, const void *arg)
+static bool site_one(const struct aie_row *r, long long tcalls)
 {
 	long long req = r->bytes - r->slack;
 
-	(void)arg;
 	return helper_site(r) && r->calls == 1 && req >= 1 &&
 	       req <= NSITES && r->bytes == aie_kmalloc_charge(req) &&
-	       r->total_calls == 1 && r->total_bytes == r->bytes &&
+	       r->total_calls == tcalls && r->total_bytes == tcalls * r->bytes &&
 	       r->peak == r->bytes;
+}
+
+/* Each site right after the allocations: counted once. */
+static long long site_one_right(const struct aie_row *r, const void *arg)
+{
+	(void)arg;
+	return site_one(r, 1);
 }
 
 /* The same after "reset": no totals, the peak restarted at the object. */
 static long long site_one_reset(const struct aie_row *r, const void *arg)
 {
-	long long req = r->bytes - r->slack;
-
 	(void)arg;
-	return helper_site(r) && r->calls == 1 && req >= 1 &&
-	       req <= NSITES && r->bytes == aie_kmalloc_charge(req) &&
-	       r->total_calls == 0 && r->total_bytes == 0 &&
-	       r->peak == r->bytes;
+	return site_one(r, 0);
 }
 
 /* A site that holds nothing and counted nothing since the reset. */
