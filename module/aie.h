@@ -36,6 +36,15 @@
 
 #include "compat.h"
 
+/*
+ * x86-64 only: the object map tells keys apart by 32 bits of their hash
+ * on 48-bit kernel addresses (objmap.c), values pack into 64 bits, and
+ * frames.c reads callers off x86-64 stack frames.
+ */
+#ifndef CONFIG_X86_64
+#error "allocinfo_ext builds for x86-64 kernels only"
+#endif
+
 enum aie_type {
 	AIE_TYPE_SLAB,
 	AIE_TYPE_PAGE,
@@ -539,7 +548,11 @@ static inline struct aie_site *aie_site_at(u32 idx)
 	if (idx >= aie_sites_nr())
 		return NULL;
 	site = &aie_sites[idx];
-	return test_bit(AIE_SITE_PUBLISHED, &site->flags) ? site : NULL;
+	/*
+	 * Acquire: the site's fields, set before the cmpxchg() that put it in
+	 * the hash, are read after the bit set behind it (sites.c).
+	 */
+	return test_bit_acquire(AIE_SITE_PUBLISHED, &site->flags) ? site : NULL;
 }
 
 static inline u32 aie_site_index(const struct aie_site *site)
