@@ -31,9 +31,13 @@ function pct(est, tru) {
 }
 
 BEGIN {
-	nconfigs = split("none floor disabled full sample profiler slab_debug page_owner", configs)
+	nconfigs = split("none floor slabmap slabmap_nosite slabmap_noctr slabmap_recs disabled full sample profiler slab_debug page_owner", configs)
 	label["none"] = "not loaded"
 	label["floor"] = "floor"
+	label["slabmap"] = "slab map prototype"
+	label["slabmap_nosite"] = "slab map, one site"
+	label["slabmap_noctr"] = "slab map, no ctrs"
+	label["slabmap_recs"] = "slab map, records"
 	label["disabled"] = "disable all"
 	label["full"] = "full tracking"
 	label["sample"] = "sample 524288"
@@ -67,6 +71,7 @@ $1 == "R" || $1 == "N" {
 }
 
 $1 == "M" && $2 == "stat" { stat[$3] = $4; next }
+$1 == "M" && $2 ~ /^slabmap/ { smstat[$2, $3] = $4; next }
 $1 == "M" && $2 == "kmalloc-64" { slab_size[boot] = $4; slab_obj[boot] = $3; next }
 $1 == "M" && $2 == "page_ext_bytes" { page_ext[boot] = $3; next }
 $1 == "M" && $2 == "pages_spanned" { spanned[boot] = $3; next }

@@ -94,6 +94,18 @@ accuracy() {
 	echo release > $ctl
 }
 
+# slabmap MODULE OP:N...: the operations with the prototype MODULE
+# (tools/bench/aie_slabmap) loaded, its configuration named after it
+slabmap() {
+	local mod=$1 cfg=${1#aie_}
+	shift
+	insmod /aie/$mod.ko || exit 1
+	echo "# $cfg at $(cut -d' ' -f1 /proc/uptime) s"
+	run_ops "$cfg" "$@"
+	sed "s/^/M $cfg /" /sys/kernel/debug/$mod/stats
+	rmmod $mod
+}
+
 # memory figures every boot prints: the kmalloc-64 slot, and page_ext
 facts() {
 	local s=/sys/kernel/slab/kmalloc-64 n
@@ -131,6 +143,12 @@ full)
 	insmod /aie/aie_floor.ko || exit 1
 	run_all floor
 	rmmod aie_floor
+	# the slab map prototype (kmalloc and kfree only), then kmalloc-64
+	# under its builds without parts
+	slabmap aie_slabmap $(echo $ops | tr ' ' '\n' | grep -E '^(kmalloc|sites)-')
+	for v in nosite noctr recs; do
+		slabmap aie_slabmap_$v kmalloc-64:20000
+	done
 	insmod /aie/allocinfo_ext.ko hooks=slab,page,vmalloc,percpu || exit 1
 	read_table load
 	echo "disable all" > $aie || exit 1
