@@ -57,6 +57,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitfield.h>
 #include <linux/debugfs.h>
 #include <linux/hash.h>
 #include <linux/log2.h>
