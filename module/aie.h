@@ -14,6 +14,7 @@
  * lifetimes.c lifetimes of freed objects, ages of live ones
  * frames.c   the call site of a page allocation, read off the stack
  * line.c     a row of a /proc table built in place (line.h)
+ * slabmap.c  the records of slab objects, beside their slab's pages
  */
 #ifndef _AIE_H
 #define _AIE_H
@@ -228,6 +229,8 @@ struct aie_stats {
 	unsigned long cache_misses;	/* ksize() asked (hooks_slab.c) */
 	unsigned long ctr_takes;	/* counter slot given to a site */
 	unsigned long ctr_shared;	/* slot busy: site's own counters */
+	unsigned long slab_records;	/* slab map records set, net (slabmap.c) */
+	unsigned long unseen_frees;	/* records left when their slab went */
 };
 
 DECLARE_PER_CPU(struct aie_stats, aie_stats);
@@ -313,6 +316,16 @@ unsigned long aie_objmap_count(const struct aie_objmap *map);
 unsigned long aie_objmap_capacity(const struct aie_objmap *map);
 size_t aie_objmap_memory(const struct aie_objmap *map);
 
+/* slabmap.c */
+extern bool aie_slabmap_param;
+int aie_slabmap_init(unsigned long records);
+void aie_slabmap_unregister(void);
+void aie_slabmap_exit(void);
+unsigned long aie_slabmap_count(void);
+unsigned long aie_slabmap_capacity(void);
+unsigned int aie_slabmap_descs(void);
+size_t aie_slabmap_memory(void);
+
 /* frames.c */
 unsigned long aie_frames_caller(const unsigned long *slot,
 				struct aie_site **sitep);
@@ -359,6 +372,8 @@ void aie_track_failed(unsigned long call_site, enum aie_type type);
 void aie_track_failed_n(unsigned long call_site, enum aie_type type,
 			u64 weight);
 void __aie_track_free(const void *key, u64 hash);
+void aie_track_slab_freed(u64 val);
+void aie_track_unseen(u64 val);
 struct tracepoint *aie_tracepoint_find(const char *name);
 struct kretprobe;
 int aie_kretprobe_register_named(struct kretprobe *rp, unsigned int per_cpu,

@@ -9,7 +9,9 @@
  * map serves all:
  * aie_objects, whose values pack site, size and slack (AIE_OBJ_* in aie.h).
  * A sampled object's weight, when above 1, is kept in aie_weights under
- * the same key.
+ * the same key. With slabmap=1 (slabmap.c) the fast path keeps a slab
+ * object's value beside its slab's pages instead, and a slab free looks
+ * there first.
  *
  * The cost that matters is that of the events not recorded, and of frees:
  * with "disable all" alone the allocation probes come off; under sampling,
@@ -34,6 +36,7 @@
 
 #include "aie.h"
 #include "objmap.h"
+#include "slabmap.h"
 
 DEFINE_PER_CPU(struct aie_stats, aie_stats);
 
@@ -77,6 +80,7 @@ int aie_track_init(unsigned long max_objects, bool stamps)
 void aie_track_exit(void)
 {
 	static_branch_disable(&aie_track_slow_key);
+	aie_slabmap_exit();
 	aie_objmap_exit(&aie_weights);
 	aie_objmap_exit(&aie_objects);
 }
@@ -360,10 +364,14 @@ found:
 	      FIELD_PREP(AIE_OBJ_SLACK, slack);
 	if (accounted)
 		val |= AIE_OBJ_ACCOUNTED;
-	res = __aie_objmap_insert(&aie_objects,
-				  aie_objmap_hash(&aie_objects,
-						  (unsigned long)key),
-				  val, NULL, &old, false);
+	res = AIE_OBJMAP_FULL;
+	if (type == AIE_TYPE_SLAB && aie_slabmap_on())
+		res = aie_slabmap_insert(key, bytes, val, &old);
+	if (res == AIE_OBJMAP_FULL)
+		res = __aie_objmap_insert(&aie_objects,
+					  aie_objmap_hash(&aie_objects,
+							  (unsigned long)key),
+					  val, NULL, &old, false);
 	if (unlikely(res != AIE_OBJMAP_INSERTED)) {
 		if (res == AIE_OBJMAP_FULL) {
 			aie_count(untracked);
@@ -484,6 +492,25 @@ void __aie_track_free(const void *key, u64 hash)
 }
 
 /*
+ * The free of a slab object whose record the slab map gave: @val. Its
+ * objects have weight 1 (the fast path's only).
+ */
+void aie_track_slab_freed(u64 val)
+{
+	aie_uncharge_weighted(val, 1);
+}
+
+/*
+ * A slab map record still set when its slab's pages went back to the page
+ * allocator (slabmap.c): the object's free was not seen.
+ */
+void aie_track_unseen(u64 val)
+{
+	aie_uncharge_weighted(val, 1);
+	aie_count(unseen_frees);
+}
+
+/*
  * Register @rp on the first of @names (nr of them) the kernel has: the
  * same function under its names across versions (compat.h). @rp's
  * handlers and data size are kept, its maxactive set to @per_cpu per
@@ -590,10 +617,16 @@ static bool aie_hook_wanted(enum aie_type type)
  */
 int aie_hooks_register(void)
 {
-	int ret = aie_slab_hooks_register();
+	int ret;
 
-	if (ret)
+	if (aie_slabmap_param && !aie_track_slow())
+		aie_slabmap_init(aie_max_objects);
+	ret = aie_slab_hooks_register();
+	if (ret) {
+		aie_slabmap_unregister();
+		tracepoint_synchronize_unregister();
 		return ret;
+	}
 	if (aie_hook_wanted(AIE_TYPE_PAGE))
 		aie_page_hooked = !aie_page_hooks_register();
 	if (aie_hook_wanted(AIE_TYPE_VMALLOC))
@@ -613,6 +646,7 @@ void aie_hooks_unregister(void)
 	if (aie_page_hooked)
 		aie_page_hooks_unregister();
 	aie_slab_hooks_unregister(!aie_allocs_paused);
+	aie_slabmap_unregister();
 	tracepoint_synchronize_unregister();
 }
 

@@ -33,6 +33,7 @@
 #include <trace/events/kmem.h>
 
 #include "aie.h"
+#include "slabmap.h"
 
 static bool aie_bulk_free_hooked;
 
@@ -330,6 +331,12 @@ static noinline __noclone void aie_kmem_cache_miss(void *data,
  */
 static __always_inline void aie_slab_free(const void *ptr)
 {
+	u64 val;
+
+	if (aie_slabmap_on() && aie_slabmap_remove(ptr, &val)) {
+		aie_track_slab_freed(val);
+		return;
+	}
 	aie_track_free(ptr);
 }
 

@@ -38,6 +38,11 @@ module_param_named(max_stacks, aie_max_stacks, uint, 0444);
 MODULE_PARM_DESC(max_stacks,
 		 "Distinct call stacks a capture records (default 1024); allocated at the first capture");
 
+bool aie_slabmap_param = true;
+module_param_named(slabmap, aie_slabmap_param, bool, 0444);
+MODULE_PARM_DESC(slabmap,
+		 "keep slab objects' records beside their slab's pages, not in the object map (default 1; off with lifetimes=1)");
+
 static bool aie_lifetimes_param;
 module_param_named(lifetimes, aie_lifetimes_param, bool, 0444);
 MODULE_PARM_DESC(lifetimes,

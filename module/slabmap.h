@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * slabmap.h - the slab map's record and find, inline: hooks.c inlines them
+ * into its fast paths. The map, its descriptors and its locking: see
+ * slabmap.c.
+ */
+#ifndef _AIE_SLABMAP_H
+#define _AIE_SLABMAP_H
+
+#include <linux/jump_label.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+
+#include "aie.h"
+
+/*
+ * A block of pages that holds slab objects: its first address, its
+ * records (one 64-bit object map value per granule of 2^shift bytes, 0
+ * when empty) and how many. 32 bytes: an index is a shift.
+ */
+struct aie_slabdesc {
+	unsigned long first;
+	u64 *rec;
+	u32 nr;
+	u8 shift;
+	u8 order;		/* of the block */
+	u8 class;		/* of the records' array (slabmap.c) */
+} __aligned(32);
+
+extern u32 *aie_slab_pfn;
+extern unsigned long aie_slab_npfn;
+extern struct aie_slabdesc *aie_slab_descs;
+DECLARE_STATIC_KEY_FALSE(aie_slabmap_key);
+
+static __always_inline bool aie_slabmap_on(void)
+{
+	return static_branch_likely(&aie_slabmap_key);
+}
+
+/*
+ * 1 + the index of the descriptor of the block holding @ptr, or 0. A
+ * pointer outside the direct map falls past aie_slab_npfn.
+ */
+static __always_inline u32 aie_slabdesc_of(const void *ptr)
+{
+	unsigned long pfn = ((unsigned long)ptr - PAGE_OFFSET) >> PAGE_SHIFT;
+
+	if (unlikely(pfn >= aie_slab_npfn))
+		return 0;
+	/* Pairs with the smp_store_release() in aie_slabdesc_make(). */
+	return smp_load_acquire(&aie_slab_pfn[pfn]);
+}
+
+struct aie_slabdesc *aie_slabdesc_make(const void *ptr, u64 bytes);
+
+/*
+ * Record @val for the slab object @ptr, whose slot is at least @bytes:
+ * INSERTED, or REPLACED with the record that was there in *@old (its free
+ * went unseen), or FULL: the object has no record to be had (no
+ * descriptor, a block of another granule), and goes to the object map.
+ */
+static __always_inline enum aie_objmap_result
+aie_slabmap_insert(const void *ptr, u64 bytes, u64 val, u64 *old)
+{
+	u32 di = aie_slabdesc_of(ptr);
+	struct aie_slabdesc *d;
+	unsigned long i;
+
+	if (likely(di)) {
+		d = &aie_slab_descs[di - 1];
+	} else {
+		d = aie_slabdesc_make(ptr, bytes);
+		if (!d)
+			return AIE_OBJMAP_FULL;
+	}
+	i = ((unsigned long)ptr - d->first) >> d->shift;
+	/* A granule above the slot could put two objects on one record. */
+	if (unlikely(d->shift > ilog2(bytes) || i >= d->nr))
+		return AIE_OBJMAP_FULL;
+	*old = d->rec[i];
+	WRITE_ONCE(d->rec[i], val);
+	if (unlikely(*old))
+		return AIE_OBJMAP_REPLACED;
+	this_cpu_inc(aie_stats.slab_records);
+	return AIE_OBJMAP_INSERTED;
+}
+
+/*
+ * Take the record of the slab object @ptr into *@val; false when it has
+ * none here (it may be in the object map).
+ */
+static __always_inline bool aie_slabmap_remove(const void *ptr, u64 *val)
+{
+	u32 di = aie_slabdesc_of(ptr);
+	struct aie_slabdesc *d;
+	unsigned long i;
+
+	if (!di)
+		return false;
+	d = &aie_slab_descs[di - 1];
+	i = ((unsigned long)ptr - d->first) >> d->shift;
+	if (unlikely(i >= d->nr))
+		return false;
+	*val = d->rec[i];
+	if (!*val)
+		return false;
+	WRITE_ONCE(d->rec[i], 0);
+	this_cpu_dec(aie_stats.slab_records);
+	return true;
+}
+
+#endif /* _AIE_SLABMAP_H */

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slabmap_test - the slab map (slabmap=1): slab objects' records kept
+ * beside their slab's pages. Its memory, exactly; rows exact through it,
+ * for kmalloc and a private cache; a block's descriptor made at the first
+ * allocation in a slab and dropped when the slab goes back to the page
+ * allocator, and made again for the next; off with lifetimes=1 and with
+ * slabmap=0.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "aie_util.h"
+#include "aie_expect.h"
+
+#define SLABMAP_RECORDS	(1LL << 20)	/* max_objects' default */
+#define SLABMAP_DESC	32		/* struct aie_slabdesc */
+
+/* The highest page frame of any zone, plus one, from /proc/zoneinfo. */
+static long long end_pfn(void)
+{
+	long long start = 0, spanned, end = 0;
+	char line[256];
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " spanned %lld", &spanned) == 1)
+			continue;
+		if (sscanf(line, " start_pfn: %lld", &start) == 1 &&
+		    start + spanned > end)
+			end = start + spanned;
+	}
+	fclose(f);
+	return end;
+}
+
+#define HELPER_CACHE	"/sys/kernel/slab/aie_helper_obj/"
+
+/* Empty slabs of the helper's cache go back to the page allocator. */
+static int shrink_helper_cache(void)
+{
+	return aie_write_str(HELPER_CACHE "shrink", "1");
+}
+
+/*
+ * slab_map_blocks counts every cache's blocks: while a test runs, the
+ * rest of the system makes or drops one now and then (one, in the runs
+ * seen). A change of the helper's cache's slabs must show within this.
+ */
+#define OTHER_BLOCKS	2
+
+FIXTURE(slabmap) {
+};
+
+FIXTURE_SETUP(slabmap)
+{
+	if (geteuid())
+		SKIP(return, "must be root");
+	ASSERT_EQ(0, aie_setup("slabmap=1"));
+	ASSERT_EQ(0, aie_stat_is("slab_map", "on"));
+}
+
+FIXTURE_TEARDOWN(slabmap)
+{
+	aie_teardown();
+}
+
+/*
+ * 4 bytes per page frame, and for each record 8 bytes; a descriptor and
+ * its free-stack entry per 32 records.
+ */
+TEST_F(slabmap, memory)
+{
+	long long pfns = end_pfn();
+
+	ASSERT_LT(0, pfns);
+	EXPECT_EQ(SLABMAP_RECORDS, aie_stat("slab_map_capacity"));
+	EXPECT_EQ(pfns * 4 + SLABMAP_RECORDS / 32 * (SLABMAP_DESC + 4) +
+		  SLABMAP_RECORDS * 8, aie_stat("slab_map_bytes"));
+	EXPECT_LE(aie_stat("object_map_bytes") + aie_stat("weight_map_bytes") +
+		  aie_stat("slab_map_bytes"), aie_stat("memory_bytes"));
+}
+
+TEST_F(slabmap, kmalloc_rows_exact)
+{
+	long long slot = aie_kmalloc_slot(128), before;
+
+	ASSERT_LT(0, slot);
+	before = aie_stat("slab_map_objects");
+	ASSERT_EQ(0, aie_helper("alloc kmalloc97 40"));
+	EXPECT_ROW("aie_helper_kmalloc_97", "slab", 40, 40 * slot,
+		   40 * (slot - 97), 40, 40 * slot, 40 * slot, 0);
+	EXPECT_LE(before + 40, aie_stat("slab_map_objects"));
+	ASSERT_EQ(0, aie_helper("free kmalloc97 40"));
+	EXPECT_ROW("aie_helper_kmalloc_97", "slab", 0, 0, 0, 40, 40 * slot,
+		   40 * slot, 0);
+	EXPECT_EQ(0, aie_stat("unseen_frees"));
+}
+
+/*
+ * The helper's cache (a constructor: never merged) starts empty. Filling
+ * its slabs makes a descriptor for each (sysfs counts them); freeing every
+ * object and shrinking the cache gives its slabs back to the page
+ * allocator, which drops them; the next allocations make descriptors
+ * again, and every row stays exact.
+ */
+TEST_F(slabmap, blocks_made_and_dropped)
+{
+	long long per = aie_read_long(HELPER_CACHE "objs_per_slab");
+	long long slot = aie_helper_cache_bytes();
+	long long size = aie_object_size("aie_helper_obj");
+	long long before, full, empty, n, start, slabs, left;
+	int round;
+
+	ASSERT_LT(0, per);
+	n = 4096 / per * per;		/* whole slabs the helper can hold */
+	ASSERT_LE(4 * per, n);
+	for (round = 1; round <= 2; round++) {
+		start = aie_read_long(HELPER_CACHE "slabs");
+		ASSERT_LE(0, start);
+		before = aie_stat("slab_map_blocks");
+		ASSERT_EQ(0, aie_helper("alloc cache %lld", n));
+		full = aie_stat("slab_map_blocks");
+		slabs = aie_read_long(HELPER_CACHE "slabs") - start;
+		EXPECT_ROW("aie_helper_cache_alloc", "slab", n, n * slot,
+			   n * (slot - size), round * n, round * n * slot,
+			   n * slot, 0);
+		ASSERT_EQ(0, aie_helper("free cache %lld", n));
+		ASSERT_EQ(0, shrink_helper_cache());
+		empty = aie_stat("slab_map_blocks");
+		left = aie_read_long(HELPER_CACHE "slabs");
+		TH_LOG("round %d: %lld objects, %lld a slab; the cache's slabs %lld -> +%lld -> %lld; blocks %lld -> %lld -> %lld",
+		       round, n, per, start, slabs, left, before, full, empty);
+		EXPECT_LE(n / per - 1, slabs);
+		EXPECT_GE(start, left);
+		EXPECT_LE(slabs - OTHER_BLOCKS, full - before);
+		EXPECT_GE(slabs + OTHER_BLOCKS, full - before);
+		EXPECT_LE(slabs + start - left - OTHER_BLOCKS, full - empty);
+		EXPECT_GE(slabs + start - left + OTHER_BLOCKS, full - empty);
+		EXPECT_ROW("aie_helper_cache_alloc", "slab", 0, 0, 0, round * n,
+			   round * n * slot, n * slot, 0);
+	}
+	EXPECT_EQ(0, aie_stat("unseen_frees"));
+}
+
+/* lifetimes=1 stamps objects in the object map: no slab map then. */
+TEST(slabmap_off_with_lifetimes)
+{
+	if (geteuid())
+		SKIP(return, "must be root");
+	ASSERT_EQ(0, aie_setup("slabmap=1 lifetimes=1"));
+	EXPECT_EQ(0, aie_stat_is("slab_map", "off"));
+	EXPECT_EQ(0, aie_stat("slab_map_bytes"));
+	EXPECT_EQ(0, aie_stat("slab_map_capacity"));
+	aie_teardown();
+}
+
+TEST(slabmap_off)
+{
+	long long slot = aie_kmalloc_slot(128);
+
+	if (geteuid())
+		SKIP(return, "must be root");
+	ASSERT_EQ(0, aie_setup("slabmap=0"));
+	EXPECT_EQ(0, aie_stat_is("slab_map", "off"));
+	EXPECT_EQ(0, aie_stat("slab_map_bytes"));
+	ASSERT_EQ(0, aie_helper("alloc kmalloc97 5"));
+	EXPECT_EQ(0, aie_stat("slab_map_objects"));
+	EXPECT_ROW("aie_helper_kmalloc_97", "slab", 5, 5 * slot,
+		   5 * (slot - 97), 5, 5 * slot, 5 * slot, 0);
+	aie_teardown();
+}
+
+TEST_HARNESS_MAIN
