@@ -31,15 +31,12 @@ function pct(est, tru) {
 }
 
 BEGIN {
-	nconfigs = split("none floor slabmap slabmap_nosite slabmap_noctr slabmap_recs disabled full sample profiler slab_debug page_owner", configs)
+	nconfigs = split("none floor disabled full objmap sample profiler slab_debug page_owner", configs)
 	label["none"] = "not loaded"
 	label["floor"] = "floor"
-	label["slabmap"] = "slab map prototype"
-	label["slabmap_nosite"] = "slab map, one site"
-	label["slabmap_noctr"] = "slab map, no ctrs"
-	label["slabmap_recs"] = "slab map, records"
 	label["disabled"] = "disable all"
 	label["full"] = "full tracking"
+	label["objmap"] = "full, slabmap=0"
 	label["sample"] = "sample 524288"
 	label["profiler"] = "in-kernel profiler"
 	label["slab_debug"] = "slab_debug=U"
@@ -71,7 +68,6 @@ $1 == "R" || $1 == "N" {
 }
 
 $1 == "M" && $2 == "stat" { stat[$3] = $4; next }
-$1 == "M" && $2 ~ /^slabmap/ { smstat[$2, $3] = $4; next }
 $1 == "M" && $2 == "kmalloc-64" { slab_size[boot] = $4; slab_obj[boot] = $3; next }
 $1 == "M" && $2 == "page_ext_bytes" { page_ext[boot] = $3; next }
 $1 == "M" && $2 == "pages_spanned" { spanned[boot] = $3; next }
@@ -152,6 +148,15 @@ END {
 				"allocinfo_ext, weight map, per object",
 				stat["weight_map_bytes"] / stat["object_capacity"],
 				"weight_map_bytes / capacity"
+		if (stat["slab_map_capacity"] > 0) {
+			printf "%-44s  %9.1f  %s\n",
+				"allocinfo_ext, slab map, per record",
+				stat["slab_map_bytes"] / stat["slab_map_capacity"],
+				"slab_map_bytes / capacity"
+			printf "%-44s  %9d  %s\n",
+				"allocinfo_ext, slab map, blocks now",
+				stat["slab_map_blocks"], "slab_map_blocks"
+		}
 		if ("counter_slot_bytes" in stat && stat["sites_ready"]) {
 			# entries and buckets for the whole table, own counters
 			# for the sites that have them (made ahead of need), and

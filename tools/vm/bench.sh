@@ -4,8 +4,8 @@
 # shift=0,sleep=off (one guest nanosecond is one instruction) on one vCPU,
 # time the allocator operations of tools/bench/aie_bench and the userspace
 # workloads of tools/bench/benchload under each configuration (nothing
-# loaded, the floor of two empty tracepoint probes, the slab map
-# prototype, allocinfo_ext with "disable all", full tracking, sampling),
+# loaded, the floor of two empty tracepoint probes, allocinfo_ext with
+# "disable all", full tracking with and without the slab map, sampling),
 # and print one table per kernel
 # in reStructuredText, ready for Documentation/benchmarks.rst. A benchmark,
 # not a test: it fails only when a boot does not complete.
@@ -38,8 +38,7 @@ aie_bench_build() {
 	make -s -C "$AIE_TOP/tools/bench" KDIR="$AIE_KDIR" >&2 ||
 		aie_die "tools/bench build failed"
 	for ko in module/allocinfo_ext.ko tools/bench/aie_bench/aie_bench.ko \
-		tools/bench/aie_floor/aie_floor.ko \
-		tools/bench/aie_slabmap/aie_slabmap*.ko; do
+		tools/bench/aie_floor/aie_floor.ko; do
 		strip --strip-debug -o "$st/aie/$(basename "$ko")" "$AIE_TOP/$ko" ||
 			aie_die "cannot copy $ko"
 	done

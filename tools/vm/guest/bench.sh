@@ -94,16 +94,15 @@ accuracy() {
 	echo release > $ctl
 }
 
-# slabmap MODULE OP:N...: the operations with the prototype MODULE
-# (tools/bench/aie_slabmap) loaded, its configuration named after it
-slabmap() {
-	local mod=$1 cfg=${1#aie_}
-	shift
-	insmod /aie/$mod.ko || exit 1
-	echo "# $cfg at $(cut -d' ' -f1 /proc/uptime) s"
-	run_ops "$cfg" "$@"
-	sed "s/^/M $cfg /" /sys/kernel/debug/$mod/stats
-	rmmod $mod
+# objmap_all: full tracking with every object in the object map
+# (slabmap=0), as before the slab map
+objmap_all() {
+	if insmod /aie/allocinfo_ext.ko hooks=slab,page,vmalloc,percpu slabmap=0; then
+		run_all objmap
+		rmmod allocinfo_ext
+	else
+		na_all objmap
+	fi
 }
 
 # memory figures every boot prints: the kmalloc-64 slot, and page_ext
@@ -143,12 +142,6 @@ full)
 	insmod /aie/aie_floor.ko || exit 1
 	run_all floor
 	rmmod aie_floor
-	# the slab map prototype (kmalloc and kfree only), then kmalloc-64
-	# under its builds without parts
-	slabmap aie_slabmap $(echo $ops | tr ' ' '\n' | grep -E '^(kmalloc|sites)-')
-	for v in nosite noctr recs; do
-		slabmap aie_slabmap_$v kmalloc-64:20000
-	done
 	insmod /aie/allocinfo_ext.ko hooks=slab,page,vmalloc,percpu || exit 1
 	read_table load
 	echo "disable all" > $aie || exit 1
@@ -159,6 +152,7 @@ full)
 	if [ -n "$quick" ]; then
 		echo "sample 524288" > $aie && run_all sample
 		rmmod allocinfo_ext
+		objmap_all
 		rmmod aie_bench
 		exit 0
 	fi
@@ -182,7 +176,8 @@ full)
 	read_table reread
 	echo release > $ctl
 	echo "# unload at $(cut -d' ' -f1 /proc/uptime) s"
-	rmmod allocinfo_ext ;;
+	rmmod allocinfo_ext
+	objmap_all ;;
 *)
 	echo "unknown aie.bench=$set"
 	exit 1 ;;
