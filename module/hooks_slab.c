@@ -325,9 +325,12 @@ static noinline __noclone void aie_kmem_cache_miss(void *data,
 }
 
 /*
- * kfree(NULL) and kfree(ZERO_SIZE_PTR) are not tested for here: their
- * home slots are as likely empty as any other's, and __aie_track_free()
- * turns them away when they are not.
+ * The slab map first (slabmap.c), then the object map, which holds the
+ * slab objects the slab map has no record for (sampled ones, helpers',
+ * large kmalloc()). kfree(NULL) and kfree(ZERO_SIZE_PTR) are not tested
+ * for here: they lie below the direct map, past the slab map's page
+ * frames; their home slots are as likely empty as any other's, and
+ * __aie_track_free() turns them away when they are not.
  */
 static __always_inline void aie_slab_free(const void *ptr)
 {
