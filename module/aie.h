@@ -320,6 +320,8 @@ size_t aie_objmap_memory(const struct aie_objmap *map);
 extern bool aie_slabmap_param;
 int aie_slabmap_init(unsigned long records);
 void aie_slabmap_unregister(void);
+bool aie_slabmap_probing(void);
+void aie_slabmap_page_frees(bool on);
 void aie_slabmap_exit(void);
 unsigned long aie_slabmap_count(void);
 unsigned long aie_slabmap_capacity(void);
@@ -372,8 +374,8 @@ void aie_track_failed(unsigned long call_site, enum aie_type type);
 void aie_track_failed_n(unsigned long call_site, enum aie_type type,
 			u64 weight);
 void __aie_track_free(const void *key, u64 hash);
-void aie_track_slab_freed(u64 val);
-void aie_track_unseen(u64 val);
+void aie_track_slab_freed(unsigned long gkey, u64 val);
+void aie_track_unseen(unsigned long gkey, u64 val);
 struct tracepoint *aie_tracepoint_find(const char *name);
 struct kretprobe;
 int aie_kretprobe_register_named(struct kretprobe *rp, unsigned int per_cpu,

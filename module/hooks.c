@@ -206,15 +206,19 @@ aie_track_site(unsigned long call_site, enum aie_type type)
 
 /*
  * Track @key, an allocation at @call_site of @bytes (@req asked for),
- * standing for @weight allocations, in the object map; false when it
- * cannot be tracked. A sampled object's weight goes to aie_weights first,
- * so that whoever frees the object finds it.
+ * standing for @weight allocations, in the slab map (a slab object with a
+ * record to be had) or the object map; false when it cannot be tracked. A
+ * sampled object's weight goes to aie_weights first, so that whoever frees
+ * the object finds it, under @key or, in the slab map, its record's
+ * granule.
  */
 static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
 			     u64 bytes, u64 slack, u64 weight, bool accounted)
 {
 	u64 units = aie_size_to_units(type, bytes), val, old, old_weight = 1;
 	enum aie_objmap_result res;
+	unsigned long wkey = key;
+	u64 *rec = NULL;
 
 	if (unlikely(units - 1 >= FIELD_MAX(AIE_OBJ_SIZE) ||
 		     slack > FIELD_MAX(AIE_OBJ_SLACK))) {
@@ -225,8 +229,10 @@ static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
 	      FIELD_PREP(AIE_OBJ_SLACK, slack);
 	if (accounted)
 		val |= AIE_OBJ_ACCOUNTED;
+	if (type == AIE_TYPE_SLAB && aie_slabmap_on())
+		rec = aie_slabmap_slot((void *)key, bytes, &wkey);
 	if (unlikely(weight > 1)) {
-		res = aie_objmap_insert(&aie_weights, key,
+		res = aie_objmap_insert(&aie_weights, wkey,
 					aie_weight_pack(weight), &old_weight);
 		if (res == AIE_OBJMAP_FULL) {
 			aie_count(untracked);
@@ -236,17 +242,24 @@ static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
 			old_weight = aie_weight_unpack(old_weight);
 		val |= AIE_OBJ_WEIGHTED;
 	}
-	if (aie_lifetimes_on())
+	if (rec) {
+		old = *rec;
+		WRITE_ONCE(*rec, val);
+		res = old ? AIE_OBJMAP_REPLACED : AIE_OBJMAP_INSERTED;
+		if (!old)
+			this_cpu_inc(aie_stats.slab_records);
+	} else if (aie_lifetimes_on()) {
 		res = aie_objmap_insert_stamp(&aie_objects, key, val,
 					      aie_lifetime_now(), &old);
-	else
+	} else {
 		res = aie_objmap_insert(&aie_objects, key, val, &old);
+	}
 	if (likely(res == AIE_OBJMAP_INSERTED))
 		return true;
 	if (res == AIE_OBJMAP_FULL) {
 		/* @key was not in aie_objects, so had no weight before ours. */
 		if (weight > 1)
-			aie_objmap_remove(&aie_weights, key, &old_weight);
+			aie_objmap_remove(&aie_weights, wkey, &old_weight);
 		aie_count(untracked);
 		return false;
 	}
@@ -260,7 +273,7 @@ static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
 	else if (weight > 1)
 		aie_uncharge_weighted(old, old_weight);
 	else
-		aie_uncharge(key, old);
+		aie_uncharge(wkey, old);
 	aie_count(replaced);
 	return true;
 }
@@ -326,6 +339,7 @@ static __always_inline void aie_track_alloc_at(struct aie_site *site,
 {
 	u64 slack = bytes > req ? bytes - req : 0, units, val, old;
 	enum aie_objmap_result res;
+	unsigned long wkey;
 	u32 b;
 
 	units = likely(type == AIE_TYPE_SLAB) ? bytes :
@@ -365,8 +379,9 @@ found:
 	if (accounted)
 		val |= AIE_OBJ_ACCOUNTED;
 	res = AIE_OBJMAP_FULL;
+	wkey = (unsigned long)key;
 	if (type == AIE_TYPE_SLAB && aie_slabmap_on())
-		res = aie_slabmap_insert(key, bytes, val, &old);
+		res = aie_slabmap_insert(key, bytes, val, &old, &wkey);
 	if (res == AIE_OBJMAP_FULL)
 		res = __aie_objmap_insert(&aie_objects,
 					  aie_objmap_hash(&aie_objects,
@@ -377,7 +392,7 @@ found:
 			aie_count(untracked);
 			goto capture;
 		}
-		aie_track_replaced((unsigned long)key, old);
+		aie_track_replaced(wkey, old);
 	}
 	aie_site_charge(site, bytes, slack, 1, accounted);
 capture:
@@ -492,11 +507,15 @@ void __aie_track_free(const void *key, u64 hash)
 }
 
 /*
- * The free of a slab object whose record the slab map gave: @val. Its
- * objects have weight 1 (the fast path's only).
+ * The free of a slab object whose record the slab map gave: @val, its
+ * weight if any under @gkey, the record's granule.
  */
-void aie_track_slab_freed(u64 val)
+void aie_track_slab_freed(unsigned long gkey, u64 val)
 {
+	if (unlikely(val & AIE_OBJ_WEIGHTED)) {
+		aie_uncharge(gkey, val);
+		return;
+	}
 	aie_uncharge_weighted(val, 1);
 }
 
@@ -504,9 +523,9 @@ void aie_track_slab_freed(u64 val)
  * A slab map record still set when its slab's pages went back to the page
  * allocator (slabmap.c): the object's free was not seen.
  */
-void aie_track_unseen(u64 val)
+void aie_track_unseen(unsigned long gkey, u64 val)
 {
-	aie_uncharge_weighted(val, 1);
+	aie_track_slab_freed(gkey, val);
 	aie_count(unseen_frees);
 }
 

@@ -57,6 +57,9 @@ static struct aie_page_probe aie_page_probes[] = {
 
 static struct tracepoint *aie_page_alloc_tp, *aie_page_free_tp;
 
+/* The slab map's probe on mm_page_free does the frees (slabmap.c). */
+static bool aie_page_frees_shared;
+
 /* The mm_page_alloc probe is attached: not paused by "disable all". */
 static bool aie_page_alloc_on;
 
@@ -215,7 +218,19 @@ unsigned long aie_page_hooks_missed(void)
 	return missed;
 }
 
-/* The free hook first: no block is tracked while its free could go unseen. */
+static void aie_page_frees_unregister(void)
+{
+	if (aie_page_frees_shared)
+		aie_slabmap_page_frees(false);
+	else
+		tracepoint_probe_unregister(aie_page_free_tp,
+					    aie_probe_page_free, NULL);
+}
+
+/*
+ * The free hook first: no block is tracked while its free could go unseen.
+ * With the slab map, its probe on mm_page_free does the frees too.
+ */
 int aie_page_hooks_register(void)
 {
 	unsigned int i;
@@ -227,20 +242,24 @@ int aie_page_hooks_register(void)
 		pr_warn("no mm_page_alloc or mm_page_free tracepoint: pages are not counted\n");
 		return -ENOENT;
 	}
-	ret = tracepoint_probe_register(aie_page_free_tp, aie_probe_page_free,
-					NULL);
-	if (ret) {
-		pr_warn("cannot attach to mm_page_free (%d): pages are not counted\n",
-			ret);
-		return ret;
+	aie_page_frees_shared = aie_slabmap_probing();
+	if (aie_page_frees_shared) {
+		aie_slabmap_page_frees(true);
+	} else {
+		ret = tracepoint_probe_register(aie_page_free_tp,
+						aie_probe_page_free, NULL);
+		if (ret) {
+			pr_warn("cannot attach to mm_page_free (%d): pages are not counted\n",
+				ret);
+			return ret;
+		}
 	}
 	ret = tracepoint_probe_register(aie_page_alloc_tp, aie_probe_page_alloc,
 					NULL);
 	if (ret) {
 		pr_warn("cannot attach to mm_page_alloc (%d): pages are not counted\n",
 			ret);
-		tracepoint_probe_unregister(aie_page_free_tp,
-					    aie_probe_page_free, NULL);
+		aie_page_frees_unregister();
 		return ret;
 	}
 	aie_page_alloc_on = true;
@@ -263,5 +282,5 @@ void aie_page_hooks_unregister(void)
 		tracepoint_probe_unregister(aie_page_alloc_tp,
 					    aie_probe_page_alloc, NULL);
 	aie_page_alloc_on = false;
-	tracepoint_probe_unregister(aie_page_free_tp, aie_probe_page_free, NULL);
+	aie_page_frees_unregister();
 }

@@ -69,6 +69,7 @@ DEFINE_STATIC_KEY_FALSE(aie_slabmap_key);
 u32 *aie_slab_pfn;
 unsigned long aie_slab_npfn;
 struct aie_slabdesc *aie_slab_descs;
+bool aie_slab_spilled;
 
 static DEFINE_RAW_SPINLOCK(aie_slab_lock);
 static u64 *aie_slab_pool;		/* the records' arrays */
@@ -79,6 +80,18 @@ static u32 *aie_slab_desc_free;		/* stack of free descriptors */
 static u32 aie_slab_ndescs, aie_slab_desc_top;
 static unsigned int aie_slab_descs_used;
 static struct tracepoint *aie_slab_page_free_tp;
+static bool aie_slab_page_frees;	/* hooks_page.c's frees done here */
+
+/*
+ * A slab object went to the object map for want of a record in a block
+ * that has, or will have, a descriptor (a spent pool, a granule above its
+ * slot): from now on a free that finds no record looks there too.
+ */
+void aie_slabmap_spill(void)
+{
+	if (!READ_ONCE(aie_slab_spilled))
+		WRITE_ONCE(aie_slab_spilled, true);
+}
 
 /* The smallest class whose arrays hold @nr records. */
 static unsigned int aie_slab_class(unsigned int nr)
@@ -155,11 +168,11 @@ struct aie_slabdesc *aie_slabdesc_make(const void *ptr, u64 bytes)
 		d = &aie_slab_descs[aie_slab_pfn[pfn] - 1];
 		goto unlock;
 	}
-	if (!aie_slab_desc_top)
+	rec = aie_slab_desc_top ? aie_slab_array_get(c) : NULL;
+	if (!rec) {
+		aie_slabmap_spill();
 		goto unlock;
-	rec = aie_slab_array_get(c);
-	if (!rec)
-		goto unlock;
+	}
 	i = aie_slab_desc_free[--aie_slab_desc_top];
 	d = &aie_slab_descs[i];
 	d->first = (unsigned long)page_address(head);
@@ -197,7 +210,7 @@ static noinline void aie_slabdesc_drop(unsigned long pfn, u32 i)
 		WRITE_ONCE(aie_slab_pfn[pfn + k], 0);
 	for (k = 0; k < d->nr; k++) {
 		if (d->rec[k]) {
-			aie_track_unseen(d->rec[k]);
+			aie_track_unseen(aie_slab_gkey(d, k), d->rec[k]);
 			d->rec[k] = 0;
 			this_cpu_dec(aie_stats.slab_records);
 		}
@@ -209,18 +222,40 @@ unlock:
 	raw_spin_unlock_irqrestore(&aie_slab_lock, flags);
 }
 
-/* mm_page_free(page, order): every block the page allocator frees. */
+/*
+ * mm_page_free(page, order): every block the page allocator frees. It also
+ * does hooks_page.c's work when that file's hooks are on, so that the
+ * tracepoint has one probe, called directly, rather than two.
+ */
 static void aie_slab_probe_page_free(void *data, struct page *page,
 				     unsigned int order)
 {
 	unsigned long pfn = page_to_pfn(page);
 	u32 i;
 
-	if (pfn >= aie_slab_npfn)
-		return;
-	i = READ_ONCE(aie_slab_pfn[pfn]);
-	if (unlikely(i))
-		aie_slabdesc_drop(pfn, i - 1);
+	if (likely(pfn < aie_slab_npfn)) {
+		i = READ_ONCE(aie_slab_pfn[pfn]);
+		if (unlikely(i))
+			aie_slabdesc_drop(pfn, i - 1);
+	}
+	if (READ_ONCE(aie_slab_page_frees))
+		aie_track_free(page);
+}
+
+/* Whether this file's probe is on mm_page_free: see aie_slabmap_page_frees(). */
+bool aie_slabmap_probing(void)
+{
+	return aie_slab_page_free_tp;
+}
+
+/*
+ * hooks_page.c's frees, done by this file's probe while @on: set before
+ * its allocation probe attaches, cleared after it is detached (process
+ * context).
+ */
+void aie_slabmap_page_frees(bool on)
+{
+	WRITE_ONCE(aie_slab_page_frees, on);
 }
 
 /* The highest page frame number of any online node, plus one. */
@@ -298,6 +333,7 @@ void aie_slabmap_exit(void)
 	vfree(aie_slab_desc_free);
 	vfree(aie_slab_descs);
 	vfree(aie_slab_pfn);
+	aie_slab_spilled = false;
 	aie_slab_pool = NULL;
 	aie_slab_desc_free = NULL;
 	aie_slab_descs = NULL;

@@ -2,10 +2,10 @@
 /*
  * slabmap_test - the slab map (slabmap=1): slab objects' records kept
  * beside their slab's pages. Its memory, exactly; rows exact through it,
- * for kmalloc and a private cache; a block's descriptor made at the first
- * allocation in a slab and dropped when the slab goes back to the page
- * allocator, and made again for the next; off with lifetimes=1 and with
- * slabmap=0.
+ * for kmalloc and a private cache; sampled objects' weights found again
+ * at their frees; a block's descriptor made at the first allocation in a
+ * slab and dropped when the slab goes back to the page allocator, and made
+ * again for the next; off with lifetimes=1 and with slabmap=0.
  */
 #include <stdio.h>
 #include <string.h>
@@ -162,6 +162,38 @@ TEST_F(slabmap, blocks_made_and_dropped)
 		EXPECT_ROW("aie_helper_cache_alloc", "slab", 0, 0, 0, round * n,
 			   round * n * slot, n * slot, 0);
 	}
+	EXPECT_EQ(0, aie_stat("unseen_frees"));
+}
+
+/*
+ * Sampled objects of weight above 1 are recorded in the slab map, their
+ * weights kept under their records' granules: each free must find its
+ * weight, so that the site goes back to exactly nothing held, and the
+ * weight map to what it held before.
+ */
+TEST_F(slabmap, sampled_weights)
+{
+	long long weighted, sampled;
+	struct aie_row r;
+
+	ASSERT_EQ(0, aie_ctl("sample 4096"));
+	weighted = aie_stat("weighted_objects");
+	sampled = aie_stat("sampled");
+	ASSERT_EQ(0, aie_helper("alloc kmalloc97 4000"));
+	ASSERT_EQ(1, aie_row_get_type("aie_helper", "aie_helper_kmalloc_97",
+				      "slab", &r));
+	TH_LOG("4000 objects of 128 bytes, sampled every 4096: %llu estimated, %lld weighted",
+	       r.calls, aie_stat("weighted_objects") - weighted);
+	EXPECT_LT(weighted, aie_stat("weighted_objects"));
+	EXPECT_LT(sampled, aie_stat("sampled"));
+	ASSERT_EQ(0, aie_helper("free kmalloc97 4000"));
+	ASSERT_EQ(1, aie_row_get_type("aie_helper", "aie_helper_kmalloc_97",
+				      "slab", &r));
+	EXPECT_EQ(0ULL, r.calls);
+	EXPECT_EQ(0LL, r.bytes);
+	EXPECT_EQ(0LL, r.slack);
+	/* the rest of the system's sampled objects come and go meanwhile */
+	EXPECT_GE(weighted + 10, aie_stat("weighted_objects"));
 	EXPECT_EQ(0, aie_stat("unseen_frees"));
 }
 
