@@ -9,15 +9,17 @@
  * map serves all:
  * aie_objects, whose values pack site, size and slack (AIE_OBJ_* in aie.h).
  * A sampled object's weight, when above 1, is kept in aie_weights under
- * the same key. With slabmap=1 (slabmap.c) the fast path keeps a slab
- * object's value beside its slab's pages instead, and a slab free looks
- * there first.
+ * the same key. With slabmap=1 (slabmap.c) a tracked slab object's value
+ * is kept beside its slab's pages instead, when its block can have a
+ * record, and a slab free looks there first.
  *
  * The cost that matters is that of the events not recorded, and of frees:
  * with "disable all" alone the allocation probes come off; under sampling,
  * a skipped allocation costs a comparison and one this-CPU xadd
  * (aie_sample_skip(), tested first in the probes); a free of an object
- * never tracked costs a hash and one load (aie_objmap_may_hold()).
+ * never tracked costs a hash and one load (aie_objmap_may_hold()), or for
+ * a slab object of a block with a descriptor, the descriptor's and the
+ * record's loads (aie_slabmap_remove()).
  * An object map with neither stamps nor tags2 (lifetimes=0, 2^20 slots or
  * more, 4-level paging) costs one static branch, off, on a tracked
  * allocation and on a free that reaches __aie_track_free(); otherwise those
