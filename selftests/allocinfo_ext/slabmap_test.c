@@ -150,10 +150,11 @@ TEST_F(slabmap, blocks_made_and_dropped)
 		EXPECT_LE(n / per - 1, slabs);
 		EXPECT_GE(start, left);
 		EXPECT_LE(slabs - OTHER_BLOCKS, full - before);
-		if (blocks_follow_helper())
+		if (blocks_follow_helper()) {
 			EXPECT_LE((slabs + start - left) / 2, full - empty);
-		else
+		} else {
 			TH_LOG("kmemleak: blocks not checked after the free");
+		}
 		EXPECT_ROW("aie_helper_cache_alloc", "slab", 0, 0, 0, round * n,
 			   round * n * slot, n * slot, 0);
 	}
