@@ -325,7 +325,7 @@ void aie_slabmap_page_frees(bool on);
 void aie_slabmap_exit(void);
 unsigned long aie_slabmap_count(void);
 unsigned long aie_slabmap_capacity(void);
-unsigned int aie_slabmap_descs(void);
+unsigned int aie_slabmap_blocks(void);
 size_t aie_slabmap_memory(void);
 
 /* frames.c */
@@ -374,7 +374,7 @@ void aie_track_failed(unsigned long call_site, enum aie_type type);
 void aie_track_failed_n(unsigned long call_site, enum aie_type type,
 			u64 weight);
 void __aie_track_free(const void *key, u64 hash);
-void aie_track_slab_freed(unsigned long gkey, u64 val);
+void aie_track_slab_freed(const void *ptr, u32 entry, u64 val);
 void aie_track_unseen(unsigned long gkey, u64 val);
 struct tracepoint *aie_tracepoint_find(const char *name);
 struct kretprobe;

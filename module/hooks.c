@@ -18,8 +18,8 @@
  * a skipped allocation costs a comparison and one this-CPU xadd
  * (aie_sample_skip(), tested first in the probes); a free of an object
  * never tracked costs a hash and one load (aie_objmap_may_hold()), or for
- * a slab object of a block with a descriptor, the descriptor's and the
- * record's loads (aie_slabmap_remove()).
+ * a slab object of a block that has records, its page frame's entry and
+ * its record's loads (aie_slabmap_remove()).
  * An object map with neither stamps nor tags2 (lifetimes=0, 2^20 slots or
  * more, 4-level paging) costs one static branch, off, on a tracked
  * allocation and on a free that reaches __aie_track_free(); otherwise those
@@ -509,13 +509,27 @@ void __aie_track_free(const void *key, u64 hash)
 }
 
 /*
- * The free of a slab object whose record the slab map gave: @val, its
- * weight if any under @gkey, the record's granule.
+ * The free of an object recorded under the granule @gkey, whose value
+ * was @val: uncharge it, and drop its weight if it has one.
  */
-void aie_track_slab_freed(unsigned long gkey, u64 val)
+static void aie_track_gkey_freed(unsigned long gkey, u64 val)
 {
 	if (unlikely(val & AIE_OBJ_WEIGHTED)) {
 		aie_uncharge(gkey, val);
+		return;
+	}
+	aie_uncharge_weighted(val, 1);
+}
+
+/*
+ * The free of the slab object @ptr whose record the slab map gave: @val,
+ * taken from the page whose entry is @entry. Its granule, the key of its
+ * weight, is worked out only for a weighted object.
+ */
+void aie_track_slab_freed(const void *ptr, u32 entry, u64 val)
+{
+	if (unlikely(val & AIE_OBJ_WEIGHTED)) {
+		aie_uncharge(aie_slab_gkey(entry, ptr), val);
 		return;
 	}
 	aie_uncharge_weighted(val, 1);
@@ -527,7 +541,7 @@ void aie_track_slab_freed(unsigned long gkey, u64 val)
  */
 void aie_track_unseen(unsigned long gkey, u64 val)
 {
-	aie_track_slab_freed(gkey, val);
+	aie_track_gkey_freed(gkey, val);
 	aie_count(unseen_frees);
 }
 

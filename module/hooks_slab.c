@@ -327,27 +327,27 @@ static noinline __noclone void aie_kmem_cache_miss(void *data,
 /*
  * The slab map first (slabmap.c), then the object map, which holds the
  * slab objects the slab map has no record for (large kmalloc(), KFENCE's,
- * and those of blocks without a descriptor). kfree(NULL) and kfree(ZERO_SIZE_PTR) are not tested
- * for here: they lie below the direct map, past the slab map's page
- * frames; their home slots are as likely empty as any other's, and
- * __aie_track_free() turns them away when they are not.
+ * and those of spilt blocks). No static branch: with the slab map off,
+ * aie_slab_npfn is 0 and every pointer falls past it. kfree(NULL) and
+ * kfree(ZERO_SIZE_PTR) are not tested for here: they lie below the direct
+ * map, past the slab map's page frames; their home slots are as likely
+ * empty as any other's, and __aie_track_free() turns them away when they
+ * are not.
  */
 static __always_inline void aie_slab_free(const void *ptr)
 {
-	unsigned long gkey;
 	u64 val;
+	u32 e;
 
-	if (aie_slabmap_on()) {
-		switch (aie_slabmap_remove(ptr, &val, &gkey)) {
-		case AIE_SLAB_FOUND:
-			aie_track_slab_freed(gkey, val);
-			return;
-		case AIE_SLAB_ABSENT:
-			aie_count(unmatched_frees);
-			return;
-		case AIE_SLAB_ELSEWHERE:
-			break;
-		}
+	switch (aie_slabmap_remove(ptr, &val, &e)) {
+	case AIE_SLAB_FOUND:
+		aie_track_slab_freed(ptr, e, val);
+		return;
+	case AIE_SLAB_ABSENT:
+		aie_count(unmatched_frees);
+		return;
+	case AIE_SLAB_ELSEWHERE:
+		break;
 	}
 	aie_track_free(ptr);
 }

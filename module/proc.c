@@ -282,7 +282,7 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "slab_map %s\n", aie_slabmap_capacity() ? "on" : "off");
 	seq_printf(m, "slab_map_objects %lu\n", aie_slabmap_count());
 	seq_printf(m, "slab_map_capacity %lu\n", aie_slabmap_capacity());
-	seq_printf(m, "slab_map_blocks %u\n", aie_slabmap_descs());
+	seq_printf(m, "slab_map_blocks %u\n", aie_slabmap_blocks());
 	seq_printf(m, "sample %lu\n", READ_ONCE(aie_sample_bytes));
 	aie_stat_show(m, "untracked", untracked);
 	aie_stat_show(m, "sites_full", sites_full);

@@ -6,13 +6,19 @@
  * the slab objects of its fast path here (slabmap=1, the default); the
  * rest, and any object this map has no record for, go to the object map.
  *
- *   aie_slab_pfn[pfn]   1 + the index of the descriptor of the block of
- *                       pages at pfn, set for each of its pages; or 0
- *   aie_slab_descs[]    struct aie_slabdesc: the block's first address,
- *                       the log2 of its granule, its array of records
- *   a record            one object map value per granule, 0 when empty:
- *                       the object at ptr has (ptr - first) >> shift
+ *   aie_slab_recs[]     the records: one object map value per granule of
+ *                       a block (its slab's pages), 0 when empty, in
+ *                       arrays of a power of two from 32 to 512 records
+ *   aie_slab_pfn[pfn]   for each page of a block that has an array: the
+ *                       index of the record of the page's first granule,
+ *                       the log2 of the granule, and whether the block is
+ *                       spilt (slabmap.h); AIE_SLAB_NONE for each page of
+ *                       a slab block that has none; or 0
+ *   aie_slab_order[]    per 32 records: 1 + the order of the block whose
+ *                       array starts there, or 0
  *
+ * A hook finds the record of the object at ptr with two loads, its page
+ * frame's entry and the record: entry index + offset_in_page(ptr) >> shift.
  * The granule is the largest power of two not above the slot size the
  * first allocation in the block reported (kmalloc's bytes_alloc is the
  * slab's stride; ksize() of a kmem_cache object is at most its stride):
@@ -21,36 +27,45 @@
  * lock guards a record: between its allocation and its free an object is
  * its owner's alone, and so is its record.
  *
- * A descriptor is made at the first allocation seen in its block, from
- * arrays of records made at load (a power of two from 32 to 512 records,
- * AIE_SLAB_CLASSES sizes); a block whose granules are more than 512, a
- * KFENCE object, a page that is not a slab's, or a spent pool, gets none.
- * It is dropped when the page allocator frees the block: this file's probe
- * on mm_page_free, attached before the slab hooks, finds the block's
- * descriptor. A record still set then is an object whose free was not
- * seen (kmem_cache_free_bulk() without its kprobe): it is charged back
- * (hooks.c, unseen_frees) before the arrays go back to the pool.
+ * A block's array is taken from the pool made at load (AIE_SLAB_CLASSES
+ * sizes) at the first allocation seen in the block. A block whose granules
+ * are more than 512, or that finds the pool spent, gets none: its pages'
+ * entries say so (AIE_SLAB_NONE), and its objects go to the object map. A
+ * block that has an array is marked spilt when one of its objects goes to
+ * the object map all the same (its slot below the granule), before the
+ * object does: frees of its objects that find no record look there. A
+ * KFENCE object, or a page that is not a slab's, gets no entry; its free
+ * looks in the object map. The array goes back when the page allocator
+ * frees the block: this file's probe on mm_page_free, attached before the slab hooks,
+ * finds the block by its first page's entry, whose record index is that
+ * of its array, and the block's order in aie_slab_order. A record still
+ * set then is an object whose free was not seen (kmem_cache_free_bulk()
+ * without its kprobe): it is charged back (hooks.c, unseen_frees) before
+ * the array goes back to the pool.
  *
- * Why a descriptor cannot go while a hook uses it: a hook reads a block's
- * descriptor for an object that is live in it (an allocation's tracepoint
+ * Why an array cannot go while a hook uses it: a hook reads a block's
+ * entry for an object that is live in it (an allocation's tracepoint
  * fires after the allocation, a free's before it), and a slab's pages go
  * back to the page allocator only when none of its objects is live.
  *
  * Memory: 4 bytes per page frame for aie_slab_pfn (0.1% of memory), and
- * the pool: max_objects records of 8 bytes, and a descriptor per 32.
+ * the pool: max_objects records of 8 bytes (AIE_SLAB_MAX_POOL at most, the
+ * indexes an entry holds), and a byte of aie_slab_order per 32.
  *
  * Notes on locking
  * ----------------
  * - aie_slab_lock (raw, taken with interrupts off) protects the pool (the
- *   arrays' free lists, the bump, the free descriptors) and the making and
- *   dropping of descriptors. It is taken at the first allocation in a block
- *   (any context but NMI, preemption disabled) and at the free of a block
- *   that has a descriptor (the same). Nothing is allocated under it; it
+ *   arrays' free lists, the bump), aie_slab_order, and the setting and
+ *   clearing of the entries. It is taken at the first allocation in a
+ *   block (any context but NMI, preemption disabled) and at the free of a
+ *   block that has an array (the same). Nothing is allocated under it; it
  *   nests inside whatever the allocator's caller holds, and only the
  *   counters' updates of hooks.c (no lock) run under it.
- * - aie_slab_pfn[] entries are set with a store-release after the
- *   descriptor is filled, and read with a load-acquire; records are read
- *   and written with no lock (above).
+ * - aie_slab_pfn[] entries are set with a store-release after the array
+ *   is ready, and read with a load-acquire; records are read and written
+ *   with no lock (above). An entry is marked spilt with WRITE_ONCE(), under
+ *   the lock, by the hook of the allocation that spills, before the object
+ *   goes to the object map; its free comes after that hook.
  */
 
 #include <linux/kfence.h>
@@ -67,31 +82,17 @@
 
 DEFINE_STATIC_KEY_FALSE(aie_slabmap_key);
 u32 *aie_slab_pfn;
+u64 *aie_slab_recs;
 unsigned long aie_slab_npfn;
-struct aie_slabdesc *aie_slab_descs;
-bool aie_slab_spilled;
 
 static DEFINE_RAW_SPINLOCK(aie_slab_lock);
-static u64 *aie_slab_pool;		/* the records' arrays */
+static u8 *aie_slab_order;		/* per AIE_SLAB_MIN_RECORDS records */
 static unsigned long aie_slab_pool_nr;	/* records in the pool */
 static unsigned long aie_slab_bump;	/* records never handed out from here */
 static unsigned long aie_slab_free_head[AIE_SLAB_CLASSES]; /* 1 + index */
-static u32 *aie_slab_desc_free;		/* stack of free descriptors */
-static u32 aie_slab_ndescs, aie_slab_desc_top;
-static unsigned int aie_slab_descs_used;
+static unsigned int aie_slab_blocks;	/* blocks that have an array */
 static struct tracepoint *aie_slab_page_free_tp;
 static bool aie_slab_page_frees;	/* hooks_page.c's frees done here */
-
-/*
- * A slab object went to the object map for want of a record in a block
- * that has, or will have, a descriptor (a spent pool, a granule above its
- * slot): from now on a free that finds no record looks there too.
- */
-void aie_slabmap_spill(void)
-{
-	if (!READ_ONCE(aie_slab_spilled))
-		WRITE_ONCE(aie_slab_spilled, true);
-}
 
 /* The smallest class whose arrays hold @nr records. */
 static unsigned int aie_slab_class(unsigned int nr)
@@ -104,120 +105,170 @@ static unsigned int aie_slab_class(unsigned int nr)
 }
 
 /*
- * An array of class @c from its free list (linked through the first
- * record) or from the bump; NULL when the pool is spent. Under
- * aie_slab_lock. Arrays come back zeroed (aie_slabdesc_drop()).
+ * The index of an array of class @c, from its free list (linked through
+ * the first record) or from the bump; -1 when the pool is spent. Under
+ * aie_slab_lock. Arrays come back zeroed (aie_slab_block_drop()).
  */
-static u64 *aie_slab_array_get(unsigned int c)
+static long aie_slab_array_get(unsigned int c)
 {
 	unsigned long n = AIE_SLAB_MIN_RECORDS << c, i;
-	u64 *a;
 
 	lockdep_assert_held(&aie_slab_lock);
 	if (aie_slab_free_head[c]) {
-		a = &aie_slab_pool[aie_slab_free_head[c] - 1];
-		aie_slab_free_head[c] = a[0];
-		a[0] = 0;
-		return a;
+		i = aie_slab_free_head[c] - 1;
+		aie_slab_free_head[c] = aie_slab_recs[i];
+		aie_slab_recs[i] = 0;
+		return i;
 	}
 	i = ALIGN(aie_slab_bump, n);
 	if (i + n > aie_slab_pool_nr)
-		return NULL;
+		return -1;
 	aie_slab_bump = i + n;
-	return &aie_slab_pool[i];
+	return i;
 }
 
-static void aie_slab_array_put(u64 *a, unsigned int c)
+static void aie_slab_array_put(unsigned long i, unsigned int c)
 {
 	lockdep_assert_held(&aie_slab_lock);
-	a[0] = aie_slab_free_head[c];
-	aie_slab_free_head[c] = a - aie_slab_pool + 1;
+	aie_slab_recs[i] = aie_slab_free_head[c];
+	aie_slab_free_head[c] = i + 1;
+}
+
+/* The entry of page @k of a block whose array is at @base. */
+static u32 aie_slab_entry_make(unsigned long base, unsigned int k,
+			       unsigned int shift)
+{
+	base += ((unsigned long)k << PAGE_SHIFT) >> shift;
+	return base << AIE_SLAB_INDEX_SHIFT | shift;
 }
 
 /*
- * The descriptor of the block that holds the slab object @ptr, whose slot
- * is at least @bytes, made for it when it has none; NULL when it can have
- * none (see the top of this file). Out of line: once per block.
+ * The first page frame and the order of the slab block holding @ptr; false
+ * when @ptr is not in a slab's pages that the map covers.
  */
-struct aie_slabdesc *aie_slabdesc_make(const void *ptr, u64 bytes)
+static bool aie_slab_block_of(const void *ptr, unsigned long *head_pfn,
+			      unsigned int *order)
 {
 	unsigned long pfn = ((unsigned long)ptr - PAGE_OFFSET) >> PAGE_SHIFT;
-	unsigned int order, shift, nr, c, i;
-	struct aie_slabdesc *d = NULL;
-	unsigned long flags;
 	struct page *head;
-	u64 *rec;
 
-	if (pfn >= aie_slab_npfn || is_kfence_address(ptr))
-		return NULL;
+	if (pfn >= aie_slab_npfn)
+		return false;
 	head = compound_head(pfn_to_page(pfn));
 	if (!PageSlab(head))
-		return NULL;	/* a large kmalloc()'s pages */
-	order = compound_order(head);
-	pfn = page_to_pfn(head);
-	shift = ilog2(bytes);
-	nr = (PAGE_SIZE << order) >> shift;
-	if (pfn + (1UL << order) > aie_slab_npfn ||
-	    nr > AIE_SLAB_MAX_RECORDS)
-		return NULL;
-	c = aie_slab_class(nr);
-
-	raw_spin_lock_irqsave(&aie_slab_lock, flags);
-	if (aie_slab_pfn[pfn]) {
-		/* another CPU's first allocation in the block made it */
-		d = &aie_slab_descs[aie_slab_pfn[pfn] - 1];
-		goto unlock;
-	}
-	rec = aie_slab_desc_top ? aie_slab_array_get(c) : NULL;
-	if (!rec) {
-		aie_slabmap_spill();
-		goto unlock;
-	}
-	i = aie_slab_desc_free[--aie_slab_desc_top];
-	d = &aie_slab_descs[i];
-	d->first = (unsigned long)page_address(head);
-	d->rec = rec;
-	d->nr = nr;
-	d->shift = shift;
-	d->order = order;
-	d->class = c;
-	aie_slab_descs_used++;
-	for (nr = 0; nr < (1U << order); nr++) {
-		/* The descriptor, then its index: aie_slabdesc_of(). */
-		smp_store_release(&aie_slab_pfn[pfn + nr], i + 1);
-	}
-unlock:
-	raw_spin_unlock_irqrestore(&aie_slab_lock, flags);
-	return d;
+		return false;	/* a large kmalloc()'s pages */
+	*order = compound_order(head);
+	*head_pfn = page_to_pfn(head);
+	return *head_pfn + (1UL << *order) <= aie_slab_npfn;
 }
 
 /*
- * The block whose first page frame is @pfn, with descriptor @i, goes back
- * to the page allocator: charge back its records still set, and give the
- * descriptor and its array back to the pool.
+ * The entry of the page of the slab object @ptr, whose slot is @bytes, its
+ * block given an array, or marked AIE_SLAB_NONE, when it has no entry; 0
+ * when it can have none (see the top of this file). Out of line: once per
+ * block.
  */
-static noinline void aie_slabdesc_drop(unsigned long pfn, u32 i)
+u32 aie_slab_block_make(const void *ptr, u64 bytes)
 {
-	struct aie_slabdesc *d = &aie_slab_descs[i];
-	unsigned long flags;
-	unsigned int k;
+	unsigned long pfn = ((unsigned long)ptr - PAGE_OFFSET) >> PAGE_SHIFT;
+	unsigned long head_pfn, flags;
+	unsigned int order, shift, nr, k;
+	long base = -1;
+	u32 e;
+
+	if (is_kfence_address(ptr) || !aie_slab_block_of(ptr, &head_pfn, &order))
+		return 0;
+	shift = ilog2(bytes | 1);
+	nr = shift < 3 || shift > PAGE_SHIFT + order ? 0 :
+	     (PAGE_SIZE << order) >> shift;
 
 	raw_spin_lock_irqsave(&aie_slab_lock, flags);
-	if (aie_slab_pfn[pfn] != i + 1)
+	e = aie_slab_pfn[pfn];
+	if (e)
+		goto unlock;	/* another CPU's first allocation made it */
+	if (nr && nr <= AIE_SLAB_MAX_RECORDS)
+		base = aie_slab_array_get(aie_slab_class(nr));
+	if (base >= 0) {
+		aie_slab_order[base / AIE_SLAB_MIN_RECORDS] = order + 1;
+		aie_slab_blocks++;
+	}
+	for (k = 0; k < (1U << order); k++) {
+		/* The array, then the entry: aie_slab_entry(). */
+		smp_store_release(&aie_slab_pfn[head_pfn + k], base < 0 ?
+				  AIE_SLAB_NONE :
+				  aie_slab_entry_make(base, k, shift));
+	}
+	e = aie_slab_pfn[pfn];
+unlock:
+	raw_spin_unlock_irqrestore(&aie_slab_lock, flags);
+	return e;
+}
+
+/*
+ * The slab object @ptr, whose block has an entry, goes to the object map:
+ * mark its block spilt first. Out of line: once per block, at most.
+ */
+void aie_slab_spill(const void *ptr)
+{
+	unsigned long head_pfn, flags;
+	unsigned int order, k;
+	u32 *pe;
+
+	if (!aie_slab_block_of(ptr, &head_pfn, &order))
+		return;		/* cannot happen: it has an entry */
+	raw_spin_lock_irqsave(&aie_slab_lock, flags);
+	for (k = 0; k < (1U << order); k++) {
+		pe = &aie_slab_pfn[head_pfn + k];
+		if (*pe)
+			WRITE_ONCE(*pe, *pe | AIE_SLAB_SPILT);
+	}
+	raw_spin_unlock_irqrestore(&aie_slab_lock, flags);
+}
+
+/*
+ * The block whose first page frame is @pfn, of @order as the page allocator
+ * frees it, with entry @e, goes back to the page allocator: clear its
+ * entries, charge back its records still set, and give its array back to
+ * the pool.
+ */
+static noinline void aie_slab_block_drop(unsigned long pfn, unsigned int order,
+					 u32 e)
+{
+	unsigned long base = e >> AIE_SLAB_INDEX_SHIFT, first, flags;
+	unsigned int shift = aie_slab_shift(e), nr, k;
+	u64 *rec = &aie_slab_recs[base];
+
+	raw_spin_lock_irqsave(&aie_slab_lock, flags);
+	if (aie_slab_pfn[pfn] != e)
 		goto unlock;	/* cannot happen: one free per block */
-	pfn = ((unsigned long)d->first - PAGE_OFFSET) >> PAGE_SHIFT;
-	for (k = 0; k < (1U << d->order); k++)
+	if ((e & AIE_SLAB_NONE) == AIE_SLAB_NONE) {
+		for (k = 0; k < (1U << order) && pfn + k < aie_slab_npfn; k++)
+			WRITE_ONCE(aie_slab_pfn[pfn + k], 0);
+		goto unlock;
+	}
+	/*
+	 * Cannot happen either: the block's first page has the index of its
+	 * array's start, and its order beside it.
+	 */
+	if (base % AIE_SLAB_MIN_RECORDS ||
+	    !aie_slab_order[base / AIE_SLAB_MIN_RECORDS])
+		goto unlock;
+	order = aie_slab_order[base / AIE_SLAB_MIN_RECORDS] - 1;
+	nr = (PAGE_SIZE << order) >> shift;
+	for (k = 0; k < (1U << order); k++)
 		WRITE_ONCE(aie_slab_pfn[pfn + k], 0);
-	for (k = 0; k < d->nr; k++) {
-		if (d->rec[k]) {
-			aie_track_unseen(aie_slab_gkey(d, k), d->rec[k]);
-			d->rec[k] = 0;
+	first = (unsigned long)pfn_to_kaddr(pfn);
+	for (k = 0; k < nr; k++) {
+		if (rec[k]) {
+			aie_track_unseen(first + ((unsigned long)k << shift),
+					 rec[k]);
+			rec[k] = 0;
 			this_cpu_dec(aie_stats.slab_records);
 		}
 	}
-	aie_slab_array_put(d->rec, d->class);
-	aie_slab_desc_free[aie_slab_desc_top++] = i;
-	aie_slab_descs_used--;
+	aie_slab_order[base / AIE_SLAB_MIN_RECORDS] = 0;
+	aie_slab_array_put(base, aie_slab_class(nr));
+	aie_slab_blocks--;
 unlock:
 	raw_spin_unlock_irqrestore(&aie_slab_lock, flags);
 }
@@ -231,12 +282,12 @@ static void aie_slab_probe_page_free(void *data, struct page *page,
 				     unsigned int order)
 {
 	unsigned long pfn = page_to_pfn(page);
-	u32 i;
+	u32 e;
 
 	if (likely(pfn < aie_slab_npfn)) {
-		i = READ_ONCE(aie_slab_pfn[pfn]);
-		if (unlikely(i))
-			aie_slabdesc_drop(pfn, i - 1);
+		e = READ_ONCE(aie_slab_pfn[pfn]);
+		if (unlikely(e))
+			aie_slab_block_drop(pfn, order, e);
 	}
 	if (READ_ONCE(aie_slab_page_frees))
 		aie_track_free(page);
@@ -270,31 +321,24 @@ static unsigned long aie_slab_pfn_end(void)
 }
 
 /*
- * Make the map for @records records (a multiple of the largest array),
- * and attach its probe; the map stays off when it cannot be had (one
+ * Make the map for @records records (rounded up to a multiple of the
+ * largest array, and at most AIE_SLAB_MAX_POOL), and attach its probe; the map stays off when it cannot be had (one
  * warning). Process context, before the slab hooks attach.
  */
 int aie_slabmap_init(unsigned long records)
 {
 	int ret = -ENOMEM;
-	u32 i;
 
-	records = max_t(unsigned long, round_up(records, AIE_SLAB_MAX_RECORDS),
-			AIE_SLAB_MAX_RECORDS);
+	records = clamp_t(unsigned long, round_up(records, AIE_SLAB_MAX_RECORDS),
+			  AIE_SLAB_MAX_RECORDS, AIE_SLAB_MAX_POOL);
 	aie_slab_npfn = aie_slab_pfn_end();
-	aie_slab_ndescs = records / AIE_SLAB_MIN_RECORDS;
 	aie_slab_pool_nr = records;
+	aie_slab_bump = AIE_SLAB_MIN_RECORDS;	/* record 0: AIE_SLAB_NONE's */
 	aie_slab_pfn = vzalloc(array_size(aie_slab_npfn, sizeof(u32)));
-	aie_slab_descs = vzalloc(array_size(aie_slab_ndescs,
-					    sizeof(*aie_slab_descs)));
-	aie_slab_desc_free = vmalloc(array_size(aie_slab_ndescs, sizeof(u32)));
-	aie_slab_pool = vzalloc(array_size(records, sizeof(u64)));
-	if (!aie_slab_pfn || !aie_slab_descs || !aie_slab_desc_free ||
-	    !aie_slab_pool)
+	aie_slab_recs = vzalloc(array_size(records, sizeof(u64)));
+	aie_slab_order = vzalloc(records / AIE_SLAB_MIN_RECORDS);
+	if (!aie_slab_pfn || !aie_slab_recs || !aie_slab_order)
 		goto err;
-	for (i = 0; i < aie_slab_ndescs; i++)
-		aie_slab_desc_free[i] = aie_slab_ndescs - 1 - i;
-	aie_slab_desc_top = aie_slab_ndescs;
 
 	ret = -ENOENT;
 	aie_slab_page_free_tp = aie_tracepoint_find("mm_page_free");
@@ -329,14 +373,11 @@ void aie_slabmap_unregister(void)
 void aie_slabmap_exit(void)
 {
 	static_branch_disable(&aie_slabmap_key);
-	vfree(aie_slab_pool);
-	vfree(aie_slab_desc_free);
-	vfree(aie_slab_descs);
+	vfree(aie_slab_order);
+	vfree(aie_slab_recs);
 	vfree(aie_slab_pfn);
-	aie_slab_spilled = false;
-	aie_slab_pool = NULL;
-	aie_slab_desc_free = NULL;
-	aie_slab_descs = NULL;
+	aie_slab_order = NULL;
+	aie_slab_recs = NULL;
 	aie_slab_pfn = NULL;
 	aie_slab_npfn = 0;
 }
@@ -354,19 +395,19 @@ unsigned long aie_slabmap_count(void)
 
 unsigned long aie_slabmap_capacity(void)
 {
-	return aie_slab_descs ? aie_slab_pool_nr : 0;
+	return aie_slab_recs ? aie_slab_pool_nr : 0;
 }
 
-unsigned int aie_slabmap_descs(void)
+unsigned int aie_slabmap_blocks(void)
 {
-	return READ_ONCE(aie_slab_descs_used);
+	return READ_ONCE(aie_slab_blocks);
 }
 
 size_t aie_slabmap_memory(void)
 {
-	if (!aie_slab_descs)
+	if (!aie_slab_recs)
 		return 0;
 	return aie_slab_npfn * sizeof(u32) +
-	       aie_slab_ndescs * (sizeof(*aie_slab_descs) + sizeof(u32)) +
-	       aie_slab_pool_nr * sizeof(u64);
+	       aie_slab_pool_nr * sizeof(u64) +
+	       aie_slab_pool_nr / AIE_SLAB_MIN_RECORDS;
 }

@@ -1,36 +1,40 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * slabmap.h - the slab map's record and find, inline: hooks.c inlines them
- * into its fast paths. The map, its descriptors and its locking: see
- * slabmap.c.
+ * into its fast paths. The map, its blocks and its locking: see slabmap.c.
  */
 #ifndef _AIE_SLABMAP_H
 #define _AIE_SLABMAP_H
 
 #include <linux/jump_label.h>
-#include <linux/log2.h>
 #include <linux/mm.h>
 
 #include "aie.h"
 
 /*
- * A block of pages that holds slab objects: its first address, its
- * records (one 64-bit object map value per granule of 2^shift bytes, 0
- * when empty) and how many. 32 bytes: an index is a shift.
+ * A page frame's entry in aie_slab_pfn: 0 for a page the map has not
+ * seen; for a page of a block that has records, the index in
+ * aie_slab_recs of the record of the page's first granule, shifted up by
+ * AIE_SLAB_INDEX_SHIFT, over AIE_SLAB_SPILT, over the log2 of the granule
+ * (3 at least: never 0). The object at @ptr has the record index +
+ * (offset_in_page(@ptr) >> shift): no other load. The shift takes six
+ * bits, the width x86 takes a 64-bit shift's count from, so that the mask
+ * costs nothing.
+ *
+ * AIE_SLAB_SPILT: an object of the block went to the object map, so a
+ * free that finds no record looks there. AIE_SLAB_NONE, a block that has
+ * no records (none to be had, or too many granules): spilt, with a shift
+ * no slot passes and the index of record 0, which stays 0.
  */
-struct aie_slabdesc {
-	unsigned long first;
-	u64 *rec;
-	u32 nr;
-	u8 shift;
-	u8 order;		/* of the block */
-	u8 class;		/* of the records' array (slabmap.c) */
-} __aligned(32);
+#define AIE_SLAB_SHIFT_MASK	0x3fU
+#define AIE_SLAB_SPILT		BIT(6)
+#define AIE_SLAB_INDEX_SHIFT	7
+#define AIE_SLAB_NONE		(AIE_SLAB_SPILT | AIE_SLAB_SHIFT_MASK)
+#define AIE_SLAB_MAX_POOL	BIT(32 - AIE_SLAB_INDEX_SHIFT)
 
 extern u32 *aie_slab_pfn;
+extern u64 *aie_slab_recs;
 extern unsigned long aie_slab_npfn;
-extern struct aie_slabdesc *aie_slab_descs;
-extern bool aie_slab_spilled;
 DECLARE_STATIC_KEY_FALSE(aie_slabmap_key);
 
 static __always_inline bool aie_slabmap_on(void)
@@ -39,63 +43,81 @@ static __always_inline bool aie_slabmap_on(void)
 }
 
 /*
- * 1 + the index of the descriptor of the block holding @ptr, or 0. A
- * pointer outside the direct map falls past aie_slab_npfn.
+ * The entry of the page frame holding @ptr, or 0. A pointer outside the
+ * direct map falls past aie_slab_npfn.
  */
-static __always_inline u32 aie_slabdesc_of(const void *ptr)
+static __always_inline u32 aie_slab_entry(const void *ptr)
 {
 	unsigned long pfn = ((unsigned long)ptr - PAGE_OFFSET) >> PAGE_SHIFT;
 
 	if (unlikely(pfn >= aie_slab_npfn))
 		return 0;
-	/* Pairs with the smp_store_release() in aie_slabdesc_make(). */
-	return smp_load_acquire(&aie_slab_pfn[pfn]);
+	/*
+	 * Pairs with the smp_store_release() in aie_slab_block_make(): what
+	 * the hook reads after the entry, the record, is at an address made
+	 * from the entry, which orders it. A plain load, which the compiler
+	 * may fold into its address: an entry that changes under a hook of a
+	 * live object's changes in AIE_SLAB_SPILT alone (slabmap.c).
+	 */
+	return data_race(aie_slab_pfn[pfn]);
 }
 
-struct aie_slabdesc *aie_slabdesc_make(const void *ptr, u64 bytes);
-void aie_slabmap_spill(void);
-
-/* The address of record @i's granule: the key of its weight in aie_weights. */
-static __always_inline unsigned long aie_slab_gkey(const struct aie_slabdesc *d,
-						   unsigned long i)
+static __always_inline unsigned int aie_slab_shift(u32 entry)
 {
-	return d->first + (i << d->shift);
+	return entry & AIE_SLAB_SHIFT_MASK;
+}
+
+/* The record of the object at @ptr, in the page whose entry is @entry. */
+static __always_inline u64 *aie_slab_rec(u32 entry, const void *ptr)
+{
+	return &aie_slab_recs[(entry >> AIE_SLAB_INDEX_SHIFT) +
+			      (offset_in_page(ptr) >> aie_slab_shift(entry))];
 }
 
 /*
- * The record of the slab object @ptr, whose slot is at least @bytes, with
- * the address of its granule in *@gkey; NULL when it can have none: no
- * descriptor to be had (see slabmap.c), or a block of a granule above the
- * slot, where two objects could fall on one record (the object map then
- * holds it, and frees look there too: aie_slabmap_spill()).
+ * The address of the granule @ptr falls in: the key of its weight in
+ * aie_weights. A block is aligned to its size, so to its granule.
+ */
+static __always_inline unsigned long aie_slab_gkey(u32 entry, const void *ptr)
+{
+	unsigned int shift = aie_slab_shift(entry);
+
+	return (unsigned long)ptr >> shift << shift;
+}
+
+u32 aie_slab_block_make(const void *ptr, u64 bytes);
+void aie_slab_spill(const void *ptr);
+
+/*
+ * The record of the slab object @ptr, whose slot is @bytes, with the
+ * address of its granule in *@gkey; NULL when it can have none: its block
+ * has no records (see slabmap.c), or a granule above the slot, where two
+ * objects could fall on one record. The object map then holds it, and
+ * its block is marked spilt first, so that its free looks there too.
  */
 static __always_inline u64 *aie_slabmap_slot(const void *ptr, u64 bytes,
 					     unsigned long *gkey)
 {
-	u32 di = aie_slabdesc_of(ptr);
-	struct aie_slabdesc *d;
-	unsigned long i;
+	u32 e = aie_slab_entry(ptr);
 
-	if (likely(di)) {
-		d = &aie_slab_descs[di - 1];
-	} else {
-		d = aie_slabdesc_make(ptr, bytes);
-		if (!d)
+	if (unlikely(!e)) {
+		e = aie_slab_block_make(ptr, bytes);
+		if (!e)
 			return NULL;
 	}
-	i = ((unsigned long)ptr - d->first) >> d->shift;
-	if (unlikely(d->shift > ilog2(bytes) || i >= d->nr)) {
-		aie_slabmap_spill();
+	if (unlikely(!(bytes >> aie_slab_shift(e)))) {
+		if (!(e & AIE_SLAB_SPILT))
+			aie_slab_spill(ptr);
 		return NULL;
 	}
-	*gkey = aie_slab_gkey(d, i);
-	return &d->rec[i];
+	*gkey = aie_slab_gkey(e, ptr);
+	return aie_slab_rec(e, ptr);
 }
 
 /*
- * Record @val for the slab object @ptr, whose slot is at least @bytes:
- * INSERTED, or REPLACED with the record that was there in *@old (its free
- * went unseen; its weight, if any, under *@gkey), or FULL: no record to be
+ * Record @val for the slab object @ptr, whose slot is @bytes: INSERTED,
+ * or REPLACED with the record that was there in *@old (its free went
+ * unseen; its weight, if any, under *@gkey), or FULL: no record to be
  * had, the object goes to the object map.
  */
 static __always_inline enum aie_objmap_result
@@ -121,33 +143,29 @@ enum aie_slab_found {
 };
 
 /*
- * Take the record of the slab object @ptr into *@val, the address of its
- * granule into *@gkey. An object of a block that has a descriptor is
- * recorded here or nowhere, unless an object was ever put in the object
- * map for want of a record (aie_slab_spilled).
+ * Take the record of the slab object @ptr into *@val, its page frame's
+ * entry into *@entry (aie_slab_gkey() gives its granule from there). An
+ * object of a block that has records is recorded there or nowhere, unless
+ * the block is spilt: an object of it went to the object map.
  */
 static __always_inline enum aie_slab_found
-aie_slabmap_remove(const void *ptr, u64 *val, unsigned long *gkey)
+aie_slabmap_remove(const void *ptr, u64 *val, u32 *entry)
 {
-	u32 di = aie_slabdesc_of(ptr);
-	struct aie_slabdesc *d;
-	unsigned long i;
+	u32 e = aie_slab_entry(ptr);
+	u64 *rec;
 
-	if (!di)
+	if (!e)
 		return AIE_SLAB_ELSEWHERE;
-	d = &aie_slab_descs[di - 1];
-	i = ((unsigned long)ptr - d->first) >> d->shift;
-	if (likely(i < d->nr)) {
-		*val = d->rec[i];
-		if (likely(*val)) {
-			WRITE_ONCE(d->rec[i], 0);
-			this_cpu_dec(aie_stats.slab_records);
-			*gkey = aie_slab_gkey(d, i);
-			return AIE_SLAB_FOUND;
-		}
+	rec = aie_slab_rec(e, ptr);
+	*val = *rec;
+	if (likely(*val)) {
+		WRITE_ONCE(*rec, 0);
+		this_cpu_dec(aie_stats.slab_records);
+		*entry = e;
+		return AIE_SLAB_FOUND;
 	}
-	return likely(!READ_ONCE(aie_slab_spilled)) ? AIE_SLAB_ABSENT :
-						      AIE_SLAB_ELSEWHERE;
+	return likely(!(e & AIE_SLAB_SPILT)) ? AIE_SLAB_ABSENT :
+					       AIE_SLAB_ELSEWHERE;
 }
 
 #endif /* _AIE_SLABMAP_H */

@@ -3,9 +3,9 @@
  * slabmap_test - the slab map (slabmap=1): slab objects' records kept
  * beside their slab's pages. Its memory, exactly; rows exact through it,
  * for kmalloc and a private cache; sampled objects' weights found again
- * at their frees; a block's descriptor made at the first allocation in a
- * slab and dropped when the slab goes back to the page allocator, and made
- * again for the next; off with lifetimes=1 and with slabmap=0.
+ * at their frees; a block's records taken at the first allocation in a
+ * slab and given back when the slab goes back to the page allocator, and
+ * taken again for the next; off with lifetimes=1 and with slabmap=0.
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,7 +16,6 @@
 #include "aie_expect.h"
 
 #define SLABMAP_RECORDS	1048576LL	/* max_objects' default, 2^20 */
-#define SLABMAP_DESC	32		/* struct aie_slabdesc */
 
 /* The highest page frame of any zone, plus one, from /proc/zoneinfo. */
 static long long end_pfn(void)
@@ -82,8 +81,8 @@ FIXTURE_TEARDOWN(slabmap)
 }
 
 /*
- * 4 bytes per page frame, and for each record 8 bytes; a descriptor and
- * its free-stack entry per 32 records.
+ * 4 bytes per page frame, and for each record 8 bytes; a byte per 32
+ * records (the order of the block whose array starts there).
  */
 TEST_F(slabmap, memory)
 {
@@ -91,8 +90,8 @@ TEST_F(slabmap, memory)
 
 	ASSERT_LT(0, pfns);
 	EXPECT_EQ(SLABMAP_RECORDS, aie_stat("slab_map_capacity"));
-	EXPECT_EQ(pfns * 4 + SLABMAP_RECORDS / 32 * (SLABMAP_DESC + 4) +
-		  SLABMAP_RECORDS * 8, aie_stat("slab_map_bytes"));
+	EXPECT_EQ(pfns * 4 + SLABMAP_RECORDS * 8 + SLABMAP_RECORDS / 32,
+		  aie_stat("slab_map_bytes"));
 	EXPECT_LE(aie_stat("object_map_bytes") + aie_stat("weight_map_bytes") +
 		  aie_stat("slab_map_bytes"), aie_stat("memory_bytes"));
 }
@@ -115,10 +114,10 @@ TEST_F(slabmap, kmalloc_rows_exact)
 
 /*
  * The helper's cache (a constructor: never merged) starts empty. Filling
- * its slabs makes a descriptor for each (sysfs counts them); freeing every
- * object and shrinking the cache gives its slabs back to the page
- * allocator, which drops them; the next allocations make descriptors
- * again, and every row stays exact.
+ * its slabs gives each an array of records (sysfs counts the slabs);
+ * freeing every object and shrinking the cache gives its slabs back to
+ * the page allocator, and their arrays back to the pool; the next
+ * allocations take arrays again, and every row stays exact.
  */
 TEST_F(slabmap, blocks_made_and_dropped)
 {
