@@ -367,6 +367,8 @@ void aie_track_exit(void);
 void __aie_track_alloc(unsigned long call_site, enum aie_type type,
 		       const void *key, u64 bytes, u64 req, u64 weight,
 		       bool accounted);
+void aie_track_slab_alloc(unsigned long call_site, const void *ptr, u64 bytes,
+			  u64 req, bool accounted);
 void aie_track_page_alloc(struct aie_site *site, unsigned long call_site,
 			  struct page *page, u64 bytes, u64 weight,
 			  bool accounted);

@@ -415,6 +415,70 @@ void __aie_track_alloc(unsigned long call_site, enum aie_type type,
 }
 
 /*
+ * The slab map's record of @ptr, in the page whose entry is @e, held @old:
+ * its free went unseen. Out of line, with the granule's address.
+ */
+static noinline void aie_track_slab_replaced(const void *ptr, u32 e, u64 old)
+{
+	aie_track_replaced(aie_slab_gkey(e, ptr), old);
+}
+
+/*
+ * __aie_track_alloc() of a slab object of weight 1 with the slab map on,
+ * its own function so that its registers are its own: the site from its
+ * home bucket, the record from the page frame's entry, the charge. A site
+ * off its home bucket or with flags, a page with no entry or a granule
+ * above the slot, or a value that does not pack, goes to
+ * __aie_track_alloc(), which does it all again its way.
+ */
+void aie_track_slab_alloc(unsigned long call_site, const void *ptr, u64 bytes,
+			  u64 req, bool accounted)
+{
+	u64 slack = bytes > req ? bytes - req : 0, val, old, *rec;
+	struct aie_site *site;
+	u32 b, e;
+
+	if (unlikely(bytes - 1 >= FIELD_MAX(AIE_OBJ_SIZE) ||
+		     slack > FIELD_MAX(AIE_OBJ_SLACK)))
+		goto slow;
+	/* Pairs with the cmpxchg() that published the site (sites.c). */
+	b = smp_load_acquire(&aie_site_hash[aie_site_home(call_site,
+							  AIE_TYPE_SLAB)]);
+	if (unlikely(!b))
+		goto slow;
+	site = &aie_sites[--b];
+	if (unlikely(site->call_site != call_site ||
+		     site->type != AIE_TYPE_SLAB ||
+		     (READ_ONCE(site->flags) & AIE_SITE_SLOW)))
+		goto slow;
+	e = aie_slab_entry(ptr);
+	if (unlikely(!e || !(bytes >> aie_slab_shift(e))))
+		goto slow;
+
+	/*
+	 * Each field tested in range above, or in range by its making (a
+	 * site's index): shifts, without FIELD_PREP()'s masks.
+	 */
+	val = (u64)b << AIE_OBJ_SITE_SHIFT | bytes |
+	      slack << __bf_shf(AIE_OBJ_SLACK) |
+	      (u64)accounted << __bf_shf(AIE_OBJ_ACCOUNTED);
+	rec = aie_slab_rec(e, ptr);
+	old = *rec;
+	WRITE_ONCE(*rec, val);
+	if (unlikely(old))
+		aie_track_slab_replaced(ptr, e, old);
+	else
+		this_cpu_inc(aie_stats.slab_records);
+	aie_site_charge(site, bytes, slack, 1, accounted);
+	if (aie_capture_on())
+		aie_capture_alloc(site, bytes, 1);
+	return;
+slow:
+	__aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes, req, 1,
+			  accounted);
+}
+
+/*
  * __aie_track_alloc() of a page block whose call site's site the walk of
  * frames.c has found: @site, or NULL when it found none.
  */

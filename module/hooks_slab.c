@@ -217,11 +217,19 @@ static __always_inline void aie_slab_alloc(unsigned long call_site,
 					   const void *ptr, size_t bytes_req,
 					   size_t bytes_alloc, bool accounted)
 {
-	if (unlikely(!ptr))
+	if (unlikely(!ptr)) {
 		aie_track_failed(call_site, AIE_TYPE_SLAB);
-	else if (likely(!ZERO_OR_NULL_PTR(ptr)))
-		aie_track_alloc_weight(call_site, AIE_TYPE_SLAB, ptr,
-				       bytes_alloc, bytes_req, 1, accounted);
+	} else if (unlikely(ZERO_OR_NULL_PTR(ptr))) {
+		return;
+	} else if (unlikely(READ_ONCE(aie_all_disabled))) {
+		aie_count(disabled);
+	} else if (aie_slabmap_on()) {
+		aie_track_slab_alloc(call_site, ptr, bytes_alloc, bytes_req,
+				     accounted);
+	} else {
+		__aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes_alloc,
+				  bytes_req, 1, accounted);
+	}
 }
 
 /*
