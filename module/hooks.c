@@ -596,7 +596,11 @@ void aie_track_slab_freed(const void *ptr, u32 entry, u64 val)
 		aie_uncharge(aie_slab_gkey(entry, ptr), val);
 		return;
 	}
-	aie_uncharge_weighted(val, 1);
+	/* aie_uncharge_weighted() of a slab object: its size is in bytes. */
+	aie_site_uncharge(&aie_sites[FIELD_GET(AIE_OBJ_SITE, val)],
+			  FIELD_GET(AIE_OBJ_SIZE, val),
+			  FIELD_GET(AIE_OBJ_SLACK, val), 1,
+			  val & AIE_OBJ_ACCOUNTED);
 }
 
 /*
