@@ -15,13 +15,22 @@
 # AIE_CHECK_ONE=1 keeps make check on one kernel even then.
 #
 # AIE_HOST_TESTS=0 skips the host-side tests (check-all.sh runs them
-# once); AIE_TIMEOUT bounds the guest (900 s); AIE_VM_MEM sets its memory.
+# once); AIE_TIMEOUT bounds each boot (900 s, 1800 s for a KASAN kernel);
+# AIE_VM_MEM sets the guest's memory.
+#
+# Everything before the boots (packages, unpacking, the builds in the
+# source tree, the host-side tests) runs under a lock on
+# build/.prepare.lock, so that check-all.sh can run several of these
+# scripts at once: their boots overlap, nothing else does.
 set -euo pipefail
 if [ "${CI:-}" = true ] && [ -z "${AIE_CHECK_ONE:-}" ]; then
 	exec "$(dirname "$0")/check-all.sh"
 fi
 . "$(dirname "$0")/lib.sh"
 
+mkdir -p "$AIE_BUILD"
+exec 9>"$AIE_BUILD/.prepare.lock"
+flock 9
 aie_prepare
 host_tap=$AIE_OUT/host.tap
 if [ "${AIE_HOST_TESTS:-1}" = 0 ]; then
@@ -29,7 +38,10 @@ if [ "${AIE_HOST_TESTS:-1}" = 0 ]; then
 else
 	aie_host_tests "$host_tap"
 fi
+flock -u 9
+exec 9>&-
 cat "$host_tap"
+limit=${AIE_TIMEOUT:-$(aie_vm_limit)}
 
 # First, the storms of stress_test on 4 vCPUs under multi-threaded TCG:
 # the hooks truly run on every CPU at once (the main boot interleaves its
@@ -48,7 +60,7 @@ if [ "${AIE_SMP:-1}" != 0 ] && [ "${AIE_MODE:-check}" = check ]; then
 		set +e
 		AIE_ACCEL=tcg,thread=multi AIE_VM_CPUS=4 \
 			AIE_APPEND="aie.stress_seconds=${AIE_SMP_SECONDS:-20} aie.slot_seconds=${AIE_SMP_SECONDS:-20} ${AIE_APPEND:-}" \
-			aie_boot smp "${AIE_TIMEOUT:-900}"
+			aie_boot smp "$limit"
 		smp_rc=$?
 		set -e
 		grep -q '^AIE-BEGIN' "$AIE_OUT/output.log" 2>/dev/null && break
@@ -61,7 +73,7 @@ if [ "${AIE_SMP:-1}" != 0 ] && [ "${AIE_MODE:-check}" = check ]; then
 fi
 
 set +e
-aie_boot "${AIE_MODE:-check}" "${AIE_TIMEOUT:-900}"
+aie_boot "${AIE_MODE:-check}" "$limit"
 qemu_rc=$?
 set -e
 

@@ -212,16 +212,27 @@ aie_initramfs() {
 		> "$AIE_OUT/initramfs.cpio.gz" || aie_die "cannot pack the initramfs"
 }
 
+aie_kasan() {
+	grep -qx 'CONFIG_KASAN=y' "$AIE_KDIR/include/config/auto.conf" 2>/dev/null
+}
+
 # The guest's memory: AIE_VM_MEM, else 2G for a KASAN kernel (its shadow
 # takes an eighth of memory, and the debug kernel wants 2 GiB), else 1G.
 aie_vm_mem() {
 	if [ -n "${AIE_VM_MEM:-}" ]; then
 		echo "$AIE_VM_MEM"
-	elif grep -qx 'CONFIG_KASAN=y' "$AIE_KDIR/include/config/auto.conf" 2>/dev/null; then
+	elif aie_kasan; then
 		echo 2G
 	else
 		echo 1G
 	fi
+}
+
+# A boot's time limit in seconds for make check: a KASAN kernel, which
+# runs the suite in about 11 minutes alone and shares the host with
+# another boot under check-all.sh, gets twice the others' 900.
+aie_vm_limit() {
+	if aie_kasan; then echo 1800; else echo 900; fi
 }
 
 # aie_boot MODE [TIMEOUT]: boot the kernel with the initramfs; the guest's
