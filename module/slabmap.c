@@ -10,15 +10,16 @@
  *                       a block (its slab's pages), 0 when empty, in
  *                       arrays of a power of two from 32 to 512 records
  *   aie_slab_pfn[pfn]   for each page of a block that has an array: the
- *                       index of the record of the page's first granule,
- *                       the log2 of the granule, and whether the block is
- *                       spilt (slabmap.h); AIE_SLAB_NONE for each page of
- *                       a slab block that has none; or 0
+ *                       index of the record of the page's first granule
+ *                       less that granule's number, the log2 of the
+ *                       granule, and whether the block is spilt
+ *                       (slabmap.h); AIE_SLAB_NONE for each page of a
+ *                       slab block that has none; or 0
  *   aie_slab_order[]    per 32 records: 1 + the order of the block whose
  *                       array starts there, or 0
  *
  * A hook finds the record of the object at ptr with two loads, its page
- * frame's entry and the record: entry index + offset_in_page(ptr) >> shift.
+ * frame's entry and the record: entry index + (ptr >> shift), in 32 bits.
  * The granule is the largest power of two not above the slot size the
  * first allocation in the block reported (kmalloc's bytes_alloc is the
  * slab's stride; ksize() of a kmem_cache object is at most its stride):
@@ -134,12 +135,17 @@ static void aie_slab_array_put(unsigned long i, unsigned int c)
 	aie_slab_free_head[c] = i + 1;
 }
 
-/* The entry of page @k of a block whose array is at @base. */
+/*
+ * The entry of the page at @addr, page @k of a block whose array is at
+ * @base (slabmap.h): the index of the page's first record, less the
+ * number of the page's first granule, in the top 25 bits.
+ */
 static u32 aie_slab_entry_make(unsigned long base, unsigned int k,
-			       unsigned int shift)
+			       unsigned long addr, unsigned int shift)
 {
-	base += ((unsigned long)k << PAGE_SHIFT) >> shift;
-	return base << AIE_SLAB_INDEX_SHIFT | shift;
+	u32 first = base + (((unsigned long)k << PAGE_SHIFT) >> shift);
+
+	return (first - (u32)(addr >> shift)) << AIE_SLAB_INDEX_SHIFT | shift;
 }
 
 /*
@@ -171,7 +177,7 @@ static bool aie_slab_block_of(const void *ptr, unsigned long *head_pfn,
 u32 aie_slab_block_make(const void *ptr, u64 bytes)
 {
 	unsigned long pfn = ((unsigned long)ptr - PAGE_OFFSET) >> PAGE_SHIFT;
-	unsigned long head_pfn, flags;
+	unsigned long head_pfn, flags, addr;
 	unsigned int order, shift, nr, k;
 	long base = -1;
 	u32 e;
@@ -193,10 +199,11 @@ u32 aie_slab_block_make(const void *ptr, u64 bytes)
 		aie_slab_blocks++;
 	}
 	for (k = 0; k < (1U << order); k++) {
+		addr = (unsigned long)pfn_to_kaddr(head_pfn + k);
 		/* The array, then the entry: aie_slab_entry(). */
 		smp_store_release(&aie_slab_pfn[head_pfn + k], base < 0 ?
 				  AIE_SLAB_NONE :
-				  aie_slab_entry_make(base, k, shift));
+				  aie_slab_entry_make(base, k, addr, shift));
 	}
 	e = aie_slab_pfn[pfn];
 unlock:
@@ -234,14 +241,14 @@ void aie_slab_spill(const void *ptr)
 static noinline void aie_slab_block_drop(unsigned long pfn, unsigned int order,
 					 u32 e)
 {
-	unsigned long base = e >> AIE_SLAB_INDEX_SHIFT, first, flags;
+	unsigned long first = (unsigned long)pfn_to_kaddr(pfn), base, flags;
 	unsigned int shift = aie_slab_shift(e), nr, k;
-	u64 *rec = &aie_slab_recs[base];
+	u64 *rec;
 
 	raw_spin_lock_irqsave(&aie_slab_lock, flags);
 	if (aie_slab_pfn[pfn] != e)
 		goto unlock;	/* cannot happen: one free per block */
-	if ((e & AIE_SLAB_NONE) == AIE_SLAB_NONE) {
+	if (e == AIE_SLAB_NONE) {
 		for (k = 0; k < (1U << order) && pfn + k < aie_slab_npfn; k++)
 			WRITE_ONCE(aie_slab_pfn[pfn + k], 0);
 		goto unlock;
@@ -250,14 +257,15 @@ static noinline void aie_slab_block_drop(unsigned long pfn, unsigned int order,
 	 * Cannot happen either: the block's first page has the index of its
 	 * array's start, and its order beside it.
 	 */
-	if (base % AIE_SLAB_MIN_RECORDS ||
+	base = aie_slab_index(e, first);
+	rec = &aie_slab_recs[base];
+	if (base >= aie_slab_pool_nr || base % AIE_SLAB_MIN_RECORDS ||
 	    !aie_slab_order[base / AIE_SLAB_MIN_RECORDS])
 		goto unlock;
 	order = aie_slab_order[base / AIE_SLAB_MIN_RECORDS] - 1;
 	nr = (PAGE_SIZE << order) >> shift;
 	for (k = 0; k < (1U << order); k++)
 		WRITE_ONCE(aie_slab_pfn[pfn + k], 0);
-	first = (unsigned long)pfn_to_kaddr(pfn);
 	for (k = 0; k < nr; k++) {
 		if (rec[k]) {
 			aie_track_unseen(first + ((unsigned long)k << shift),
@@ -322,8 +330,9 @@ static unsigned long aie_slab_pfn_end(void)
 
 /*
  * Make the map for @records records (rounded up to a multiple of the
- * largest array, and at most AIE_SLAB_MAX_POOL), and attach its probe; the map stays off when it cannot be had (one
- * warning). Process context, before the slab hooks attach.
+ * largest array, and at most AIE_SLAB_MAX_POOL), and attach its probe;
+ * the map stays off when it cannot be had (one warning). Process context,
+ * before the slab hooks attach.
  */
 int aie_slabmap_init(unsigned long records)
 {

@@ -13,23 +13,26 @@
 
 /*
  * A page frame's entry in aie_slab_pfn: 0 for a page the map has not
- * seen; for a page of a block that has records, the index in
- * aie_slab_recs of the record of the page's first granule, shifted up by
- * AIE_SLAB_INDEX_SHIFT, over AIE_SLAB_SPILT, over the log2 of the granule
- * (3 at least: never 0). The object at @ptr has the record index +
- * (offset_in_page(@ptr) >> shift): no other load. The shift takes six
- * bits, the width x86 takes a 64-bit shift's count from, so that the mask
- * costs nothing.
+ * seen. For a page of a block that has records: in its top 25 bits
+ * (from AIE_SLAB_INDEX_SHIFT), the index in aie_slab_recs of the record
+ * of the page's first granule less the number of that granule in the
+ * address space (the page's address >> shift), modulo 2^25; then
+ * AIE_SLAB_SPILT; then the log2 of the granule (3 at least: never 0). The
+ * object at @ptr has the record of that index plus @ptr >> shift, modulo
+ * 2^25: a shift, and an add and a shift in 32 bits, whose wrap is the
+ * modulo (aie_slab_rec()). The shift takes six bits, the width x86 takes
+ * a 64-bit shift's count from, so that the mask costs nothing.
  *
  * AIE_SLAB_SPILT: an object of the block went to the object map, so a
  * free that finds no record looks there. AIE_SLAB_NONE, a block that has
- * no records (none to be had, or too many granules): spilt, with a shift
- * no slot passes and the index of record 0, which stays 0.
+ * no records (none to be had, or too many granules): every bit set, so
+ * spilt, with a shift no slot passes; a kernel address shifted by 63 is
+ * 1, which takes it to record 0, which stays 0.
  */
 #define AIE_SLAB_SHIFT_MASK	0x3fU
 #define AIE_SLAB_SPILT		BIT(6)
 #define AIE_SLAB_INDEX_SHIFT	7
-#define AIE_SLAB_NONE		(AIE_SLAB_SPILT | AIE_SLAB_SHIFT_MASK)
+#define AIE_SLAB_NONE		U32_MAX
 #define AIE_SLAB_MAX_POOL	BIT(32 - AIE_SLAB_INDEX_SHIFT)
 
 extern u32 *aie_slab_pfn;
@@ -67,11 +70,21 @@ static __always_inline unsigned int aie_slab_shift(u32 entry)
 	return entry & AIE_SLAB_SHIFT_MASK;
 }
 
+/*
+ * The index of the record of the object at @ptr, in the page whose entry
+ * is @entry: its granule's number plus the entry's index, in 32 bits.
+ */
+static __always_inline u32 aie_slab_index(u32 entry, unsigned long ptr)
+{
+	u32 g = ptr >> aie_slab_shift(entry);
+
+	return (entry + (g << AIE_SLAB_INDEX_SHIFT)) >> AIE_SLAB_INDEX_SHIFT;
+}
+
 /* The record of the object at @ptr, in the page whose entry is @entry. */
 static __always_inline u64 *aie_slab_rec(u32 entry, const void *ptr)
 {
-	return &aie_slab_recs[(entry >> AIE_SLAB_INDEX_SHIFT) +
-			      (offset_in_page(ptr) >> aie_slab_shift(entry))];
+	return &aie_slab_recs[aie_slab_index(entry, (unsigned long)ptr)];
 }
 
 /*

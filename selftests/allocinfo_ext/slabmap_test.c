@@ -162,6 +162,34 @@ TEST_F(slabmap, blocks_made_and_dropped)
 }
 
 /*
+ * Objects of 10000 bytes: granules of 8 KiB, two pages, and objects that
+ * start inside a page (the second at 10000, in the third page). A
+ * record's index comes from the object's address and its page's entry
+ * (slabmap.h): a wrong one would put two objects on one record or free
+ * the wrong one, and no row would come out exact. The slabs hold 3 of
+ * them each: 12 objects take 4 slabs, or more.
+ */
+TEST_F(slabmap, objects_across_pages)
+{
+	long long slot, unseen = aie_stat("unseen_frees");
+	int reused;
+
+	ASSERT_EQ(0, aie_helper("remake 10000"));
+	ASSERT_EQ(0, aie_helper_remade(&slot, &reused));
+	ASSERT_LE(10000, slot);
+	ASSERT_EQ(0, aie_helper("alloc remade 12"));
+	EXPECT_ROW("aie_helper_remade_alloc", "slab", 12, 12 * slot,
+		   12 * (slot - 10000), 12, 12 * slot, 12 * slot, 0);
+	ASSERT_EQ(0, aie_helper("free remade 7"));
+	EXPECT_ROW("aie_helper_remade_alloc", "slab", 5, 5 * slot,
+		   5 * (slot - 10000), 12, 12 * slot, 12 * slot, 0);
+	ASSERT_EQ(0, aie_helper("free remade 5"));
+	EXPECT_ROW("aie_helper_remade_alloc", "slab", 0, 0, 0, 12, 12 * slot,
+		   12 * slot, 0);
+	EXPECT_EQ(unseen, aie_stat("unseen_frees"));
+}
+
+/*
  * Sampled objects of weight above 1 are recorded in the slab map, their
  * weights kept under their records' granules: each free must find its
  * weight, so that the site goes back to exactly nothing held, and the

@@ -32,7 +32,7 @@
  *	write "remake <size>"		destroy the cache of kind "remade"
  *					(none of its objects held) and
  *					create it again, of <size> bytes
- *					(8..4096); its kmem_cache may land
+ *					(8..16384); its kmem_cache may land
  *					where the one destroyed was
  *	write "storm <n>"		on every online CPU at once, a kernel
  *					thread makes n rounds of allocations
@@ -895,7 +895,7 @@ static int aie_helper_remake(unsigned int size)
 	struct aie_helper_kind *k = aie_helper_find("remade");
 	struct kmem_cache *old = aie_helper_remade;
 
-	if (size < 8 || size > 4096)
+	if (size < 8 || size > 16384)
 		return -EINVAL;
 	if (k->held)
 		return -EBUSY;
