@@ -424,42 +424,25 @@ static noinline void aie_track_slab_replaced(const void *ptr, u32 e, u64 old)
 }
 
 /*
- * __aie_track_alloc() of a slab object of weight 1 with the slab map on,
- * its own function so that its registers are its own: the site from its
- * home bucket, the record from the page frame's entry, the charge. A site
- * off its home bucket or with flags, a page with no entry or a granule
- * above the slot, or a value that does not pack, goes to
- * __aie_track_alloc(), which does it all again its way.
+ * The rest of aie_track_slab_alloc(), with @site, of index @idx, found
+ * and its flags clear: the record from the page frame's entry, the value
+ * packed, the charge. @slack: @bytes less @req, or 0.
  */
-void aie_track_slab_alloc(unsigned long call_site, const void *ptr, u64 bytes,
-			  u64 req, bool accounted)
+static __always_inline void
+aie_track_slab_alloc_at(struct aie_site *site, u32 idx,
+			unsigned long call_site, const void *ptr, u64 bytes,
+			u64 req, u64 slack, bool accounted)
 {
-	u64 slack = bytes > req ? bytes - req : 0, val, old, *rec;
-	struct aie_site *site;
-	u32 b, e;
+	u32 e = aie_slab_entry(ptr);
+	u64 val, old, *rec;
 
-	if (unlikely(bytes - 1 >= FIELD_MAX(AIE_OBJ_SIZE) ||
-		     slack > FIELD_MAX(AIE_OBJ_SLACK)))
-		goto slow;
-	/* Pairs with the cmpxchg() that published the site (sites.c). */
-	b = smp_load_acquire(&aie_site_hash[aie_site_home(call_site,
-							  AIE_TYPE_SLAB)]);
-	if (unlikely(!b))
-		goto slow;
-	site = &aie_sites[--b];
-	if (unlikely(site->call_site != call_site ||
-		     site->type != AIE_TYPE_SLAB ||
-		     (READ_ONCE(site->flags) & AIE_SITE_SLOW)))
-		goto slow;
-	e = aie_slab_entry(ptr);
 	if (unlikely(!e || !(bytes >> aie_slab_shift(e))))
 		goto slow;
-
 	/*
-	 * Each field tested in range above, or in range by its making (a
-	 * site's index): shifts, without FIELD_PREP()'s masks.
+	 * Each field tested in range by the caller, or in range by its
+	 * making (a site's index): shifts, without FIELD_PREP()'s masks.
 	 */
-	val = (u64)b << AIE_OBJ_SITE_SHIFT | bytes |
+	val = (u64)idx << AIE_OBJ_SITE_SHIFT | bytes |
 	      slack << __bf_shf(AIE_OBJ_SLACK) |
 	      (u64)accounted << __bf_shf(AIE_OBJ_ACCOUNTED);
 	rec = aie_slab_rec(e, ptr);
@@ -472,6 +455,77 @@ void aie_track_slab_alloc(unsigned long call_site, const void *ptr, u64 bytes,
 	aie_site_charge(site, bytes, slack, 1, accounted);
 	if (aie_capture_on())
 		aie_capture_alloc(site, bytes, 1);
+	return;
+slow:
+	__aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes, req, 1,
+			  accounted);
+}
+
+/* The slab object's value cannot pack its size or slack. */
+static __always_inline bool aie_slab_oversize(u64 bytes, u64 slack)
+{
+	return bytes - 1 >= FIELD_MAX(AIE_OBJ_SIZE) ||
+	       slack > FIELD_MAX(AIE_OBJ_SLACK);
+}
+
+/* What aie_site_charge() counts as slack: @bytes less @req, or 0. */
+static __always_inline u64 aie_slab_slack(u64 bytes, u64 req)
+{
+	return bytes > req ? bytes - req : 0;
+}
+
+/*
+ * aie_track_slab_alloc() of a site that is not in its home bucket: another
+ * displaced it, or it is new. Out of line, so that the lookup's call does
+ * not make the common case save more registers.
+ */
+static noinline void aie_track_slab_alloc_get(unsigned long call_site,
+					      const void *ptr, u64 bytes,
+					      u64 req, bool accounted)
+{
+	struct aie_site *site = aie_site_get(call_site, AIE_TYPE_SLAB);
+
+	if (unlikely(!site || (READ_ONCE(site->flags) & AIE_SITE_SLOW))) {
+		__aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes, req, 1,
+				  accounted);
+		return;
+	}
+	aie_track_slab_alloc_at(site, aie_site_index(site), call_site, ptr,
+				bytes, req, aie_slab_slack(bytes, req),
+				accounted);
+}
+
+/*
+ * __aie_track_alloc() of a slab object of weight 1 with the slab map on,
+ * its own function so that its registers are its own: the site from its
+ * home bucket (or, displaced from there, through aie_site_get()), the
+ * record from the page frame's entry, the charge. A site with flags or
+ * none to be had, a page with no entry or a granule above the slot, or a
+ * value that does not pack, goes to __aie_track_alloc(), which does it
+ * all again its way.
+ */
+void aie_track_slab_alloc(unsigned long call_site, const void *ptr, u64 bytes,
+			  u64 req, bool accounted)
+{
+	u64 slack = aie_slab_slack(bytes, req);
+	struct aie_site *site;
+	u32 b;
+
+	if (unlikely(aie_slab_oversize(bytes, slack)))
+		goto slow;
+	/* Pairs with the cmpxchg() that published the site (sites.c). */
+	b = smp_load_acquire(&aie_site_hash[aie_site_home(call_site,
+							  AIE_TYPE_SLAB)]);
+	site = &aie_sites[b - 1];
+	if (unlikely(!b || site->call_site != call_site ||
+		     site->type != AIE_TYPE_SLAB)) {
+		aie_track_slab_alloc_get(call_site, ptr, bytes, req, accounted);
+		return;
+	}
+	if (unlikely(READ_ONCE(site->flags) & AIE_SITE_SLOW))
+		goto slow;
+	aie_track_slab_alloc_at(site, b - 1, call_site, ptr, bytes, req, slack,
+				accounted);
 	return;
 slow:
 	__aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes, req, 1,

@@ -57,7 +57,7 @@ static int shrink_helper_cache(void)
 /*
  * With kmemleak, each object the helper frees comes with kmemleak's own
  * (and debug objects' for the RCU that frees them), from caches of their
- * own: blocks are made as the helper's go.
+ * own: blocks are made as the helper's go, and sampled objects too.
  */
 static bool blocks_follow_helper(void)
 {
@@ -162,6 +162,49 @@ TEST_F(slabmap, blocks_made_and_dropped)
 }
 
 /*
+ * Sampled objects of weight above 1 are recorded in the slab map, their
+ * weights kept under their records' granules: each free must find its
+ * weight, so that the site goes back to exactly nothing held, and the
+ * weight map to what it held before.
+ *
+ * Not the weight map under kmemleak: each of the helper's frees makes
+ * kmemleak free its metadata in an RCU callback, whose rcu_head debug
+ * objects tracks with an object of its pool, which grows and shrinks
+ * through the slab allocator: 26 to 45 more weighted objects a round of
+ * 4000, after an rcu_barrier() too.
+ */
+TEST_F(slabmap, sampled_weights)
+{
+	long long weighted, sampled;
+	struct aie_row r;
+
+	ASSERT_EQ(0, aie_ctl("sample 4096"));
+	weighted = aie_stat("weighted_objects");
+	sampled = aie_stat("sampled");
+	ASSERT_EQ(0, aie_helper("alloc kmalloc97 4000"));
+	ASSERT_EQ(1, aie_row_get_type("aie_helper", "aie_helper_kmalloc_97",
+				      "slab", &r));
+	TH_LOG("4000 objects of 128 bytes, sampled every 4096: %llu estimated, %lld weighted",
+	       r.calls, aie_stat("weighted_objects") - weighted);
+	EXPECT_LT(weighted, aie_stat("weighted_objects"));
+	EXPECT_LT(sampled, aie_stat("sampled"));
+	ASSERT_EQ(0, aie_helper("free kmalloc97 4000"));
+	ASSERT_EQ(1, aie_row_get_type("aie_helper", "aie_helper_kmalloc_97",
+				      "slab", &r));
+	EXPECT_EQ(0ULL, r.calls);
+	EXPECT_EQ(0LL, r.bytes);
+	EXPECT_EQ(0LL, r.slack);
+	if (blocks_follow_helper()) {
+		/* the rest of the system's sampled objects come and go */
+		EXPECT_GE(weighted + 10, aie_stat("weighted_objects"));
+	} else {
+		TH_LOG("kmemleak: %lld weighted objects before, %lld after: not checked",
+		       weighted, aie_stat("weighted_objects"));
+	}
+	EXPECT_EQ(0, aie_stat("unseen_frees"));
+}
+
+/*
  * Objects of 10000 bytes: granules of 8 KiB, two pages, and objects that
  * start inside a page (the second at 10000, in the third page). A
  * record's index comes from the object's address and its page's entry
@@ -187,49 +230,6 @@ TEST_F(slabmap, objects_across_pages)
 	EXPECT_ROW("aie_helper_remade_alloc", "slab", 0, 0, 0, 12, 12 * slot,
 		   12 * slot, 0);
 	EXPECT_EQ(unseen, aie_stat("unseen_frees"));
-}
-
-/*
- * Sampled objects of weight above 1 are recorded in the slab map, their
- * weights kept under their records' granules: each free must find its
- * weight, so that the site goes back to exactly nothing held, and the
- * weight map to what it held before.
- */
-TEST_F(slabmap, sampled_weights)
-{
-	long long weighted, sampled;
-	struct aie_row r;
-	int tries;
-
-	ASSERT_EQ(0, aie_ctl("sample 4096"));
-	weighted = aie_stat("weighted_objects");
-	sampled = aie_stat("sampled");
-	ASSERT_EQ(0, aie_helper("alloc kmalloc97 4000"));
-	ASSERT_EQ(1, aie_row_get_type("aie_helper", "aie_helper_kmalloc_97",
-				      "slab", &r));
-	TH_LOG("4000 objects of 128 bytes, sampled every 4096: %llu estimated, %lld weighted",
-	       r.calls, aie_stat("weighted_objects") - weighted);
-	EXPECT_LT(weighted, aie_stat("weighted_objects"));
-	EXPECT_LT(sampled, aie_stat("sampled"));
-	ASSERT_EQ(0, aie_helper("free kmalloc97 4000"));
-	ASSERT_EQ(1, aie_row_get_type("aie_helper", "aie_helper_kmalloc_97",
-				      "slab", &r));
-	EXPECT_EQ(0ULL, r.calls);
-	EXPECT_EQ(0LL, r.bytes);
-	EXPECT_EQ(0LL, r.slack);
-	/*
-	 * The rest of the system's sampled objects come and go meanwhile;
-	 * under kmemleak, the metadata of the helper's objects goes in RCU
-	 * callbacks after their frees (40 weighted objects were still there
-	 * at once in a run on the debug kernel): up to 5 s for them to go.
-	 */
-	for (tries = 0; tries < 50; tries++) {
-		if (aie_stat("weighted_objects") <= weighted + 10)
-			break;
-		usleep(100000);
-	}
-	EXPECT_GE(weighted + 10, aie_stat("weighted_objects"));
-	EXPECT_EQ(0, aie_stat("unseen_frees"));
 }
 
 /* lifetimes=1 stamps objects in the object map: no slab map then. */
