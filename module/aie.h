@@ -27,6 +27,7 @@
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/jump_label.h>
 #include <linux/sched/clock.h>
 #include <linux/types.h>
@@ -484,10 +485,10 @@ int aie_capture_init(void);
 void aie_capture_exit(void);
 
 /* memcg.c */
+extern int aie_cache_flags_off;
 void aie_memcg_init(void);
 void aie_memcg_show(struct seq_file *m);
 struct kmem_cache;
-bool aie_slab_accounted(gfp_t gfp, const struct kmem_cache *s);
 
 /*
  * Whether an allocation with @gfp is accounted to a memory cgroup: asked
@@ -496,6 +497,31 @@ bool aie_slab_accounted(gfp_t gfp, const struct kmem_cache *s);
 static inline bool aie_gfp_accounted(gfp_t gfp)
 {
 	return IS_ENABLED(CONFIG_MEMCG) && (gfp & __GFP_ACCOUNT);
+}
+
+/*
+ * Whether the slab cache @s was created with SLAB_ACCOUNT, if memcg.c
+ * found where struct kmem_cache keeps its flags.
+ */
+static __always_inline bool aie_cache_accounted(const struct kmem_cache *s)
+{
+	int off = READ_ONCE(aie_cache_flags_off);
+
+	if (off < 0 || !s)
+		return false;
+	return *(const slab_flags_t *)((const char *)s + off) & SLAB_ACCOUNT;
+}
+
+/*
+ * Whether an allocation with @gfp from cache @s (or NULL) is accounted.
+ * Inline: the kmem_cache probe's path then makes no call before its jump
+ * to the tracking.
+ */
+static __always_inline bool aie_slab_accounted(gfp_t gfp,
+					       const struct kmem_cache *s)
+{
+	return aie_gfp_accounted(gfp) ||
+	       (IS_ENABLED(CONFIG_MEMCG) && aie_cache_accounted(s));
 }
 
 /* proc.c */

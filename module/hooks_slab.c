@@ -272,7 +272,22 @@ static noinline __noclone void aie_kmalloc_sampled(void *data,
 			       gfp_flags, NULL);
 }
 
-/* Sampling off, or a NULL result. */
+/* aie_kmem_cache_all() of a cache whose sizes are not at hand. */
+static noinline void aie_kmem_cache_all_miss(unsigned long call_site,
+					     const void *ptr,
+					     struct kmem_cache *s,
+					     gfp_t gfp_flags)
+{
+	u64 sizes = aie_cache_sizes_miss(s, ptr);
+
+	aie_slab_alloc(call_site, ptr, upper_32_bits(sizes),
+		       lower_32_bits(sizes), aie_slab_accounted(gfp_flags, s));
+}
+
+/*
+ * Sampling off, or a NULL result. A hit of the cache table makes no call
+ * before the tracking's, which is a jump: no register saved.
+ */
 static noinline __noclone void aie_kmem_cache_all(void *data,
 						  unsigned long call_site,
 						  const void *ptr,
@@ -285,7 +300,10 @@ static noinline __noclone void aie_kmem_cache_all(void *data,
 		aie_track_failed(call_site, AIE_TYPE_SLAB);
 		return;
 	}
-	aie_cache_sizes_get(s, ptr, &size, &req);
+	if (unlikely(!aie_cache_sizes_hit(s, &size, &req))) {
+		aie_kmem_cache_all_miss(call_site, ptr, s, gfp_flags);
+		return;
+	}
 	aie_slab_alloc(call_site, ptr, req, size,
 		       aie_slab_accounted(gfp_flags, s));
 }

@@ -20,7 +20,8 @@
  * are not recognised, only __GFP_ACCOUNT, and the load says so once.
  *
  * Contexts: aie_memcg_init() in process context at load, before the hooks
- * attach; aie_slab_accounted() in any context, one load, no lock.
+ * attach; aie_slab_accounted() (aie.h, inline) in any context, one load,
+ * no lock.
  */
 
 #include <linux/seq_file.h>
@@ -31,7 +32,8 @@
 /* Bytes of struct kmem_cache searched for the flags: all of them are in. */
 #define AIE_CACHE_SCAN	64
 
-static int aie_cache_flags_off = -1;
+/* The offset of the flags in struct kmem_cache, or -1: set at load. */
+int aie_cache_flags_off = -1;
 
 static void aie_memcg_ctor(void *obj)
 {
@@ -92,21 +94,4 @@ void aie_memcg_show(struct seq_file *m)
 	seq_printf(m, "memcg %s\n", aie_memcg_state(memcg));
 	seq_printf(m, "accounted_caches %s\n",
 		   aie_memcg_state(memcg && aie_cache_flags_off >= 0));
-}
-
-/* Whether the slab cache @s was created with SLAB_ACCOUNT, if known. */
-static bool aie_cache_accounted(const struct kmem_cache *s)
-{
-	int off = READ_ONCE(aie_cache_flags_off);
-
-	if (off < 0 || !s)
-		return false;
-	return *(const slab_flags_t *)((const char *)s + off) & SLAB_ACCOUNT;
-}
-
-/* Whether an allocation with @gfp from cache @s (or NULL) is accounted. */
-bool aie_slab_accounted(gfp_t gfp, const struct kmem_cache *s)
-{
-	return aie_gfp_accounted(gfp) ||
-	       (IS_ENABLED(CONFIG_MEMCG) && aie_cache_accounted(s));
 }
