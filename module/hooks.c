@@ -516,16 +516,19 @@ void aie_track_slab_alloc(unsigned long call_site, const void *ptr, u64 bytes,
 	/* Pairs with the cmpxchg() that published the site (sites.c). */
 	b = smp_load_acquire(&aie_site_hash[aie_site_home(call_site,
 							  AIE_TYPE_SLAB)]);
+	if (unlikely(!b))
+		goto get;
 	site = &aie_sites[b - 1];
-	if (unlikely(!b || site->call_site != call_site ||
-		     site->type != AIE_TYPE_SLAB)) {
-		aie_track_slab_alloc_get(call_site, ptr, bytes, req, accounted);
-		return;
-	}
+	if (unlikely(site->call_site != call_site ||
+		     site->type != AIE_TYPE_SLAB))
+		goto get;
 	if (unlikely(READ_ONCE(site->flags) & AIE_SITE_SLOW))
 		goto slow;
 	aie_track_slab_alloc_at(site, b - 1, call_site, ptr, bytes, req, slack,
 				accounted);
+	return;
+get:
+	aie_track_slab_alloc_get(call_site, ptr, bytes, req, accounted);
 	return;
 slow:
 	__aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes, req, 1,

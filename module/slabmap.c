@@ -30,7 +30,8 @@
  *
  * A block's array is taken from the pool made at load (AIE_SLAB_CLASSES
  * sizes) at the first allocation seen in the block. A block whose granules
- * are more than 512, or that finds the pool spent, gets none: its pages'
+ * are more than 512 (or whose slot is below 8 bytes or above the block),
+ * or that finds the pool spent, gets none: its pages'
  * entries say so (AIE_SLAB_NONE), and its objects go to the object map. A
  * block that has an array is marked spilt when one of its objects goes to
  * the object map all the same (its slot below the granule), before the
@@ -58,15 +59,17 @@
  * - aie_slab_lock (raw, taken with interrupts off) protects the pool (the
  *   arrays' free lists, the bump), aie_slab_order, and the setting and
  *   clearing of the entries. It is taken at the first allocation in a
- *   block (any context but NMI, preemption disabled) and at the free of a
- *   block that has an array (the same). Nothing is allocated under it; it
+ *   block, at the first spill in a block, and at the free of a block that
+ *   has an entry (any context but NMI, preemption disabled). Nothing is allocated under it; it
  *   nests inside whatever the allocator's caller holds, and only the
  *   counters' updates of hooks.c (no lock) run under it.
  * - aie_slab_pfn[] entries are set with a store-release after the array
- *   is ready, and read with a load-acquire; records are read and written
- *   with no lock (above). An entry is marked spilt with WRITE_ONCE(), under
- *   the lock, by the hook of the allocation that spills, before the object
- *   goes to the object map; its free comes after that hook.
+ *   is ready, and read by the hooks with a plain load: the record they
+ *   read next is at an address made from the entry, which orders the two
+ *   (slabmap.h); records are read and written with no lock (above). An
+ *   entry is marked spilt with WRITE_ONCE(), under the lock, by the hook
+ *   of the allocation that spills, before the object goes to the object
+ *   map; its free comes after that hook.
  */
 
 #include <linux/kfence.h>
@@ -212,17 +215,31 @@ unlock:
 }
 
 /*
- * The slab object @ptr, whose block has an entry, goes to the object map:
- * mark its block spilt first. Out of line: once per block, at most.
+ * The slab object @ptr, whose page's entry is @e (a block that has
+ * records), goes to the object map: mark its block spilt first, so that
+ * its free, which will find no record, looks there. A record set at its
+ * granule is an object that was there before it, whose free went unseen
+ * (no two live objects start in one granule: the stride is at least the
+ * granule): charged back. Out of line: spills are rare.
  */
-void aie_slab_spill(const void *ptr)
+void aie_slab_spill(const void *ptr, u32 e)
 {
 	unsigned long head_pfn, flags;
 	unsigned int order, k;
+	u64 *rec, old;
 	u32 *pe;
 
 	if (!aie_slab_block_of(ptr, &head_pfn, &order))
 		return;		/* cannot happen: it has an entry */
+	rec = aie_slab_rec(e, ptr);
+	old = *rec;
+	if (old) {
+		WRITE_ONCE(*rec, 0);
+		this_cpu_dec(aie_stats.slab_records);
+		aie_track_unseen(aie_slab_gkey(e, ptr), old);
+	}
+	if (e & AIE_SLAB_SPILT)
+		return;
 	raw_spin_lock_irqsave(&aie_slab_lock, flags);
 	for (k = 0; k < (1U << order); k++) {
 		pe = &aie_slab_pfn[head_pfn + k];
@@ -248,20 +265,22 @@ static noinline void aie_slab_block_drop(unsigned long pfn, unsigned int order,
 	raw_spin_lock_irqsave(&aie_slab_lock, flags);
 	if (aie_slab_pfn[pfn] != e)
 		goto unlock;	/* cannot happen: one free per block */
-	if (e == AIE_SLAB_NONE) {
-		for (k = 0; k < (1U << order) && pfn + k < aie_slab_npfn; k++)
-			WRITE_ONCE(aie_slab_pfn[pfn + k], 0);
-		goto unlock;
-	}
+	if (e == AIE_SLAB_NONE)
+		goto clear;
 	/*
 	 * Cannot happen either: the block's first page has the index of its
-	 * array's start, and its order beside it.
+	 * array's start, and its order beside it. Should it, the entries the
+	 * page allocator frees go, so that no later block finds them; the
+	 * records, which cannot be told, stay taken.
 	 */
 	base = aie_slab_index(e, first);
 	rec = &aie_slab_recs[base];
-	if (base >= aie_slab_pool_nr || base % AIE_SLAB_MIN_RECORDS ||
-	    !aie_slab_order[base / AIE_SLAB_MIN_RECORDS])
-		goto unlock;
+	if (WARN_ONCE(base >= aie_slab_pool_nr ||
+		      base % AIE_SLAB_MIN_RECORDS ||
+		      !aie_slab_order[base / AIE_SLAB_MIN_RECORDS],
+		      "allocinfo_ext: page frame %lu's slab map entry %#x is not a block's first\n",
+		      pfn, e))
+		goto clear;
 	order = aie_slab_order[base / AIE_SLAB_MIN_RECORDS] - 1;
 	nr = (PAGE_SIZE << order) >> shift;
 	for (k = 0; k < (1U << order); k++)
@@ -277,6 +296,10 @@ static noinline void aie_slab_block_drop(unsigned long pfn, unsigned int order,
 	aie_slab_order[base / AIE_SLAB_MIN_RECORDS] = 0;
 	aie_slab_array_put(base, aie_slab_class(nr));
 	aie_slab_blocks--;
+	goto unlock;
+clear:
+	for (k = 0; k < (1U << order) && pfn + k < aie_slab_npfn; k++)
+		WRITE_ONCE(aie_slab_pfn[pfn + k], 0);
 unlock:
 	raw_spin_unlock_irqrestore(&aie_slab_lock, flags);
 }

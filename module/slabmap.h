@@ -99,14 +99,16 @@ static __always_inline unsigned long aie_slab_gkey(u32 entry, const void *ptr)
 }
 
 u32 aie_slab_block_make(const void *ptr, u64 bytes);
-void aie_slab_spill(const void *ptr);
+void aie_slab_spill(const void *ptr, u32 entry);
 
 /*
  * The record of the slab object @ptr, whose slot is @bytes, with the
  * address of its granule in *@gkey; NULL when it can have none: its block
- * has no records (see slabmap.c), or a granule above the slot, where two
- * objects could fall on one record. The object map then holds it, and
- * its block is marked spilt first, so that its free looks there too.
+ * has no records (see slabmap.c), or a granule above the slot, which a
+ * record keyed by granule cannot vouch for (the slot the first allocation
+ * in the block reported was larger: the block's stride is the larger).
+ * The object map then holds it, and its block is marked spilt first, so
+ * that its free looks there too (aie_slab_spill()).
  */
 static __always_inline u64 *aie_slabmap_slot(const void *ptr, u64 bytes,
 					     unsigned long *gkey)
@@ -119,8 +121,8 @@ static __always_inline u64 *aie_slabmap_slot(const void *ptr, u64 bytes,
 			return NULL;
 	}
 	if (unlikely(!(bytes >> aie_slab_shift(e)))) {
-		if (!(e & AIE_SLAB_SPILT))
-			aie_slab_spill(ptr);
+		if (e != AIE_SLAB_NONE)
+			aie_slab_spill(ptr, e);
 		return NULL;
 	}
 	*gkey = aie_slab_gkey(e, ptr);

@@ -206,21 +206,24 @@ TEST_F(slabmap, sampled_weights)
 
 /*
  * Objects of 10000 bytes: granules of 8 KiB, two pages, and objects that
- * start inside a page (the second at 10000, in the third page). A
- * record's index comes from the object's address and its page's entry
- * (slabmap.h): a wrong one would put two objects on one record or free
- * the wrong one, and no row would come out exact. The slabs hold 3 of
- * them each: 12 objects take 4 slabs, or more.
+ * start inside a page (the second at the stride, 10000 and the cache's
+ * free pointer, in the third page). A record's index comes from the
+ * object's address and its page's entry (slabmap.h): a wrong one would
+ * put two objects on one record or free the wrong one, and no row would
+ * come out exact. The slabs hold 3 of them each: 12 objects take 4 slabs,
+ * or more, and 12 records.
  */
 TEST_F(slabmap, objects_across_pages)
 {
-	long long slot, unseen = aie_stat("unseen_frees");
+	long long slot, before, unseen = aie_stat("unseen_frees");
 	int reused;
 
 	ASSERT_EQ(0, aie_helper("remake 10000"));
 	ASSERT_EQ(0, aie_helper_remade(&slot, &reused));
 	ASSERT_LE(10000, slot);
+	before = aie_stat("slab_map_objects");
 	ASSERT_EQ(0, aie_helper("alloc remade 12"));
+	EXPECT_LE(before + 12, aie_stat("slab_map_objects"));
 	EXPECT_ROW("aie_helper_remade_alloc", "slab", 12, 12 * slot,
 		   12 * (slot - 10000), 12, 12 * slot, 12 * slot, 0);
 	ASSERT_EQ(0, aie_helper("free remade 7"));
