@@ -630,19 +630,6 @@ void __aie_track_free(const void *key, u64 hash)
 }
 
 /*
- * The free of an object recorded under the granule @gkey, whose value
- * was @val: uncharge it, and drop its weight if it has one.
- */
-static void aie_track_gkey_freed(unsigned long gkey, u64 val)
-{
-	if (unlikely(val & AIE_OBJ_WEIGHTED)) {
-		aie_uncharge(gkey, val);
-		return;
-	}
-	aie_uncharge_weighted(val, 1);
-}
-
-/*
  * The free of the slab object @ptr whose record the slab map gave: @val,
  * taken from the page whose entry is @entry. Its granule, the key of its
  * weight, is worked out only for a weighted object.
@@ -666,7 +653,7 @@ void aie_track_slab_freed(const void *ptr, u32 entry, u64 val)
  */
 void aie_track_unseen(unsigned long gkey, u64 val)
 {
-	aie_track_gkey_freed(gkey, val);
+	aie_uncharge(gkey, val);
 	aie_count(unseen_frees);
 }
 
