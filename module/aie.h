@@ -379,6 +379,7 @@ void aie_track_failed_n(unsigned long call_site, enum aie_type type,
 void __aie_track_free(const void *key, u64 hash);
 void aie_track_slab_freed(const void *ptr, u32 entry, u64 val);
 void aie_track_unseen(unsigned long gkey, u64 val);
+void aie_track_unseen_key(unsigned long key);
 struct tracepoint *aie_tracepoint_find(const char *name);
 struct kretprobe;
 int aie_kretprobe_register_named(struct kretprobe *rp, unsigned int per_cpu,

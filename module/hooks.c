@@ -658,6 +658,19 @@ void aie_track_unseen(unsigned long gkey, u64 val)
 }
 
 /*
+ * The object map's object at @key, the first byte of pages going back to
+ * the page allocator (slabmap.c): if one is there, its free was not seen,
+ * as nothing can live there any more.
+ */
+void aie_track_unseen_key(unsigned long key)
+{
+	u64 val;
+
+	if (aie_objmap_remove(&aie_objects, key, &val))
+		aie_track_unseen(key, val);
+}
+
+/*
  * Register @rp on the first of @names (nr of them) the kernel has: the
  * same function under its names across versions (compat.h). @rp's
  * handlers and data size are kept, its maxactive set to @per_cpu per

@@ -35,15 +35,21 @@
  * entries say so (AIE_SLAB_NONE), and its objects go to the object map. A
  * block that has an array is marked spilt when one of its objects goes to
  * the object map all the same (its slot below the granule), before the
- * object does: frees of its objects that find no record look there. A
- * KFENCE object, or a page that is not a slab's, gets no entry; its free
- * looks in the object map. The array goes back when the page allocator
- * frees the block: this file's probe on mm_page_free, attached before the slab hooks,
- * finds the block by its first page's entry, whose record index is that
- * of its array, and the block's order in aie_slab_order. A record still
- * set then is an object whose free was not seen (kmem_cache_free_bulk()
- * without its kprobe): it is charged back (hooks.c, unseen_frees) before
- * the array goes back to the pool.
+ * object does: frees of its objects that find no record look there. The
+ * pages of a KFENCE object and of a large kmalloc() are marked
+ * AIE_SLAB_NONE at its first tracked allocation too: so every page of a
+ * tracked object has an entry, and a free whose page has none, the most
+ * common free when the allocations are sampled or disabled, is done
+ * without a look in the object map. The array goes back, and the entries
+ * are cleared, when the page allocator frees the block: this file's probe
+ * on mm_page_free, attached before the slab hooks, finds the block by its
+ * first page's entry, whose record index is that of its array, and the
+ * block's order in aie_slab_order. A record still set then is an object
+ * whose free was not seen (kmem_cache_free_bulk() without its kprobe): it
+ * is charged back (hooks.c, unseen_frees) before the array goes back to
+ * the pool. Of a block marked AIE_SLAB_NONE, only the object at its first
+ * byte is looked for in the object map then: all of a large kmalloc().
+ * KFENCE's pages never go back.
  *
  * Why an array cannot go while a hook uses it: a hook reads a block's
  * entry for an object that is live in it (an allocation's tracepoint
@@ -172,24 +178,35 @@ static bool aie_slab_block_of(const void *ptr, unsigned long *head_pfn,
 }
 
 /*
- * The entry of the page of the slab object @ptr, whose slot is @bytes, its
- * block given an array, or marked AIE_SLAB_NONE, when it has no entry; 0
- * when it can have none (see the top of this file). Out of line: once per
- * block.
+ * The entry of the page of the slab object @ptr, whose slot is @bytes: its
+ * block given an array, or marked AIE_SLAB_NONE when it can have none (see
+ * the top of this file), or 0 when @ptr is past the map's page frames.
+ * The pages of a KFENCE object, of a large kmalloc() and of a block that
+ * ends past the map are marked AIE_SLAB_NONE too, those the map covers, so
+ * that a free that finds an entry of 0 knows its object is tracked nowhere.
+ * Out of line: once per block.
  */
 u32 aie_slab_block_make(const void *ptr, u64 bytes)
 {
 	unsigned long pfn = ((unsigned long)ptr - PAGE_OFFSET) >> PAGE_SHIFT;
-	unsigned long head_pfn, flags, addr;
-	unsigned int order, shift, nr, k;
+	unsigned long head_pfn, end_pfn, flags, addr;
+	unsigned int order, shift, nr = 0, k;
+	struct page *head;
 	long base = -1;
 	u32 e;
 
-	if (is_kfence_address(ptr) || !aie_slab_block_of(ptr, &head_pfn, &order))
+	if (pfn >= aie_slab_npfn)
 		return 0;
+	head = compound_head(pfn_to_page(pfn));
+	order = compound_order(head);
+	head_pfn = page_to_pfn(head);
+	end_pfn = min(head_pfn + (1UL << order), aie_slab_npfn);
 	shift = ilog2(bytes | 1);
-	nr = shift < 3 || shift > PAGE_SHIFT + order ? 0 :
-	     (PAGE_SIZE << order) >> shift;
+	/* Not a large kmalloc()'s pages, nor KFENCE's, nor past the map. */
+	if (PageSlab(head) && !is_kfence_address(ptr) &&
+	    end_pfn == head_pfn + (1UL << order) &&
+	    shift >= 3 && shift <= PAGE_SHIFT + order)
+		nr = (PAGE_SIZE << order) >> shift;
 
 	raw_spin_lock_irqsave(&aie_slab_lock, flags);
 	e = aie_slab_pfn[pfn];
@@ -201,7 +218,7 @@ u32 aie_slab_block_make(const void *ptr, u64 bytes)
 		aie_slab_order[base / AIE_SLAB_MIN_RECORDS] = order + 1;
 		aie_slab_blocks++;
 	}
-	for (k = 0; k < (1U << order); k++) {
+	for (k = 0; head_pfn + k < end_pfn; k++) {
 		addr = (unsigned long)pfn_to_kaddr(head_pfn + k);
 		/* The array, then the entry: aie_slab_entry(). */
 		smp_store_release(&aie_slab_pfn[head_pfn + k], base < 0 ?
@@ -253,7 +270,9 @@ void aie_slab_spill(const void *ptr, u32 e)
  * The block whose first page frame is @pfn, of @order as the page allocator
  * frees it, with entry @e, goes back to the page allocator: clear its
  * entries, charge back its records still set, and give its array back to
- * the pool.
+ * the pool. A block marked AIE_SLAB_NONE has its objects in the object
+ * map: the one at its first byte, a large kmalloc() or a slab's first
+ * object, is charged back too if it is there (its free went unseen).
  */
 static noinline void aie_slab_block_drop(unsigned long pfn, unsigned int order,
 					 u32 e)
@@ -263,8 +282,10 @@ static noinline void aie_slab_block_drop(unsigned long pfn, unsigned int order,
 	u64 *rec;
 
 	raw_spin_lock_irqsave(&aie_slab_lock, flags);
-	if (aie_slab_pfn[pfn] != e)
-		goto unlock;	/* cannot happen: one free per block */
+	if (aie_slab_pfn[pfn] != e) {
+		e = 0;		/* cannot happen: one free per block */
+		goto unlock;
+	}
 	if (e == AIE_SLAB_NONE)
 		goto clear;
 	/*
@@ -302,6 +323,9 @@ clear:
 		WRITE_ONCE(aie_slab_pfn[pfn + k], 0);
 unlock:
 	raw_spin_unlock_irqrestore(&aie_slab_lock, flags);
+	/* Outside aie_slab_lock: the object map's shard lock is not under it. */
+	if (e == AIE_SLAB_NONE)
+		aie_track_unseen_key(first);
 }
 
 /*

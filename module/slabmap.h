@@ -45,16 +45,15 @@ static __always_inline bool aie_slabmap_on(void)
 	return static_branch_likely(&aie_slabmap_key);
 }
 
-/*
- * The entry of the page frame holding @ptr, or 0. A pointer outside the
- * direct map falls past aie_slab_npfn.
- */
-static __always_inline u32 aie_slab_entry(const void *ptr)
+/* The page frame number of @ptr, if in the direct map. */
+static __always_inline unsigned long aie_slab_pfn_of(const void *ptr)
 {
-	unsigned long pfn = ((unsigned long)ptr - PAGE_OFFSET) >> PAGE_SHIFT;
+	return ((unsigned long)ptr - PAGE_OFFSET) >> PAGE_SHIFT;
+}
 
-	if (unlikely(pfn >= aie_slab_npfn))
-		return 0;
+/* The entry of the page frame @pfn, below aie_slab_npfn. */
+static __always_inline u32 aie_slab_entry_at(unsigned long pfn)
+{
 	/*
 	 * Pairs with the smp_store_release() in aie_slab_block_make(): what
 	 * the hook reads after the entry, the record, is at an address made
@@ -63,6 +62,19 @@ static __always_inline u32 aie_slab_entry(const void *ptr)
 	 * live object's changes in AIE_SLAB_SPILT alone (slabmap.c).
 	 */
 	return data_race(aie_slab_pfn[pfn]);
+}
+
+/*
+ * The entry of the page frame holding @ptr, or 0. A pointer outside the
+ * direct map falls past aie_slab_npfn.
+ */
+static __always_inline u32 aie_slab_entry(const void *ptr)
+{
+	unsigned long pfn = aie_slab_pfn_of(ptr);
+
+	if (unlikely(pfn >= aie_slab_npfn))
+		return 0;
+	return aie_slab_entry_at(pfn);
 }
 
 static __always_inline unsigned int aie_slab_shift(u32 entry)
@@ -161,16 +173,24 @@ enum aie_slab_found {
  * Take the record of the slab object @ptr into *@val, its page frame's
  * entry into *@entry (aie_slab_gkey() gives its granule from there). An
  * object of a block that has records is recorded there or nowhere, unless
- * the block is spilt: an object of it went to the object map.
+ * the block is spilt: an object of it went to the object map. An object
+ * whose page has no entry is tracked nowhere: every page of a tracked
+ * object that the map covers has one (aie_slab_block_make()). A pointer
+ * past the map, and every pointer with the map off (aie_slab_npfn 0),
+ * is looked for in the object map.
  */
 static __always_inline enum aie_slab_found
 aie_slabmap_remove(const void *ptr, u64 *val, u32 *entry)
 {
-	u32 e = aie_slab_entry(ptr);
+	unsigned long pfn = aie_slab_pfn_of(ptr);
 	u64 *rec;
+	u32 e;
 
-	if (!e)
+	if (unlikely(pfn >= aie_slab_npfn))
 		return AIE_SLAB_ELSEWHERE;
+	e = aie_slab_entry_at(pfn);
+	if (!e)
+		return AIE_SLAB_ABSENT;
 	rec = aie_slab_rec(e, ptr);
 	*val = *rec;
 	if (likely(*val)) {

@@ -7,6 +7,7 @@
  * slab and given back when the slab goes back to the page allocator, and
  * taken again for the next; off with lifetimes=1 and with slabmap=0.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -240,6 +241,36 @@ TEST_F(slabmap, objects_across_pages)
 	EXPECT_ROW("aie_helper_remade_alloc", "slab", 0, 0, 0, 48, 48 * slot,
 		   48 * slot, 0);
 	EXPECT_EQ(unseen, aie_stat("unseen_frees"));
+}
+
+/*
+ * A large kmalloc() is tracked in the object map, and its pages are marked
+ * in the slab map (so that a free whose page has no entry needs no look in
+ * the object map): a kfree() finds it there. One whose kfree() goes unseen
+ * ("unseen": its pages freed as kfree() frees them, less the event) is
+ * charged back when its pages go back to the page allocator, counted in
+ * unseen_frees; it does not stay live. 3 pages + 1 byte: an order-2 block.
+ */
+TEST_F(slabmap, large_kmalloc_unseen_free)
+{
+	long long page = sysconf(_SC_PAGESIZE), req = 3 * page + 1;
+	long long block = 4 * page, unseen = aie_stat("unseen_frees");
+
+	ASSERT_EQ(0, aie_helper("alloc large_const 5"));
+	EXPECT_ROW("aie_helper_kmalloc_large_const", "slab", 5, 5 * block,
+		   5 * (block - req), 5, 5 * block, 5 * block, 0);
+	ASSERT_EQ(0, aie_helper("unseen large_const 3"));
+	EXPECT_EQ(unseen + 3, aie_stat("unseen_frees"));
+	EXPECT_ROW("aie_helper_kmalloc_large_const", "slab", 2, 2 * block,
+		   2 * (block - req), 5, 5 * block, 5 * block, 0);
+	ASSERT_EQ(0, aie_helper("free large_const 2"));
+	EXPECT_ROW("aie_helper_kmalloc_large_const", "slab", 0, 0, 0, 5,
+		   5 * block, 5 * block, 0);
+	EXPECT_EQ(unseen + 3, aie_stat("unseen_frees"));
+	/* Not a large kmalloc: refused. */
+	ASSERT_EQ(0, aie_helper("alloc kmalloc97 1"));
+	EXPECT_EQ(-EINVAL, aie_helper("unseen kmalloc97 1"));
+	EXPECT_EQ(-ERANGE, aie_helper("unseen large_const 1"));
 }
 
 /* lifetimes=1 stamps objects in the object map: no slab map then. */

@@ -17,6 +17,10 @@
  *					and free it at once
  *	write "leak <kind> <n>"		make n objects of a slab kind and
  *					drop them (kmemleak told not to mind)
+ *	write "unseen <kind> <n>"	free the n newest objects of a large
+ *					kmalloc kind as kfree() does, less
+ *					its tracepoint: a free that
+ *					allocinfo_ext cannot see
  *	write "inject <kind> <n>"	as alloc, with this task's
  *					make-it-fail flag set around each
  *					call: fault injection with
@@ -800,6 +804,33 @@ static int aie_helper_leak(struct aie_helper_kind *k, unsigned int n)
 	return 0;
 }
 
+/*
+ * What kfree() does with a large kmalloc()'s pages (free_large_kmalloc()),
+ * without its kfree event: only the page allocator's free is traced. The
+ * pages' NR_SLAB_UNRECLAIMABLE_B and kmemleak's object go as they would.
+ */
+static void aie_helper_free_unseen(void *p)
+{
+	struct page *page = virt_to_head_page(p);
+	unsigned int order = compound_order(page);
+
+	kmemleak_free(p);
+	mod_lruvec_page_state(page, NR_SLAB_UNRECLAIMABLE_B,
+			      -(PAGE_SIZE << order));
+	__free_pages(page, order);
+}
+
+static int aie_helper_unseen(struct aie_helper_kind *k, unsigned int n)
+{
+	if (k->free != kfree || k->req <= KMALLOC_MAX_CACHE_SIZE)
+		return -EINVAL;	/* large kmalloc()s only */
+	if (n > k->held)
+		return -ERANGE;
+	while (n--)
+		aie_helper_free_unseen(k->obj[--k->held]);
+	return 0;
+}
+
 static int aie_helper_free(struct aie_helper_kind *k, unsigned int n)
 {
 	if (n > k->held)
@@ -949,6 +980,8 @@ static int aie_helper_command(char *cmd)
 		return aie_helper_free(k, n);
 	if (!strcmp(verb, "leak"))
 		return aie_helper_leak(k, n);
+	if (!strcmp(verb, "unseen"))
+		return aie_helper_unseen(k, n);
 	if (!strcmp(verb, "churn"))
 		return aie_helper_churn(k, n);
 	if (!strcmp(verb, "inject"))
