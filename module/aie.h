@@ -15,6 +15,7 @@
  * frames.c   the call site of a page allocation, read off the stack
  * line.c     a row of a /proc table built in place (line.h)
  * slabmap.c  the records of slab objects, beside their slab's pages
+ * pagemap.c  the records of page blocks, one per page frame
  */
 #ifndef _AIE_H
 #define _AIE_H
@@ -231,6 +232,7 @@ struct aie_stats {
 	unsigned long ctr_takes;	/* counter slot given to a site */
 	unsigned long ctr_shared;	/* slot busy: site's own counters */
 	unsigned long slab_records;	/* slab map records set, net (slabmap.c) */
+	unsigned long page_records;	/* page map records set, net (pagemap.h) */
 	unsigned long unseen_frees;	/* records left when their slab went */
 };
 
@@ -319,7 +321,7 @@ size_t aie_objmap_memory(const struct aie_objmap *map);
 
 /* slabmap.c */
 extern bool aie_slabmap_param;
-int aie_slabmap_init(unsigned long records);
+int aie_slabmap_init(unsigned long records, bool pages);
 void aie_slabmap_unregister(void);
 bool aie_slabmap_probing(void);
 void aie_slabmap_page_frees(bool on);
@@ -328,6 +330,12 @@ unsigned long aie_slabmap_count(void);
 unsigned long aie_slabmap_capacity(void);
 unsigned int aie_slabmap_blocks(void);
 size_t aie_slabmap_memory(void);
+
+/* pagemap.c */
+void aie_pagemap_init(unsigned long npfn);
+void aie_pagemap_exit(void);
+unsigned long aie_pagemap_count(void);
+size_t aie_pagemap_memory(void);
 
 /* frames.c */
 unsigned long aie_frames_caller(const unsigned long *slot,
@@ -380,6 +388,7 @@ void __aie_track_free(const void *key, u64 hash);
 void aie_track_slab_freed(const void *ptr, u32 entry, u64 val);
 void aie_track_unseen(unsigned long gkey, u64 val);
 void aie_track_unseen_key(unsigned long key);
+void aie_track_page_freed(const struct page *page, u32 rec);
 struct tracepoint *aie_tracepoint_find(const char *name);
 struct kretprobe;
 int aie_kretprobe_register_named(struct kretprobe *rp, unsigned int per_cpu,

@@ -38,6 +38,7 @@
 
 #include "aie.h"
 #include "objmap.h"
+#include "pagemap.h"
 #include "slabmap.h"
 
 DEFINE_PER_CPU(struct aie_stats, aie_stats);
@@ -206,10 +207,21 @@ aie_track_site(unsigned long call_site, enum aie_type type)
 	return site;
 }
 
+/* Into aie_objects, stamped when lifetimes are on. */
+static enum aie_objmap_result aie_objects_insert(unsigned long key, u64 val,
+						 u64 *old)
+{
+	if (aie_lifetimes_on())
+		return aie_objmap_insert_stamp(&aie_objects, key, val,
+					       aie_lifetime_now(), old);
+	return aie_objmap_insert(&aie_objects, key, val, old);
+}
+
 /*
  * Track @key, an allocation at @call_site of @bytes (@req asked for),
  * standing for @weight allocations, in the slab map (a slab object with a
- * record to be had) or the object map; false when it cannot be tracked. A
+ * record to be had), the page map (a page block with a record to be had)
+ * or the object map; false when it cannot be tracked. A
  * sampled object's weight goes to aie_weights first, so that whoever frees
  * the object finds it, under @key or, in the slab map, its record's
  * granule.
@@ -244,18 +256,18 @@ static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
 			old_weight = aie_weight_unpack(old_weight);
 		val |= AIE_OBJ_WEIGHTED;
 	}
+	res = AIE_OBJMAP_FULL;
 	if (rec) {
 		old = *rec;
 		WRITE_ONCE(*rec, val);
 		res = old ? AIE_OBJMAP_REPLACED : AIE_OBJMAP_INSERTED;
 		if (!old)
 			this_cpu_inc(aie_stats.slab_records);
-	} else if (aie_lifetimes_on()) {
-		res = aie_objmap_insert_stamp(&aie_objects, key, val,
-					      aie_lifetime_now(), &old);
-	} else {
-		res = aie_objmap_insert(&aie_objects, key, val, &old);
+	} else if (type == AIE_TYPE_PAGE && aie_pagemap_on()) {
+		res = aie_pagemap_insert((void *)key, val, &old);
 	}
+	if (res == AIE_OBJMAP_FULL)
+		res = aie_objects_insert(key, val, &old);
 	if (likely(res == AIE_OBJMAP_INSERTED))
 		return true;
 	if (res == AIE_OBJMAP_FULL) {
@@ -384,6 +396,8 @@ found:
 	wkey = (unsigned long)key;
 	if (type == AIE_TYPE_SLAB && aie_slabmap_on())
 		res = aie_slabmap_insert(key, bytes, val, &old, &wkey);
+	else if (type == AIE_TYPE_PAGE && aie_pagemap_on())
+		res = aie_pagemap_insert(key, val, &old);
 	if (res == AIE_OBJMAP_FULL)
 		res = __aie_objmap_insert(&aie_objects,
 					  aie_objmap_hash(&aie_objects,
@@ -658,6 +672,21 @@ void aie_track_unseen(unsigned long gkey, u64 val)
 }
 
 /*
+ * The free of the page block @page whose record the page map gave, @rec
+ * (pagemap.h). A weighted block's weight is under @page in aie_weights.
+ */
+void aie_track_page_freed(const struct page *page, u32 rec)
+{
+	if (unlikely(rec & AIE_PAGE_WEIGHTED)) {
+		aie_uncharge((unsigned long)page, aie_page_val_of(rec));
+		return;
+	}
+	aie_site_uncharge(&aie_sites[FIELD_GET(AIE_PAGE_SITE, rec)],
+			  (u64)(rec & AIE_PAGE_UNITS) << PAGE_SHIFT, 0, 1,
+			  rec & AIE_PAGE_ACCOUNTED);
+}
+
+/*
  * The object map's object at @key, the first byte of pages going back to
  * the page allocator (slabmap.c): if one is there, its free was not seen,
  * as nothing can live there any more.
@@ -780,7 +809,8 @@ int aie_hooks_register(void)
 	int ret;
 
 	if (aie_slabmap_param && !aie_track_slow())
-		aie_slabmap_init(aie_max_objects);
+		aie_slabmap_init(aie_max_objects,
+				 aie_hook_wanted(AIE_TYPE_PAGE));
 	ret = aie_slab_hooks_register();
 	if (ret) {
 		aie_slabmap_unregister();

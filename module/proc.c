@@ -262,7 +262,8 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	size_t objects = aie_objmap_memory(&aie_objects);
 	size_t weights = aie_objmap_memory(&aie_weights);
 	size_t slabs = aie_slabmap_memory();
-	size_t memory = aie_sites_memory() + objects + weights + slabs +
+	size_t pages = aie_pagemap_memory();
+	size_t memory = aie_sites_memory() + objects + weights + slabs + pages +
 			aie_rules_memory() + aie_capture_memory() +
 			aie_lifetimes_memory() +
 			num_possible_cpus() * (sizeof(struct aie_stats) +
@@ -272,7 +273,8 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "site_capacity %u\n", aie_sites_capacity());
 	seq_printf(m, "sites_ready %u\n", aie_sites_ready());
 	seq_printf(m, "tracked_objects %lu\n",
-		   aie_objmap_count(&aie_objects) + aie_slabmap_count());
+		   aie_objmap_count(&aie_objects) + aie_slabmap_count() +
+		   aie_pagemap_count());
 	seq_printf(m, "object_capacity %lu\n",
 		   aie_objmap_capacity(&aie_objects));
 	seq_printf(m, "weighted_objects %lu\n",
@@ -283,6 +285,8 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "slab_map_objects %lu\n", aie_slabmap_count());
 	seq_printf(m, "slab_map_capacity %lu\n", aie_slabmap_capacity());
 	seq_printf(m, "slab_map_blocks %u\n", aie_slabmap_blocks());
+	seq_printf(m, "page_map %s\n", pages ? "on" : "off");
+	seq_printf(m, "page_map_objects %lu\n", aie_pagemap_count());
 	seq_printf(m, "sample %lu\n", READ_ONCE(aie_sample_bytes));
 	aie_stat_show(m, "untracked", untracked);
 	aie_stat_show(m, "sites_full", sites_full);
@@ -312,6 +316,7 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "object_map_bytes %zu\n", objects);
 	seq_printf(m, "weight_map_bytes %zu\n", weights);
 	seq_printf(m, "slab_map_bytes %zu\n", slabs);
+	seq_printf(m, "page_map_bytes %zu\n", pages);
 	seq_printf(m, "memory_bytes %zu\n", memory);
 	return 0;
 }

@@ -84,6 +84,7 @@
 #include <linux/vmalloc.h>
 
 #include "aie.h"
+#include "pagemap.h"
 #include "slabmap.h"
 
 #define AIE_SLAB_MIN_RECORDS	32
@@ -331,7 +332,8 @@ unlock:
 /*
  * mm_page_free(page, order): every block the page allocator frees. It also
  * does hooks_page.c's work when that file's hooks are on, so that the
- * tracepoint has one probe, called directly, rather than two.
+ * tracepoint has one probe, called directly, rather than two: the page
+ * map's record taken (pagemap.h), or the object map's.
  */
 static void aie_slab_probe_page_free(void *data, struct page *page,
 				     unsigned int order)
@@ -344,7 +346,11 @@ static void aie_slab_probe_page_free(void *data, struct page *page,
 		if (unlikely(e))
 			aie_slab_block_drop(pfn, order, e);
 	}
-	if (READ_ONCE(aie_slab_page_frees))
+	if (!READ_ONCE(aie_slab_page_frees))
+		return;
+	if (aie_pagemap_on())
+		aie_pagemap_free(page, pfn);
+	else
 		aie_track_free(page);
 }
 
@@ -378,10 +384,11 @@ static unsigned long aie_slab_pfn_end(void)
 /*
  * Make the map for @records records (rounded up to a multiple of the
  * largest array, and at most AIE_SLAB_MAX_POOL), and attach its probe;
- * the map stays off when it cannot be had (one warning). Process context,
- * before the slab hooks attach.
+ * the map stays off when it cannot be had (one warning). With @pages (the
+ * page hooks wanted), the page map too (pagemap.c), whose frees the probe
+ * does. Process context, before the slab hooks attach.
  */
-int aie_slabmap_init(unsigned long records)
+int aie_slabmap_init(unsigned long records, bool pages)
 {
 	int ret = -ENOMEM;
 
@@ -405,6 +412,8 @@ int aie_slabmap_init(unsigned long records)
 	if (ret)
 		goto err;
 	static_branch_enable(&aie_slabmap_key);
+	if (pages)
+		aie_pagemap_init(aie_slab_npfn);
 	return 0;
 err:
 	pr_warn("slab map off (%d): slab objects go to the object map\n", ret);
@@ -428,6 +437,7 @@ void aie_slabmap_unregister(void)
 /* Process context, once no hook can run. */
 void aie_slabmap_exit(void)
 {
+	aie_pagemap_exit();
 	static_branch_disable(&aie_slabmap_key);
 	vfree(aie_slab_order);
 	vfree(aie_slab_recs);

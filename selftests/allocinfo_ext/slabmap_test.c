@@ -6,6 +6,8 @@
  * at their frees; a block's records taken at the first allocation in a
  * slab and given back when the slab goes back to the page allocator, and
  * taken again for the next; off with lifetimes=1 and with slabmap=0.
+ * The page map, which goes with it: page rows exact through it, sampled
+ * blocks' weights found again; off without the page hooks.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -90,7 +92,8 @@ FIXTURE_TEARDOWN(slabmap)
 
 /*
  * 4 bytes per page frame, and for each record 8 bytes; a byte per 32
- * records (the order of the block whose array starts there).
+ * records (the order of the block whose array starts there). The page
+ * map, on with the page hooks: 4 bytes per page frame.
  */
 TEST_F(slabmap, memory)
 {
@@ -100,8 +103,74 @@ TEST_F(slabmap, memory)
 	EXPECT_EQ(SLABMAP_RECORDS, aie_stat("slab_map_capacity"));
 	EXPECT_EQ(pfns * 4 + SLABMAP_RECORDS * 8 + SLABMAP_RECORDS / 32,
 		  aie_stat("slab_map_bytes"));
+	EXPECT_EQ(0, aie_stat_is("page_map", "on"));
+	EXPECT_EQ(pfns * 4, aie_stat("page_map_bytes"));
 	EXPECT_LE(aie_stat("object_map_bytes") + aie_stat("weight_map_bytes") +
-		  aie_stat("slab_map_bytes"), aie_stat("memory_bytes"));
+		  aie_stat("slab_map_bytes") + aie_stat("page_map_bytes"),
+		  aie_stat("memory_bytes"));
+}
+
+/*
+ * Page blocks have their records in the page map, at their first page
+ * frame: rows exact, orders 0 and 5, a folio, and alloc_pages_exact()'s
+ * 3 pages (freed page by page: the first page's free takes the record).
+ * The rest of the system allocates and frees pages meanwhile.
+ */
+TEST_F(slabmap, pages_in_page_map)
+{
+	static const struct {
+		const char *kind, *func;
+		long long pages;
+	} k[] = {
+		{ "pages0", "aie_helper_pages0", 1 },
+		{ "pages5", "aie_helper_pages5", 32 },
+		{ "folio", "aie_helper_folio_alloc", 4 },
+		{ "pages_exact", "aie_helper_pages_exact", 3 },
+	};
+	long long page = sysconf(_SC_PAGESIZE), b, before;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(k); i++) {
+		b = k[i].pages * page;
+		before = aie_stat("page_map_objects");
+		ASSERT_EQ(0, aie_helper("alloc %s 40", k[i].kind));
+		EXPECT_LE(before + 40 - OTHER_RECORDS,
+			  aie_stat("page_map_objects")) TH_LOG("%s", k[i].kind);
+		EXPECT_ROW(k[i].func, "page", 40, 40 * b, 0, 40, 40 * b,
+			   40 * b, 0);
+		ASSERT_EQ(0, aie_helper("free %s 25", k[i].kind));
+		EXPECT_ROW(k[i].func, "page", 15, 15 * b, 0, 40, 40 * b,
+			   40 * b, 0);
+		ASSERT_EQ(0, aie_helper("free %s 15", k[i].kind));
+		EXPECT_ROW(k[i].func, "page", 0, 0, 0, 40, 40 * b, 40 * b, 0);
+	}
+	EXPECT_EQ(0, aie_stat("unseen_frees"));
+}
+
+/*
+ * Sampled page blocks (4 KiB under "sample 65536", weight above 1): each
+ * free finds its weight, under the block's page, from its record's flag,
+ * and the site goes back to exactly nothing held.
+ */
+TEST_F(slabmap, sampled_pages)
+{
+	long long sampled;
+	struct aie_row r;
+
+	ASSERT_EQ(0, aie_ctl("sample 65536"));
+	sampled = aie_stat("sampled");
+	ASSERT_EQ(0, aie_helper("alloc pages0 2000"));
+	ASSERT_EQ(1, aie_row_get_type("aie_helper", "aie_helper_pages0",
+				      "page", &r));
+	TH_LOG("2000 pages, sampled every 65536 bytes: %llu estimated",
+	       r.calls);
+	EXPECT_LT(sampled, aie_stat("sampled"));
+	EXPECT_LT(0ULL, r.calls);
+	ASSERT_EQ(0, aie_helper("free pages0 2000"));
+	ASSERT_EQ(1, aie_row_get_type("aie_helper", "aie_helper_pages0",
+				      "page", &r));
+	EXPECT_EQ(0ULL, r.calls);
+	EXPECT_EQ(0LL, r.bytes);
 }
 
 TEST_F(slabmap, kmalloc_rows_exact)
@@ -287,17 +356,38 @@ TEST(slabmap_off_with_lifetimes)
 
 TEST(slabmap_off)
 {
-	long long slot = aie_kmalloc_slot(128);
+	long long slot = aie_kmalloc_slot(128), page = sysconf(_SC_PAGESIZE);
 
 	if (geteuid())
 		SKIP(return, "must be root");
 	ASSERT_EQ(0, aie_setup("slabmap=0"));
 	EXPECT_EQ(0, aie_stat_is("slab_map", "off"));
 	EXPECT_EQ(0, aie_stat("slab_map_bytes"));
+	EXPECT_EQ(0, aie_stat_is("page_map", "off"));
+	EXPECT_EQ(0, aie_stat("page_map_bytes"));
 	ASSERT_EQ(0, aie_helper("alloc kmalloc97 5"));
+	ASSERT_EQ(0, aie_helper("alloc pages2 3"));
 	EXPECT_EQ(0, aie_stat("slab_map_objects"));
+	EXPECT_EQ(0, aie_stat("page_map_objects"));
 	EXPECT_ROW("aie_helper_kmalloc_97", "slab", 5, 5 * slot,
 		   5 * (slot - 97), 5, 5 * slot, 5 * slot, 0);
+	EXPECT_ROW("aie_helper_pages2", "page", 3, 3 * 4 * page, 0, 3,
+		   3 * 4 * page, 3 * 4 * page, 0);
+	ASSERT_EQ(0, aie_helper("free pages2 3"));
+	EXPECT_ROW("aie_helper_pages2", "page", 0, 0, 0, 3, 3 * 4 * page,
+		   3 * 4 * page, 0);
+	aie_teardown();
+}
+
+/* Without the page hooks, no page map. */
+TEST(page_map_off_without_page_hooks)
+{
+	if (geteuid())
+		SKIP(return, "must be root");
+	ASSERT_EQ(0, aie_setup("hooks=slab"));
+	EXPECT_EQ(0, aie_stat_is("slab_map", "on"));
+	EXPECT_EQ(0, aie_stat_is("page_map", "off"));
+	EXPECT_EQ(0, aie_stat("page_map_bytes"));
 	aie_teardown();
 }
 
