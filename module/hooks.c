@@ -553,12 +553,46 @@ slow:
  * __aie_track_alloc() of a page block whose call site's site the walk of
  * frames.c has found: @site, or NULL when it found none.
  */
+/* What aie_track_page_alloc() does not take: the general path. */
+static noinline void aie_track_page_alloc_slow(struct aie_site *site,
+					       unsigned long call_site,
+					       struct page *page, u64 bytes,
+					       u64 weight, bool accounted)
+{
+	aie_track_alloc_at(site, call_site, AIE_TYPE_PAGE, page, bytes, bytes,
+			   weight, accounted);
+}
+
+/*
+ * A page block of @bytes at @call_site, whose site the walk found (@site,
+ * or NULL), standing for @weight. Its own fast path: an enabled site, an
+ * object of weight 1, and the page map's entry of its first page frame
+ * empty: the record is packed and stored there, and the site charged.
+ */
 void aie_track_page_alloc(struct aie_site *site, unsigned long call_site,
 			  struct page *page, u64 bytes, u64 weight,
 			  bool accounted)
 {
-	aie_track_alloc_at(site, call_site, AIE_TYPE_PAGE, page, bytes, bytes,
-			   weight, accounted);
+	unsigned long pfn = page_to_pfn(page), units = bytes >> PAGE_SHIFT;
+	u32 *pe;
+
+	if (unlikely(!aie_pagemap_on() || weight != 1 || !site ||
+		     (READ_ONCE(site->flags) & AIE_SITE_SLOW) ||
+		     pfn >= aie_page_npfn || units > AIE_PAGE_UNITS))
+		goto slow;
+	pe = &aie_page_pfn[pfn];
+	if (unlikely(*pe))
+		goto slow;
+	WRITE_ONCE(*pe, FIELD_PREP(AIE_PAGE_SITE, aie_site_index(site)) |
+			(accounted ? AIE_PAGE_ACCOUNTED : 0) | units);
+	this_cpu_inc(aie_stats.page_records);
+	aie_site_charge(site, bytes, 0, 1, accounted);
+	if (aie_capture_on())
+		aie_capture_alloc(site, bytes, 1);
+	return;
+slow:
+	aie_track_page_alloc_slow(site, call_site, page, bytes, weight,
+				  accounted);
 }
 
 /* An allocation at @call_site that returned nothing. */
