@@ -338,8 +338,12 @@ unsigned long aie_pagemap_count(void);
 size_t aie_pagemap_memory(void);
 
 /* frames.c */
-unsigned long aie_frames_caller(const unsigned long *slot,
-				struct aie_site **sitep);
+struct aie_frames_found {
+	unsigned long caller;		/* 0: not found */
+	struct aie_site *site;		/* or NULL */
+};
+
+struct aie_frames_found aie_frames_caller(const unsigned long *slot);
 
 /* modules.c */
 int aie_modules_init(void);

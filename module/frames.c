@@ -162,16 +162,16 @@ aie_frame_up(const unsigned long *slot, unsigned int frame)
 
 /*
  * The call site of the page allocation whose probe's return address sits
- * at @slot: the first return address above it that is no wrapper's. Its
- * site goes to *@sitep: the call site's, or that of the wrapper where the
- * walk had to stop, or NULL when the site table has none. Returns 0 when
- * the walk went further than any chain of wrappers goes.
+ * at @slot: the first return address above it that is no wrapper's; 0
+ * when the walk went further than any chain of wrappers goes. With it,
+ * its site: the call site's, or that of the wrapper where the walk had to
+ * stop, or NULL when the site table has none. Returned by value, in two
+ * registers: the caller keeps no stack slot for it (and so no canary).
  */
-unsigned long aie_frames_caller(const unsigned long *slot,
-				struct aie_site **sitep)
+struct aie_frames_found aie_frames_caller(const unsigned long *slot)
 {
+	struct aie_frames_found f = { 0, NULL };
 	unsigned int i, frame;
-	struct aie_site *site;
 	unsigned long ret;
 	u32 h;
 	u64 e;
@@ -193,23 +193,25 @@ unsigned long aie_frames_caller(const unsigned long *slot,
 			}
 		}
 		/* The call site, or a wrapper not kept in aie_wrappers[] */
-		site = aie_site_find(ret, AIE_TYPE_PAGE);
-		*sitep = site;
-		if (!site || !(READ_ONCE(site->flags) & BIT(AIE_SITE_WRAPPER)))
-			return ret;
-		frame = READ_ONCE(site->frame);
+		f.caller = ret;
+		f.site = aie_site_find(ret, AIE_TYPE_PAGE);
+		if (!f.site ||
+		    !(READ_ONCE(f.site->flags) & BIT(AIE_SITE_WRAPPER)))
+			return f;
+		frame = READ_ONCE(f.site->frame);
 		if (unlikely(!frame)) {
 			frame = aie_frames_learn(slot) ?: AIE_FRAME_STOP;
-			WRITE_ONCE(site->frame, frame);
+			WRITE_ONCE(f.site->frame, frame);
 		}
 		if (unlikely(frame == AIE_FRAME_STOP)) {
 			aie_count(walk_stops);
-			return ret;
+			return f;
 		}
 		aie_wrapper_keep(ret, frame);
 		slot = aie_frame_up(slot, frame);
 	}
 	aie_count(walk_stops);
-	*sitep = NULL;
-	return 0;
+	f.caller = 0;
+	f.site = NULL;
+	return f;
 }

@@ -72,8 +72,7 @@ static noinline void aie_page_alloc_rest(const unsigned long *slot,
 					 gfp_t gfp, unsigned long every)
 {
 	u64 bytes = PAGE_SIZE << order, weight = 1;
-	struct aie_site *site;
-	unsigned long caller;
+	struct aie_frames_found f;
 
 	if (unlikely(READ_ONCE(aie_all_disabled)))
 		return;
@@ -82,13 +81,13 @@ static noinline void aie_page_alloc_rest(const unsigned long *slot,
 		if (!weight)
 			return;
 	}
-	caller = aie_frames_caller(slot, &site);
-	if (unlikely(!caller))
+	f = aie_frames_caller(slot);
+	if (unlikely(!f.caller))
 		return;
 	if (unlikely(!page))
-		aie_track_failed(caller, AIE_TYPE_PAGE);
+		aie_track_failed(f.caller, AIE_TYPE_PAGE);
 	else
-		aie_track_page_alloc(site, caller, page, bytes, weight,
+		aie_track_page_alloc(f.site, f.caller, page, bytes, weight,
 				     aie_gfp_accounted(gfp));
 }
 
