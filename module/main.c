@@ -41,7 +41,7 @@ MODULE_PARM_DESC(max_stacks,
 bool aie_slabmap_param = true;
 module_param_named(slabmap, aie_slabmap_param, bool, 0444);
 MODULE_PARM_DESC(slabmap,
-		 "keep slab objects' records beside their slab's pages, not in the object map (default 1; off with lifetimes=1)");
+		 "keep slab objects' records beside their slab's pages, and page blocks' in a page map, not in the object map (default 1; off with lifetimes=1)");
 
 static bool aie_lifetimes_param;
 module_param_named(lifetimes, aie_lifetimes_param, bool, 0444);

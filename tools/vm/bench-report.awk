@@ -157,6 +157,9 @@ END {
 				"allocinfo_ext, slab map, blocks now",
 				stat["slab_map_blocks"], "slab_map_blocks"
 		}
+		if (stat["page_map_bytes"] > 0)
+			printf "%-44s  %9d  %s\n", "allocinfo_ext, page map",
+				stat["page_map_bytes"], "page_map_bytes: 4 B a frame"
 		if ("counter_slot_bytes" in stat && stat["sites_ready"]) {
 			# entries and buckets for the whole table, own counters
 			# for the sites that have them (made ahead of need), and
