@@ -326,7 +326,6 @@ void aie_slabmap_unregister(void);
 bool aie_slabmap_probing(void);
 void aie_slabmap_page_frees(bool on);
 void aie_slabmap_exit(void);
-unsigned long aie_slabmap_count(void);
 unsigned long aie_slabmap_capacity(void);
 unsigned int aie_slabmap_blocks(void);
 size_t aie_slabmap_memory(void);
@@ -334,7 +333,6 @@ size_t aie_slabmap_memory(void);
 /* pagemap.c */
 void aie_pagemap_init(unsigned long npfn);
 void aie_pagemap_exit(void);
-unsigned long aie_pagemap_count(void);
 size_t aie_pagemap_memory(void);
 
 /* frames.c */

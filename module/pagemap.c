@@ -69,17 +69,6 @@ void aie_pagemap_exit(void)
 	aie_page_npfn = 0;
 }
 
-/* Live records: the CPUs' counts summed. */
-unsigned long aie_pagemap_count(void)
-{
-	unsigned long sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(aie_stats, cpu).page_records;
-	return sum;
-}
-
 size_t aie_pagemap_memory(void)
 {
 	return aie_page_npfn * sizeof(u32);

@@ -273,8 +273,9 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "site_capacity %u\n", aie_sites_capacity());
 	seq_printf(m, "sites_ready %u\n", aie_sites_ready());
 	seq_printf(m, "tracked_objects %lu\n",
-		   aie_objmap_count(&aie_objects) + aie_slabmap_count() +
-		   aie_pagemap_count());
+		   aie_objmap_count(&aie_objects) +
+		   aie_stats_sum(offsetof(struct aie_stats, slab_records)) +
+		   aie_stats_sum(offsetof(struct aie_stats, page_records)));
 	seq_printf(m, "object_capacity %lu\n",
 		   aie_objmap_capacity(&aie_objects));
 	seq_printf(m, "weighted_objects %lu\n",
@@ -282,11 +283,11 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "weight_capacity %lu\n",
 		   aie_objmap_capacity(&aie_weights));
 	seq_printf(m, "slab_map %s\n", aie_slabmap_capacity() ? "on" : "off");
-	seq_printf(m, "slab_map_objects %lu\n", aie_slabmap_count());
+	aie_stat_show(m, "slab_map_objects", slab_records);
 	seq_printf(m, "slab_map_capacity %lu\n", aie_slabmap_capacity());
 	seq_printf(m, "slab_map_blocks %u\n", aie_slabmap_blocks());
 	seq_printf(m, "page_map %s\n", pages ? "on" : "off");
-	seq_printf(m, "page_map_objects %lu\n", aie_pagemap_count());
+	aie_stat_show(m, "page_map_objects", page_records);
 	seq_printf(m, "sample %lu\n", READ_ONCE(aie_sample_bytes));
 	aie_stat_show(m, "untracked", untracked);
 	aie_stat_show(m, "sites_full", sites_full);

@@ -448,17 +448,6 @@ void aie_slabmap_exit(void)
 	aie_slab_npfn = 0;
 }
 
-/* Live records: the CPUs' counts summed. */
-unsigned long aie_slabmap_count(void)
-{
-	unsigned long sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(aie_stats, cpu).slab_records;
-	return sum;
-}
-
 unsigned long aie_slabmap_capacity(void)
 {
 	return aie_slab_recs ? aie_slab_pool_nr : 0;
