@@ -342,7 +342,7 @@ TEST_F(slabmap, large_kmalloc_unseen_free)
 	EXPECT_EQ(-ERANGE, aie_helper("unseen large_const 1"));
 }
 
-/* lifetimes=1 stamps objects in the object map: no slab map then. */
+/* lifetimes=1 stamps objects in the object map: no slab or page map then. */
 TEST(slabmap_off_with_lifetimes)
 {
 	if (geteuid())
@@ -351,6 +351,8 @@ TEST(slabmap_off_with_lifetimes)
 	EXPECT_EQ(0, aie_stat_is("slab_map", "off"));
 	EXPECT_EQ(0, aie_stat("slab_map_bytes"));
 	EXPECT_EQ(0, aie_stat("slab_map_capacity"));
+	EXPECT_EQ(0, aie_stat_is("page_map", "off"));
+	EXPECT_EQ(0, aie_stat("page_map_bytes"));
 	aie_teardown();
 }
 
