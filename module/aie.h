@@ -628,8 +628,9 @@ static __always_inline u32 aie_site_home(unsigned long call_site,
  * aie_site_get() for the hooks: a site found in its home bucket, as most
  * are (the hash has twice as many buckets as sites), without a call.
  */
-static __always_inline struct aie_site *aie_site_find(unsigned long call_site,
-						      enum aie_type type)
+/* The site in (@call_site, @type)'s home bucket, if it is its; or NULL. */
+static __always_inline struct aie_site *
+aie_site_find_home(unsigned long call_site, enum aie_type type)
 {
 	/* Pairs with the cmpxchg() that published the site (sites.c). */
 	u32 b = smp_load_acquire(&aie_site_hash[aie_site_home(call_site,
@@ -642,7 +643,14 @@ static __always_inline struct aie_site *aie_site_find(unsigned long call_site,
 			   !(READ_ONCE(site->flags) & BIT(AIE_SITE_UNLOADED))))
 			return site;
 	}
-	return aie_site_get(call_site, type);
+	return NULL;
+}
+
+static __always_inline struct aie_site *aie_site_find(unsigned long call_site,
+						      enum aie_type type)
+{
+	return aie_site_find_home(call_site, type) ?:
+	       aie_site_get(call_site, type);
 }
 
 /*

@@ -52,9 +52,8 @@
 #include <asm/unwind.h>
 
 #include "aie.h"
+#include "frames.h"
 
-/* More wrapper frames than any chain of the page allocator's has. */
-#define AIE_FRAMES_MAX		8
 
 /* A wrapper's frame is a few dozen bytes; anything larger is no frame. */
 #define AIE_FRAME_MAX		2048
@@ -63,23 +62,16 @@
 #define AIE_FRAME_STOP		U16_MAX
 
 /*
- * aie_wrappers[]: room for several times the wrapper sites of any kernel
- * (a few dozen). A return address is looked for in the entries from its
- * hash onwards, up to the first empty one and at most AIE_WRAPPERS_PROBE;
- * a wrapper that finds no empty entry there is walked through the site
- * table, as before it is learnt.
+ * aie_wrappers[] (frames.h): room for several times the wrapper sites of
+ * any kernel (a few dozen). A return address is looked for in the entries
+ * from its hash onwards, up to the first empty one and at most
+ * AIE_WRAPPERS_PROBE; a wrapper that finds no empty entry there is walked
+ * through the site table, as before it is learnt.
  */
-#define AIE_WRAPPERS_BITS	8
 #define AIE_WRAPPERS_MASK	(BIT(AIE_WRAPPERS_BITS) - 1)
 #define AIE_WRAPPERS_PROBE	4
 
-/* (u32)return address << 32 | frame size; 0: empty */
-static u64 aie_wrappers[BIT(AIE_WRAPPERS_BITS)];
-
-static __always_inline u32 aie_wrapper_hash(unsigned long ret)
-{
-	return hash_32((u32)ret, AIE_WRAPPERS_BITS);
-}
+u64 aie_wrappers[BIT(AIE_WRAPPERS_BITS)];
 
 /*
  * The frame size of the wrapper whose return address is @ret, or 0, from
@@ -153,13 +145,6 @@ static unsigned int aie_frames_learn(const unsigned long *slot)
 }
 #endif
 
-/* The slot of the return address @frame bytes above the one at @slot. */
-static __always_inline const unsigned long *
-aie_frame_up(const unsigned long *slot, unsigned int frame)
-{
-	return (const unsigned long *)((const char *)slot + frame);
-}
-
 /*
  * The call site of the page allocation whose probe's return address sits
  * at @slot: the first return address above it that is no wrapper's; 0
@@ -167,6 +152,7 @@ aie_frame_up(const unsigned long *slot, unsigned int frame)
  * its site: the call site's, or that of the wrapper where the walk had to
  * stop, or NULL when the site table has none. Returned by value, in two
  * registers: the caller keeps no stack slot for it (and so no canary).
+ * The page probe tries aie_frames_caller_fast() (frames.h) first.
  */
 struct aie_frames_found aie_frames_caller(const unsigned long *slot)
 {

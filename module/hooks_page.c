@@ -36,6 +36,7 @@
 
 #include "aie.h"
 #include "compat.h"
+#include "frames.h"
 
 /* A kretprobe on an exact allocator: alloc_pages_exact(size, gfp), ... */
 struct aie_page_probe {
@@ -92,10 +93,31 @@ static noinline void aie_page_alloc_rest(const unsigned long *slot,
 }
 
 /*
+ * Sampling off and a block allocated: the common walk (frames.h) and the
+ * tracking, reached by jumps, no register saved on the way; the rest of
+ * aie_probe_page_alloc() for anything else.
+ */
+static noinline void aie_page_alloc_all(const unsigned long *slot,
+					struct page *page, unsigned int order,
+					gfp_t gfp)
+{
+	struct aie_frames_found f;
+
+	if (likely(!READ_ONCE(aie_all_disabled)) &&
+	    likely(aie_frames_caller_fast(slot, &f))) {
+		aie_track_page_alloc(f.site, f.caller, page, PAGE_SIZE << order,
+				     1, aie_gfp_accounted(gfp));
+		return;
+	}
+	aie_page_alloc_rest(slot, page, order, gfp, 0);
+}
+
+/*
  * mm_page_alloc(page, order, gfp, migratetype). The probe keeps a frame
  * pointer, so that its return address is at a known place: the walk of
- * frames.c starts there. Sampling decides first, in the probe, before the
- * walk; a failure is always counted, and exactly.
+ * frames.c starts there, in the functions the probe jumps to, whose
+ * saved registers go below it. Sampling decides first, in the probe,
+ * before the walk; a failure is always counted, and exactly.
  */
 static void aie_probe_page_alloc(void *data, struct page *page,
 				 unsigned int order, gfp_t gfp, int migratetype)
@@ -103,6 +125,10 @@ static void aie_probe_page_alloc(void *data, struct page *page,
 	const unsigned long *slot = (unsigned long *)__builtin_frame_address(0) + 1;
 	unsigned long every = READ_ONCE(aie_sample_bytes);
 
+	if (likely(!every && page)) {
+		aie_page_alloc_all(slot, page, order, gfp);
+		return;
+	}
 	if (likely(page) && aie_sample_skip(every, PAGE_SIZE << order))
 		return;
 	aie_page_alloc_rest(slot, page, order, gfp, every);
