@@ -54,7 +54,6 @@
 #include "aie.h"
 #include "frames.h"
 
-
 /* A wrapper's frame is a few dozen bytes; anything larger is no frame. */
 #define AIE_FRAME_MAX		2048
 
