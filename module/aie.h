@@ -391,6 +391,7 @@ void aie_track_slab_freed(const void *ptr, u32 entry, u64 val);
 void aie_track_unseen(unsigned long gkey, u64 val);
 void aie_track_unseen_key(unsigned long key);
 void aie_track_page_freed(const struct page *page, u32 rec);
+void aie_track_page_replaced(const struct page *page, u32 rec);
 struct tracepoint *aie_tracepoint_find(const char *name);
 struct kretprobe;
 int aie_kretprobe_register_named(struct kretprobe *rp, unsigned int per_cpu,
@@ -633,10 +634,6 @@ static __always_inline u32 aie_site_home(unsigned long call_site,
 	return hash_long(key ^ (key >> 7), aie_site_hash_bits);
 }
 
-/*
- * aie_site_get() for the hooks: a site found in its home bucket, as most
- * are (the hash has twice as many buckets as sites), without a call.
- */
 /* The site in (@call_site, @type)'s home bucket, if it is its; or NULL. */
 static __always_inline struct aie_site *
 aie_site_find_home(unsigned long call_site, enum aie_type type)
@@ -655,6 +652,10 @@ aie_site_find_home(unsigned long call_site, enum aie_type type)
 	return NULL;
 }
 
+/*
+ * aie_site_get() for the hooks: a site found in its home bucket, as most
+ * are (the hash has twice as many buckets as sites), without a call.
+ */
 static __always_inline struct aie_site *aie_site_find(unsigned long call_site,
 						      enum aie_type type)
 {

@@ -549,10 +549,6 @@ slow:
 			  accounted);
 }
 
-/*
- * __aie_track_alloc() of a page block whose call site's site the walk of
- * frames.c has found: @site, or NULL when it found none.
- */
 /* What aie_track_page_alloc() does not take: the general path. */
 static noinline void aie_track_page_alloc_slow(struct aie_site *site,
 					       unsigned long call_site,
@@ -721,6 +717,19 @@ void aie_track_page_freed(const struct page *page, u32 rec)
 }
 
 /*
+ * The page map's record @rec of the block @page, left by a free that was
+ * not seen, found by a new allocation of the block that goes to the
+ * object map (pagemap.h): charged back, as the object map's insert
+ * would.
+ */
+void aie_track_page_replaced(const struct page *page, u32 rec)
+{
+	this_cpu_dec(aie_stats.page_records);
+	aie_track_page_freed(page, rec);
+	aie_count(replaced);
+}
+
+/*
  * The object map's object at @key, the first byte of pages going back to
  * the page allocator (slabmap.c): if one is there, its free was not seen,
  * as nothing can live there any more.
@@ -851,8 +860,14 @@ int aie_hooks_register(void)
 		tracepoint_synchronize_unregister();
 		return ret;
 	}
-	if (aie_hook_wanted(AIE_TYPE_PAGE))
+	if (aie_hook_wanted(AIE_TYPE_PAGE)) {
 		aie_page_hooked = !aie_page_hooks_register();
+		if (!aie_page_hooked) {
+			/* No page map without the page hooks: wait out their frees. */
+			tracepoint_synchronize_unregister();
+			aie_pagemap_exit();
+		}
+	}
 	if (aie_hook_wanted(AIE_TYPE_VMALLOC))
 		aie_vmalloc_hooked = !aie_vmalloc_hooks_register();
 	if (aie_hook_wanted(AIE_TYPE_PERCPU))

@@ -66,8 +66,9 @@ static __always_inline u64 aie_page_val_of(u32 rec)
  * value of the record that was there in *@old (its free went unseen), or
  * FULL: the block goes to the object map (past the map, a value that does
  * not fit, or a block the object map may hold already), and its entry
- * says so first. No lock: between its allocation and its free a block is
- * its owner's alone, and so is its entry.
+ * says so first; a record that was there is charged back then. No lock:
+ * between its allocation and its free a block is its owner's alone, and
+ * so is its entry.
  */
 static __always_inline enum aie_objmap_result
 aie_pagemap_insert(const struct page *page, u64 val, u64 *old)
@@ -81,6 +82,8 @@ aie_pagemap_insert(const struct page *page, u64 val, u64 *old)
 	prev = aie_page_pfn[pfn];
 	if (unlikely(!rec || prev == AIE_PAGE_OBJMAP)) {
 		WRITE_ONCE(aie_page_pfn[pfn], AIE_PAGE_OBJMAP);
+		if (prev && prev != AIE_PAGE_OBJMAP)
+			aie_track_page_replaced(page, prev);
 		return AIE_OBJMAP_FULL;
 	}
 	WRITE_ONCE(aie_page_pfn[pfn], rec);

@@ -66,9 +66,12 @@
  *   arrays' free lists, the bump), aie_slab_order, and the setting and
  *   clearing of the entries. It is taken at the first allocation in a
  *   block, at the first spill in a block, and at the free of a block that
- *   has an entry (any context but NMI, preemption disabled). Nothing is allocated under it; it
- *   nests inside whatever the allocator's caller holds, and only the
- *   counters' updates of hooks.c (no lock) run under it.
+ *   has an entry (any context but NMI, preemption disabled). Nothing is
+ *   allocated under it; it nests inside whatever the allocator's caller
+ *   holds. Under it run the counters' updates of hooks.c (no lock) and,
+ *   for a weighted record charged back at its block's free, the weight
+ *   map's shard lock, innermost; the object map's shard lock is taken
+ *   only after it is released (aie_track_unseen_key()).
  * - aie_slab_pfn[] entries are set with a store-release after the array
  *   is ready, and read by the hooks with a plain load: the record they
  *   read next is at an address made from the entry, which orders the two
