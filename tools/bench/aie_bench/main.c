@@ -99,6 +99,12 @@ static void aie_bench_kmalloc_4096(unsigned long n)
 	aie_bench_kmalloc(4096, n);
 }
 
+/* Above the largest kmalloc cache: a block of pages of its own. */
+static void aie_bench_kmalloc_16384(unsigned long n)
+{
+	aie_bench_kmalloc(16384, n);
+}
+
 static void aie_bench_cache_pair(unsigned long n)
 {
 	unsigned long i;
@@ -193,6 +199,7 @@ static const struct aie_bench_op {
 	{ "kmalloc-256", aie_bench_kmalloc_256 },
 	{ "kmalloc-1000", aie_bench_kmalloc_1000 },
 	{ "kmalloc-4096", aie_bench_kmalloc_4096 },
+	{ "kmalloc-16384", aie_bench_kmalloc_16384 },
 	{ "kmem_cache", aie_bench_cache_pair },
 	{ "pages-0", aie_bench_pages_0 },
 	{ "pages-3", aie_bench_pages_3 },

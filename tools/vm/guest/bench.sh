@@ -17,7 +17,7 @@
 # configuration, memory, reading, accuracy), profiler (the operations with
 # nothing loaded, named for the in-kernel profiler the boot enabled),
 # slabdebug (kmalloc-64 under slab_debug=U), pageowner (pages-0 under
-# page_owner=on), quick (full's configurations for four operations, no
+# page_owner=on), quick (full's configurations for five operations, no
 # workloads, no memory, reading or accuracy: for a change to the hot path)
 # or read (the reads of 10,000 sites only: for a change to the read path).
 set=$(sed -n 's/.*aie\.bench=\([a-z]*\).*/\1/p' /proc/cmdline)
@@ -27,10 +27,11 @@ aie=/proc/allocinfo_ext
 
 # <op>:<operations per round>, about 5 to 20 million instructions a round
 ops="kmalloc-8:20000 kmalloc-64:20000 kmalloc-256:20000 kmalloc-1000:20000
-kmalloc-4096:20000 kmem_cache:20000 pages-0:4000 pages-3:1000 vmalloc:1000
+kmalloc-4096:20000 kmalloc-16384:4000 kmem_cache:20000 pages-0:4000 pages-3:1000 vmalloc:1000
 percpu:4000 sites-1000:20000"
 if [ "$set" = quick ]; then
-	ops="kmalloc-64:20000 kmem_cache:20000 pages-0:4000 vmalloc:1000"
+	ops="kmalloc-64:20000 kmalloc-16384:4000 kmem_cache:20000 pages-0:4000
+vmalloc:1000"
 	set=full
 	quick=1
 fi
