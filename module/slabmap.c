@@ -64,14 +64,22 @@
  * ----------------
  * - aie_slab_lock (raw, taken with interrupts off) protects the pool (the
  *   arrays' free lists, the bump), aie_slab_order, and the setting and
- *   clearing of the entries. It is taken at the first allocation in a
- *   block, at the first spill in a block, and at the free of a block that
- *   has an entry (any context but NMI, preemption disabled). Nothing is
+ *   clearing of a slab's entries. It is taken at the first allocation in
+ *   a slab, at the first spill in a block, and at the free of a block that
+ *   has an array (any context but NMI, preemption disabled). Nothing is
  *   allocated under it; it nests inside whatever the allocator's caller
  *   holds. Under it run the counters' updates of hooks.c (no lock) and,
  *   for a weighted record charged back at its block's free, the weight
  *   map's shard lock, innermost; the object map's shard lock is taken
  *   only after it is released (aie_track_unseen_key()).
+ * - Not taken for the pages of a large kmalloc() or a KFENCE object: one
+ *   object's, which its owner alone reaches between its allocation and
+ *   its free, so no other hook writes their entries meanwhile, and they
+ *   take no array. Nor for the free of a block marked AIE_SLAB_NONE: no
+ *   hook runs in a block the page allocator is freeing, and the pages go
+ *   to their next owner after the probe, ordered by the page allocator's
+ *   hand-over as the page map's entries are (pagemap.c). A large
+ *   kmalloc() thus takes no global lock.
  * - aie_slab_pfn[] entries are set with a store-release after the array
  *   is ready, and read by the hooks with a plain load: the record they
  *   read next is at an address made from the entry, which orders the two
@@ -205,10 +213,20 @@ u32 aie_slab_block_make(const void *ptr, u64 bytes)
 	order = compound_order(head);
 	head_pfn = page_to_pfn(head);
 	end_pfn = min(head_pfn + (1UL << order), aie_slab_npfn);
+	/*
+	 * A large kmalloc()'s pages, or a KFENCE object's page: one object,
+	 * @ptr's, whose owner alone reaches the block until its free. No
+	 * other hook writes these entries meanwhile, and no array is taken:
+	 * no lock.
+	 */
+	if (!PageSlab(head) || is_kfence_address(ptr)) {
+		for (k = 0; head_pfn + k < end_pfn; k++)
+			WRITE_ONCE(aie_slab_pfn[head_pfn + k], AIE_SLAB_NONE);
+		return AIE_SLAB_NONE;
+	}
 	shift = ilog2(bytes | 1);
-	/* Not a large kmalloc()'s pages, nor KFENCE's, nor past the map. */
-	if (PageSlab(head) && !is_kfence_address(ptr) &&
-	    end_pfn == head_pfn + (1UL << order) &&
+	/* Not past the map, and granules the block can have records for. */
+	if (end_pfn == head_pfn + (1UL << order) &&
 	    shift >= 3 && shift <= PAGE_SHIFT + order)
 		nr = (PAGE_SIZE << order) >> shift;
 
@@ -285,13 +303,20 @@ static noinline void aie_slab_block_drop(unsigned long pfn, unsigned int order,
 	unsigned int shift = aie_slab_shift(e), nr, k;
 	u64 *rec;
 
-	raw_spin_lock_irqsave(&aie_slab_lock, flags);
-	if (aie_slab_pfn[pfn] != e) {
-		e = 0;		/* cannot happen: one free per block */
-		goto unlock;
+	/*
+	 * A block that has no array: nothing of the pool's to give back.
+	 * No hook runs in a block while the page allocator frees it, and
+	 * the pages go to their next owner after this: no lock.
+	 */
+	if (e == AIE_SLAB_NONE) {
+		for (k = 0; k < (1U << order) && pfn + k < aie_slab_npfn; k++)
+			WRITE_ONCE(aie_slab_pfn[pfn + k], 0);
+		aie_track_unseen_key(first);
+		return;
 	}
-	if (e == AIE_SLAB_NONE)
-		goto clear;
+	raw_spin_lock_irqsave(&aie_slab_lock, flags);
+	if (aie_slab_pfn[pfn] != e)
+		goto unlock;	/* cannot happen: one free per block */
 	/*
 	 * Cannot happen either: the block's first page has the index of its
 	 * array's start, and its order beside it. Should it, the entries the
@@ -327,9 +352,6 @@ clear:
 		WRITE_ONCE(aie_slab_pfn[pfn + k], 0);
 unlock:
 	raw_spin_unlock_irqrestore(&aie_slab_lock, flags);
-	/* Outside aie_slab_lock: the object map's shard lock is not under it. */
-	if (e == AIE_SLAB_NONE)
-		aie_track_unseen_key(first);
 }
 
 /*

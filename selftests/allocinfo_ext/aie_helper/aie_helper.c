@@ -628,10 +628,14 @@ static struct aie_helper_kind aie_helper_kinds[] = {
 	AIE_HELPER_KIND("ctx_c", aie_helper_ctx_outer_c, 64, kfree),
 };
 
-/* Storm kinds: every allocator, and a helper that hides its caller. */
+/*
+ * Storm kinds: every allocator, a helper that hides its caller, and a
+ * large kmalloc(), whose pages' slab map entries are set and cleared with
+ * no lock.
+ */
 static const char * const aie_storm_kinds[] = {
 	"kmalloc96", "kmalloc193", "cache", "pages0", "pages2",
-	"vmalloc10000", "percpu40", "kvmalloc100",
+	"vmalloc10000", "percpu40", "kvmalloc100", "large_const",
 };
 
 #define AIE_STORM_RING	16	/* objects a thread holds per kind */
