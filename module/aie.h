@@ -355,7 +355,14 @@ void aie_rules_lock(void);
 void aie_rules_unlock(void);
 int aie_rules_init(void);
 void aie_rules_exit(void);
-extern bool aie_all_disabled;
+DECLARE_STATIC_KEY_FALSE(aie_all_disabled);
+
+/* Whether the rules are "disable all" alone (rules.c). */
+static __always_inline bool aie_all_off(void)
+{
+	return static_branch_unlikely(&aie_all_disabled);
+}
+
 bool aie_rules_site_disabled(struct aie_site *site, const struct aie_sym *sym);
 int aie_ctl_write(const char *buf, size_t len);
 size_t aie_rules_memory(void);
@@ -765,7 +772,7 @@ static __always_inline void aie_track_alloc_weight(unsigned long call_site,
 						   u64 req, u64 weight,
 						   bool accounted)
 {
-	if (unlikely(READ_ONCE(aie_all_disabled))) {
+	if (aie_all_off()) {
 		aie_count(disabled);
 		return;
 	}

@@ -437,6 +437,65 @@ static noinline void aie_track_slab_replaced(const void *ptr, u32 e, u64 old)
 	aie_track_replaced(aie_slab_gkey(e, ptr), old);
 }
 
+/* What aie_site_charge() counts as slack: @bytes less @req, or 0. */
+static __always_inline u64 aie_slab_slack(u64 bytes, u64 req)
+{
+	return bytes > req ? bytes - req : 0;
+}
+
+/*
+ * The object map's value of a slab object. Each field tested in range by
+ * the caller, or in range by its making (a site's index): shifts, without
+ * FIELD_PREP()'s masks.
+ */
+static __always_inline u64 aie_slab_val(u32 idx, u64 bytes, u64 slack,
+					bool accounted)
+{
+	return (u64)idx << AIE_OBJ_SITE_SHIFT | bytes |
+	       slack << __bf_shf(AIE_OBJ_SLACK) |
+	       (u64)accounted << __bf_shf(AIE_OBJ_ACCOUNTED);
+}
+
+/*
+ * aie_track_slab_alloc_at() of an object whose page frame has no entry
+ * yet, or whose block has no records: a large kmalloc(), a KFENCE object,
+ * a slab of too many granules. Its block's entry made if it has none, the
+ * object goes to the object map with the site already found, or, for
+ * anything else (a record to be had after all, a spill), through
+ * __aie_track_alloc(). Out of line: once per slab, once per large
+ * kmalloc().
+ */
+static noinline void aie_track_slab_alloc_none(struct aie_site *site,
+					       unsigned long call_site,
+					       const void *ptr, u64 bytes,
+					       u64 req, bool accounted)
+{
+	u64 slack = aie_slab_slack(bytes, req), old;
+	enum aie_objmap_result res;
+	u32 e = aie_slab_entry(ptr);
+
+	if (!e)
+		e = aie_slab_block_make(ptr, bytes);
+	if (e != AIE_SLAB_NONE) {
+		__aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes, req, 1,
+				  accounted);
+		return;
+	}
+	res = aie_objects_insert((unsigned long)ptr,
+				 aie_slab_val(aie_site_index(site), bytes,
+					      slack, accounted),
+				 &old);
+	if (unlikely(res == AIE_OBJMAP_FULL)) {
+		aie_count(untracked);
+	} else {
+		if (unlikely(res == AIE_OBJMAP_REPLACED))
+			aie_track_replaced((unsigned long)ptr, old);
+		aie_site_charge(site, bytes, slack, 1, accounted);
+	}
+	if (aie_capture_on())
+		aie_capture_alloc(site, bytes, 1);
+}
+
 /*
  * The rest of aie_track_slab_alloc(), with @site, of index @idx, found
  * and its flags clear: the record from the page frame's entry, the value
@@ -451,14 +510,8 @@ aie_track_slab_alloc_at(struct aie_site *site, u32 idx,
 	u64 val, old, *rec;
 
 	if (unlikely(!e || !(bytes >> aie_slab_shift(e))))
-		goto slow;
-	/*
-	 * Each field tested in range by the caller, or in range by its
-	 * making (a site's index): shifts, without FIELD_PREP()'s masks.
-	 */
-	val = (u64)idx << AIE_OBJ_SITE_SHIFT | bytes |
-	      slack << __bf_shf(AIE_OBJ_SLACK) |
-	      (u64)accounted << __bf_shf(AIE_OBJ_ACCOUNTED);
+		goto none;
+	val = aie_slab_val(idx, bytes, slack, accounted);
 	rec = aie_slab_rec(e, ptr);
 	old = *rec;
 	WRITE_ONCE(*rec, val);
@@ -470,9 +523,8 @@ aie_track_slab_alloc_at(struct aie_site *site, u32 idx,
 	if (aie_capture_on())
 		aie_capture_alloc(site, bytes, 1);
 	return;
-slow:
-	__aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes, req, 1,
-			  accounted);
+none:
+	aie_track_slab_alloc_none(site, call_site, ptr, bytes, req, accounted);
 }
 
 /* The slab object's value cannot pack its size or slack. */
@@ -482,10 +534,23 @@ static __always_inline bool aie_slab_oversize(u64 bytes, u64 slack)
 	       slack > FIELD_MAX(AIE_OBJ_SLACK);
 }
 
-/* What aie_site_charge() counts as slack: @bytes less @req, or 0. */
-static __always_inline u64 aie_slab_slack(u64 bytes, u64 req)
+/*
+ * aie_track_slab_alloc() of a site that has flags (or none to be had): an
+ * allocator's internal one (the inner kmalloc event of a large kmalloc,
+ * which the outer counts) is counted and left at once; the rest goes to
+ * __aie_track_alloc().
+ */
+static noinline void aie_track_slab_alloc_flagged(struct aie_site *site,
+						  unsigned long call_site,
+						  const void *ptr, u64 bytes,
+						  u64 req, bool accounted)
 {
-	return bytes > req ? bytes - req : 0;
+	if (site && test_bit(AIE_SITE_INTERNAL, &site->flags)) {
+		aie_count(internal);
+		return;
+	}
+	__aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes, req, 1,
+			  accounted);
 }
 
 /*
@@ -500,8 +565,8 @@ static noinline void aie_track_slab_alloc_get(unsigned long call_site,
 	struct aie_site *site = aie_site_get(call_site, AIE_TYPE_SLAB);
 
 	if (unlikely(!site || (READ_ONCE(site->flags) & AIE_SITE_SLOW))) {
-		__aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes, req, 1,
-				  accounted);
+		aie_track_slab_alloc_flagged(site, call_site, ptr, bytes, req,
+					     accounted);
 		return;
 	}
 	aie_track_slab_alloc_at(site, aie_site_index(site), call_site, ptr,
@@ -536,8 +601,11 @@ void aie_track_slab_alloc(unsigned long call_site, const void *ptr, u64 bytes,
 	if (unlikely(site->call_site != call_site ||
 		     site->type != AIE_TYPE_SLAB))
 		goto get;
-	if (unlikely(READ_ONCE(site->flags) & AIE_SITE_SLOW))
-		goto slow;
+	if (unlikely(READ_ONCE(site->flags) & AIE_SITE_SLOW)) {
+		aie_track_slab_alloc_flagged(site, call_site, ptr, bytes, req,
+					     accounted);
+		return;
+	}
 	aie_track_slab_alloc_at(site, b - 1, call_site, ptr, bytes, req, slack,
 				accounted);
 	return;
@@ -549,12 +617,20 @@ slow:
 			  accounted);
 }
 
-/* What aie_track_page_alloc() does not take: the general path. */
+/*
+ * What aie_track_page_alloc() does not take: the general path; but an
+ * event at an allocator's internal site (the pages under a large kmalloc,
+ * which its kmalloc event counts) is counted and left at once.
+ */
 static noinline void aie_track_page_alloc_slow(struct aie_site *site,
 					       unsigned long call_site,
 					       struct page *page, u64 bytes,
 					       u64 weight, bool accounted)
 {
+	if (site && test_bit(AIE_SITE_INTERNAL, &site->flags)) {
+		aie_count(internal);
+		return;
+	}
 	aie_track_alloc_at(site, call_site, AIE_TYPE_PAGE, page, bytes, bytes,
 			   weight, accounted);
 }
@@ -606,7 +682,7 @@ void aie_track_failed_n(unsigned long call_site, enum aie_type type,
 {
 	struct aie_site *site;
 
-	if (unlikely(READ_ONCE(aie_all_disabled)))
+	if (aie_all_off())
 		return;
 	site = aie_track_site(call_site, type);
 	if (site)
@@ -738,7 +814,8 @@ void aie_track_unseen_key(unsigned long key)
 {
 	u64 val;
 
-	if (aie_objmap_remove(&aie_objects, key, &val))
+	/* Inline: its home slot empty, as a rule, turns it away. */
+	if (__aie_objmap_remove(&aie_objects, key, &val, NULL))
 		aie_track_unseen(key, val);
 }
 

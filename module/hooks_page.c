@@ -75,7 +75,7 @@ static noinline void aie_page_alloc_rest(const unsigned long *slot,
 	u64 bytes = PAGE_SIZE << order, weight = 1;
 	struct aie_frames_found f;
 
-	if (unlikely(READ_ONCE(aie_all_disabled)))
+	if (aie_all_off())
 		return;
 	if (likely(page)) {
 		weight = aie_sample_weight(every, bytes);
@@ -103,7 +103,7 @@ static noinline void aie_page_alloc_all(const unsigned long *slot,
 {
 	struct aie_frames_found f;
 
-	if (likely(!READ_ONCE(aie_all_disabled)) &&
+	if (!aie_all_off() &&
 	    likely(aie_frames_caller_fast(slot, &f))) {
 		aie_track_page_alloc(f.site, f.caller, page, PAGE_SIZE << order,
 				     1, aie_gfp_accounted(gfp));
@@ -152,7 +152,7 @@ static int aie_page_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct aie_page_call *call = (struct aie_page_call *)ri->data;
 	gfp_t gfp;
 
-	if (READ_ONCE(aie_all_disabled))
+	if (aie_all_off())
 		return 1;
 	gfp = (__force gfp_t)regs_get_kernel_argument(regs, p->gfp_arg);
 	call->accounted = aie_gfp_accounted(gfp);

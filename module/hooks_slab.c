@@ -221,7 +221,7 @@ static __always_inline void aie_slab_alloc(unsigned long call_site,
 		aie_track_failed(call_site, AIE_TYPE_SLAB);
 	} else if (unlikely(ZERO_OR_NULL_PTR(ptr))) {
 		return;
-	} else if (unlikely(READ_ONCE(aie_all_disabled))) {
+	} else if (aie_all_off()) {
 		aie_count(disabled);
 	} else if (aie_slabmap_on()) {
 		aie_track_slab_alloc(call_site, ptr, bytes_alloc, bytes_req,

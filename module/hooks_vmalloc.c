@@ -46,7 +46,7 @@ static int aie_vmalloc_entry(struct kretprobe_instance *ri,
 	struct aie_vmalloc_call *call = (struct aie_vmalloc_call *)ri->data;
 	gfp_t gfp;
 
-	if (READ_ONCE(aie_all_disabled))
+	if (aie_all_off())
 		return 1;
 	call->size = regs_get_kernel_argument(regs, AIE_VMALLOC_ARG_SIZE);
 	call->caller = regs_get_kernel_argument(regs, AIE_VMALLOC_ARG_CALLER);

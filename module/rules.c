@@ -43,14 +43,15 @@ struct aie_rules {
 static DEFINE_MUTEX(aie_rules_mutex);
 
 /*
- * True while the rules are "disable all" alone. The allocation probes are
+ * On while the rules are "disable all" alone. The allocation probes are
  * then taken off (aie_hooks_allocs_pause()); a hook still running, and the
  * entry probes of the page allocator, skip every allocation at their
- * first test of it. Written under aie_rules_mutex, read by hooks with
- * READ_ONCE(); a hook that reads it stale follows the sites' own bits,
+ * first test of it (aie_all_off(), a jump patched in the hooks' code, in
+ * place of a load and a test). Switched under aie_rules_mutex, in process
+ * context; a hook that runs on the old code follows the sites' own bits,
  * which say the same once the writer's walk is done.
  */
-bool aie_all_disabled;
+DEFINE_STATIC_KEY_FALSE(aie_all_disabled);
 static struct aie_rules __rcu *aie_rules;	/* NULL: no rule, all enabled */
 
 /* The rules in force, for a holder of aie_rules_mutex. */
@@ -231,13 +232,13 @@ static int aie_rules_update(const struct aie_cmd *cmd, struct aie_sym *sym)
 			return ret;
 		}
 	}
-	WRITE_ONCE(aie_all_disabled, false);
+	static_branch_disable(&aie_all_disabled);
 	rcu_assign_pointer(aie_rules, new);
 	synchronize_rcu();
 	kfree(old);
 	aie_rules_apply_all(new, sym);
 	if (all_off) {
-		WRITE_ONCE(aie_all_disabled, true);
+		static_branch_enable(&aie_all_disabled);
 		aie_hooks_allocs_pause();
 	}
 	return 0;

@@ -36,11 +36,12 @@
  * block that has an array is marked spilt when one of its objects goes to
  * the object map all the same (its slot below the granule), before the
  * object does: frees of its objects that find no record look there. The
- * pages of a KFENCE object and of a large kmalloc() are marked
- * AIE_SLAB_NONE at its first tracked allocation too: so every page of a
- * tracked object has an entry, and a free whose page has none, the most
- * common free when the allocations are sampled or disabled, is done
- * without a look in the object map. The array goes back, and the entries
+ * page of a KFENCE object and the first page of a large kmalloc() (the
+ * pages of one object, which its free names) are marked AIE_SLAB_NONE at
+ * its tracked allocation too: so the page of every tracked object's first
+ * byte has an entry, and a free whose page has none, the most common free
+ * when the allocations are sampled or disabled, is done without a look in
+ * the object map. The array goes back, and the entries
  * are cleared, when the page allocator frees the block: this file's probe
  * on mm_page_free, attached before the slab hooks, finds the block by its
  * first page's entry, whose record index is that of its array, and the
@@ -193,10 +194,10 @@ static bool aie_slab_block_of(const void *ptr, unsigned long *head_pfn,
  * The entry of the page of the slab object @ptr, whose slot is @bytes: its
  * block given an array, or marked AIE_SLAB_NONE when it can have none (see
  * the top of this file), or 0 when @ptr is past the map's page frames.
- * The pages of a KFENCE object, of a large kmalloc() and of a block that
- * ends past the map are marked AIE_SLAB_NONE too, those the map covers, so
- * that a free that finds an entry of 0 knows its object is tracked nowhere.
- * Out of line: once per block.
+ * The pages of a block that ends past the map are marked AIE_SLAB_NONE
+ * too, those the map covers, and the first page of a large kmalloc() and
+ * a KFENCE object's page: so a free that finds an entry of 0 knows its
+ * object is tracked nowhere. Out of line: once per block.
  */
 u32 aie_slab_block_make(const void *ptr, u64 bytes)
 {
@@ -216,12 +217,12 @@ u32 aie_slab_block_make(const void *ptr, u64 bytes)
 	/*
 	 * A large kmalloc()'s pages, or a KFENCE object's page: one object,
 	 * @ptr's, whose owner alone reaches the block until its free. No
-	 * other hook writes these entries meanwhile, and no array is taken:
-	 * no lock.
+	 * other hook writes its entry meanwhile, and no array is taken: no
+	 * lock. Only the page of its first byte, which its free names, is
+	 * marked: the block's first page (KFENCE's are single pages).
 	 */
 	if (!PageSlab(head) || is_kfence_address(ptr)) {
-		for (k = 0; head_pfn + k < end_pfn; k++)
-			WRITE_ONCE(aie_slab_pfn[head_pfn + k], AIE_SLAB_NONE);
+		WRITE_ONCE(aie_slab_pfn[pfn], AIE_SLAB_NONE);
 		return AIE_SLAB_NONE;
 	}
 	shift = ilog2(bytes | 1);
@@ -306,10 +307,13 @@ static noinline void aie_slab_block_drop(unsigned long pfn, unsigned int order,
 	/*
 	 * A block that has no array: nothing of the pool's to give back.
 	 * No hook runs in a block while the page allocator frees it, and
-	 * the pages go to their next owner after this: no lock.
+	 * the pages go to their next owner after this: no lock. A slab's
+	 * pages are all marked, a large kmalloc()'s first alone: the first
+	 * entry of 0 ends the block's marks.
 	 */
 	if (e == AIE_SLAB_NONE) {
-		for (k = 0; k < (1U << order) && pfn + k < aie_slab_npfn; k++)
+		for (k = 0; k < (1U << order) && pfn + k < aie_slab_npfn &&
+		     aie_slab_pfn[pfn + k]; k++)
 			WRITE_ONCE(aie_slab_pfn[pfn + k], 0);
 		aie_track_unseen_key(first);
 		return;
