@@ -805,18 +805,27 @@ void aie_track_page_replaced(const struct page *page, u32 rec)
 	aie_count(replaced);
 }
 
-/*
- * The object map's object at @key, the first byte of pages going back to
- * the page allocator (slabmap.c): if one is there, its free was not seen,
- * as nothing can live there any more.
- */
-void aie_track_unseen_key(unsigned long key)
+/* aie_track_unseen_key() of a @key, of @hash, whose home slot is taken. */
+static noinline void aie_track_unseen_at(unsigned long key, u64 hash)
 {
 	u64 val;
 
-	/* Inline: its home slot empty, as a rule, turns it away. */
-	if (__aie_objmap_remove(&aie_objects, key, &val, NULL))
+	if (__aie_objmap_remove_at(&aie_objects, hash, &val, NULL, true))
 		aie_track_unseen(key, val);
+}
+
+/*
+ * The object map's object at @key, the first byte of pages going back to
+ * the page allocator (slabmap.c): if one is there, its free was not seen,
+ * as nothing can live there any more. Its home slot empty, as a rule,
+ * turns it away before any register is saved.
+ */
+void aie_track_unseen_key(unsigned long key)
+{
+	u64 hash = aie_objmap_hash(&aie_objects, key);
+
+	if (aie_objmap_may_hold(aie_objmap_home(&aie_objects, hash)))
+		aie_track_unseen_at(key, hash);
 }
 
 /*

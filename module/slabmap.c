@@ -115,7 +115,8 @@ static unsigned long aie_slab_bump;	/* records never handed out from here */
 static unsigned long aie_slab_free_head[AIE_SLAB_CLASSES]; /* 1 + index */
 static unsigned int aie_slab_blocks;	/* blocks that have an array */
 static struct tracepoint *aie_slab_page_free_tp;
-static bool aie_slab_page_frees;	/* hooks_page.c's frees done here */
+/* hooks_page.c's frees done here: see aie_slabmap_page_frees() */
+static DEFINE_STATIC_KEY_FALSE(aie_slab_page_frees);
 
 /* The smallest class whose arrays hold @nr records. */
 static unsigned int aie_slab_class(unsigned int nr)
@@ -375,7 +376,7 @@ static void aie_slab_probe_page_free(void *data, struct page *page,
 		if (unlikely(e))
 			aie_slab_block_drop(pfn, order, e);
 	}
-	if (!READ_ONCE(aie_slab_page_frees))
+	if (!static_branch_likely(&aie_slab_page_frees))
 		return;
 	if (aie_pagemap_on())
 		aie_pagemap_free(page, pfn);
@@ -392,11 +393,14 @@ bool aie_slabmap_probing(void)
 /*
  * hooks_page.c's frees, done by this file's probe while @on: set before
  * its allocation probe attaches, cleared after it is detached (process
- * context).
+ * context). A static key: a page free tests it with no load.
  */
 void aie_slabmap_page_frees(bool on)
 {
-	WRITE_ONCE(aie_slab_page_frees, on);
+	if (on)
+		static_branch_enable(&aie_slab_page_frees);
+	else
+		static_branch_disable(&aie_slab_page_frees);
 }
 
 /* The highest page frame number of any online node, plus one. */
