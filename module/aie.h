@@ -264,6 +264,7 @@ extern unsigned int aie_max_stacks;
 extern struct aie_site *aie_sites;
 extern u32 *aie_site_hash;
 extern unsigned int aie_site_hash_bits;
+extern unsigned int aie_site_hash_shift;	/* 64 - aie_site_hash_bits */
 extern unsigned int aie_site_cap;
 extern atomic_t aie_site_claimed;
 extern struct aie_site_ctr *aie_site_chunks[AIE_SITE_CHUNKS];
@@ -385,8 +386,11 @@ void aie_track_exit(void);
 void __aie_track_alloc(unsigned long call_site, enum aie_type type,
 		       const void *key, u64 bytes, u64 req, u64 weight,
 		       bool accounted);
-void aie_track_slab_alloc(unsigned long call_site, const void *ptr, u64 bytes,
-			  u64 req, bool accounted);
+void aie_track_slab_alloc(void *unused, unsigned long call_site,
+			  const void *ptr, u64 req, u64 bytes, bool accounted);
+void aie_track_slab_alloc_objmap(void *unused, unsigned long call_site,
+				 const void *ptr, u64 req, u64 bytes,
+				 bool accounted);
 void aie_track_page_alloc(struct aie_site *site, unsigned long call_site,
 			  struct page *page, u64 bytes, u64 weight,
 			  bool accounted);
@@ -633,12 +637,13 @@ static inline u32 aie_site_index(const struct aie_site *site)
  * home taken by another (the bench's sites-1000 on allocprof). A shift
  * and an xor first spread them about as random keys would.
  */
-static __always_inline u32 aie_site_home(unsigned long call_site,
-					 enum aie_type type)
+static __always_inline unsigned long aie_site_home(unsigned long call_site,
+						   enum aie_type type)
 {
 	unsigned long key = call_site ^ type;
 
-	return hash_long(key ^ (key >> 7), aie_site_hash_bits);
+	/* hash_long(), its shift count kept ready: one load, no extension */
+	return (key ^ (key >> 7)) * GOLDEN_RATIO_64 >> aie_site_hash_shift;
 }
 
 /* The site in (@call_site, @type)'s home bucket, if it is its; or NULL. */

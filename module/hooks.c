@@ -527,11 +527,16 @@ none:
 	aie_track_slab_alloc_none(site, call_site, ptr, bytes, req, accounted);
 }
 
-/* The slab object's value cannot pack its size or slack. */
-static __always_inline bool aie_slab_oversize(u64 bytes, u64 slack)
+/*
+ * The slab object's value may not pack its size or slack: one test, as
+ * the slack is less than the size (a request is a byte at least), and
+ * the slack's field the narrower. An object of 4 MiB or more takes
+ * __aie_track_alloc(), which tests both fields.
+ */
+static __always_inline bool aie_slab_oversize(u64 bytes)
 {
-	return bytes - 1 >= FIELD_MAX(AIE_OBJ_SIZE) ||
-	       slack > FIELD_MAX(AIE_OBJ_SLACK);
+	BUILD_BUG_ON(FIELD_MAX(AIE_OBJ_SLACK) > FIELD_MAX(AIE_OBJ_SIZE));
+	return bytes - 1 >= FIELD_MAX(AIE_OBJ_SLACK);
 }
 
 /*
@@ -581,16 +586,17 @@ static noinline void aie_track_slab_alloc_get(unsigned long call_site,
  * record from the page frame's entry, the charge. A site with flags or
  * none to be had, a page with no entry or a granule above the slot, or a
  * value that does not pack, goes to __aie_track_alloc(), which does it
- * all again its way.
+ * all again its way. @unused: the slab probes' own first argument, so
+ * that they pass theirs on in the registers they came in (hooks_slab.c).
  */
-void aie_track_slab_alloc(unsigned long call_site, const void *ptr, u64 bytes,
-			  u64 req, bool accounted)
+void aie_track_slab_alloc(void *unused, unsigned long call_site,
+			  const void *ptr, u64 req, u64 bytes, bool accounted)
 {
 	u64 slack = aie_slab_slack(bytes, req);
 	struct aie_site *site;
 	u32 b;
 
-	if (unlikely(aie_slab_oversize(bytes, slack)))
+	if (unlikely(aie_slab_oversize(bytes)))
 		goto slow;
 	/* Pairs with the cmpxchg() that published the site (sites.c). */
 	b = smp_load_acquire(&aie_site_hash[aie_site_home(call_site,
@@ -613,6 +619,19 @@ get:
 	aie_track_slab_alloc_get(call_site, ptr, bytes, req, accounted);
 	return;
 slow:
+	__aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes, req, 1,
+			  accounted);
+}
+
+/*
+ * aie_track_slab_alloc() with the slab map off: __aie_track_alloc(). Its
+ * own function, of the same arguments, so that the probes' functions
+ * reach either with the registers they came in.
+ */
+void aie_track_slab_alloc_objmap(void *unused, unsigned long call_site,
+				 const void *ptr, u64 req, u64 bytes,
+				 bool accounted)
+{
 	__aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes, req, 1,
 			  accounted);
 }

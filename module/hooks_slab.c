@@ -96,8 +96,8 @@ static __always_inline bool aie_cache_sizes_read(const struct aie_cache_sizes *e
 }
 
 /*
- * A miss at @s's home, out of line, off the probes' path: the entries past
- * the home, then ksize(). The slot size comes back in the low 32 bits, the
+ * A miss at @s's home and the next entry, out of line, off the probes'
+ * path: the entries past them, then ksize(). The slot size comes back in the low 32 bits, the
  * object size in the high ones (values, not pointers, so that the caller
  * keeps them in registers). The entry is set by the second of two misses
  * that agree, under aie_cache_sizes_lock, taken with trylock: a miss that
@@ -112,7 +112,7 @@ static noinline u64 aie_cache_sizes_miss(struct kmem_cache *s,
 	struct aie_cache_seen *seen = &aie_cache_seen[home];
 	struct aie_cache_sizes *e, *empty = NULL;
 
-	for (i = 1; i < AIE_CACHE_SIZES_PROBES; i++) {
+	for (i = 2; i < AIE_CACHE_SIZES_PROBES; i++) {
 		if (aie_cache_sizes_read(aie_cache_sizes_at(home, i), s, &size,
 					 &req))
 			goto out;
@@ -152,16 +152,21 @@ out:
 
 /*
  * The slot size (*@size) and the object size (*@req) of @s, whose object
- * @ptr was just allocated: from @s's home entry, inline, or from
- * aie_cache_sizes_miss().
+ * @ptr was just allocated: from @s's home entry or the next, inline, or
+ * from aie_cache_sizes_miss(). The next too: a cache whose home another
+ * took first (one in ten, with a few dozen caches in use) would otherwise
+ * pay the call on every allocation.
  */
 static __always_inline bool aie_cache_sizes_hit(struct kmem_cache *s,
 						unsigned int *size,
 						unsigned int *req)
 {
-	return aie_cache_sizes_read(aie_cache_sizes_at(hash_ptr(s,
-						AIE_CACHE_SIZES_BITS), 0),
-				    s, size, req);
+	unsigned int home = hash_ptr(s, AIE_CACHE_SIZES_BITS);
+
+	return aie_cache_sizes_read(aie_cache_sizes_at(home, 0), s, size,
+				    req) ||
+	       aie_cache_sizes_read(aie_cache_sizes_at(home, 1), s, size,
+				    req);
 }
 
 static __always_inline void aie_cache_sizes_get(struct kmem_cache *s,
@@ -210,25 +215,37 @@ static struct kprobe aie_cache_destroy_kp = {
 };
 
 /*
- * What a slab allocation probe does with sampling off, or with a result
- * sampling does not see: a failure, or ZERO_SIZE_PTR.
+ * A slab allocation that failed; @data, unused, as in aie_slab_alloc(), so
+ * that the probe's functions keep their arguments where they came in.
  */
-static __always_inline void aie_slab_alloc(unsigned long call_site,
+static noinline __noclone void aie_slab_failed(void *data,
+					       unsigned long call_site)
+{
+	aie_track_failed(call_site, AIE_TYPE_SLAB);
+}
+
+/*
+ * What a slab allocation probe does with sampling off, or with a result
+ * sampling does not see: a failure, or ZERO_SIZE_PTR. @data, the probe's
+ * own first argument, is passed on unused, so that the probe's registers
+ * are aie_track_slab_alloc()'s as they are.
+ */
+static __always_inline void aie_slab_alloc(void *data,
+					   unsigned long call_site,
 					   const void *ptr, size_t bytes_req,
 					   size_t bytes_alloc, bool accounted)
 {
-	if (unlikely(!ptr)) {
-		aie_track_failed(call_site, AIE_TYPE_SLAB);
-	} else if (unlikely(ZERO_OR_NULL_PTR(ptr))) {
-		return;
+	if (unlikely(ZERO_OR_NULL_PTR(ptr))) {
+		if (!ptr)
+			aie_slab_failed(data, call_site);
 	} else if (aie_all_off()) {
 		aie_count(disabled);
 	} else if (aie_slabmap_on()) {
-		aie_track_slab_alloc(call_site, ptr, bytes_alloc, bytes_req,
-				     accounted);
+		aie_track_slab_alloc(data, call_site, ptr, bytes_req,
+				     bytes_alloc, accounted);
 	} else {
-		__aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes_alloc,
-				  bytes_req, 1, accounted);
+		aie_track_slab_alloc_objmap(data, call_site, ptr, bytes_req,
+					    bytes_alloc, accounted);
 	}
 }
 
@@ -273,14 +290,15 @@ static noinline __noclone void aie_kmalloc_sampled(void *data,
 }
 
 /* aie_kmem_cache_all() of a cache whose sizes are not at hand. */
-static noinline void aie_kmem_cache_all_miss(unsigned long call_site,
-					     const void *ptr,
-					     struct kmem_cache *s,
-					     gfp_t gfp_flags)
+static noinline __noclone void aie_kmem_cache_all_miss(void *data,
+						       unsigned long call_site,
+						       const void *ptr,
+						       struct kmem_cache *s,
+						       gfp_t gfp_flags)
 {
 	u64 sizes = aie_cache_sizes_miss(s, ptr);
 
-	aie_slab_alloc(call_site, ptr, upper_32_bits(sizes),
+	aie_slab_alloc(data, call_site, ptr, upper_32_bits(sizes),
 		       lower_32_bits(sizes), aie_slab_accounted(gfp_flags, s));
 }
 
@@ -297,14 +315,14 @@ static noinline __noclone void aie_kmem_cache_all(void *data,
 	unsigned int size, req;
 
 	if (unlikely(!ptr)) {
-		aie_track_failed(call_site, AIE_TYPE_SLAB);
+		aie_slab_failed(data, call_site);
 		return;
 	}
 	if (unlikely(!aie_cache_sizes_hit(s, &size, &req))) {
-		aie_kmem_cache_all_miss(call_site, ptr, s, gfp_flags);
+		aie_kmem_cache_all_miss(data, call_site, ptr, s, gfp_flags);
 		return;
 	}
-	aie_slab_alloc(call_site, ptr, req, size,
+	aie_slab_alloc(data, call_site, ptr, req, size,
 		       aie_slab_accounted(gfp_flags, s));
 }
 
@@ -316,7 +334,7 @@ static noinline __noclone void aie_kmalloc_all(void *data,
 					       size_t bytes_alloc,
 					       gfp_t gfp_flags)
 {
-	aie_slab_alloc(call_site, ptr, bytes_req, bytes_alloc,
+	aie_slab_alloc(data, call_site, ptr, bytes_req, bytes_alloc,
 		       aie_gfp_accounted(gfp_flags));
 }
 

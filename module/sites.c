@@ -61,6 +61,7 @@ static u32 aie_site_ahead;		/* sites_ahead: see aie_sites_ahead() */
 struct aie_site *aie_sites;
 u32 *aie_site_hash;			/* site index + 1; 0 = empty */
 unsigned int aie_site_hash_bits;
+unsigned int aie_site_hash_shift;
 unsigned int aie_site_cap;
 atomic_t aie_site_claimed;		/* entries of aie_sites[] handed out */
 
@@ -137,6 +138,7 @@ int aie_sites_init(unsigned int capacity, unsigned int ahead,
 	aie_site_cap = capacity;
 	aie_site_ahead = ahead;
 	aie_site_hash_bits = ilog2(buckets);
+	aie_site_hash_shift = 64 - aie_site_hash_bits;
 	atomic_set(&aie_site_claimed, 0);
 	aie_site_ready = 0;
 
