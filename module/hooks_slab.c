@@ -37,7 +37,7 @@
 
 static bool aie_bulk_free_hooked;
 
-#define AIE_CACHE_SIZES_BITS	8
+#define AIE_CACHE_SIZES_BITS	10	/* a few dozen caches in use: 1 in 30 not home */
 #define AIE_CACHE_SIZES_MASK	(BIT(AIE_CACHE_SIZES_BITS) - 1)
 #define AIE_CACHE_SIZES_PROBES	4
 
