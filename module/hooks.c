@@ -540,6 +540,18 @@ static __always_inline bool aie_slab_oversize(u64 bytes)
 }
 
 /*
+ * Whether @site is an allocator's internal one (callers.c), whose event
+ * another counts: counted as such, to be left.
+ */
+static __always_inline bool aie_track_internal(struct aie_site *site)
+{
+	if (!site || !test_bit(AIE_SITE_INTERNAL, &site->flags))
+		return false;
+	aie_count(internal);
+	return true;
+}
+
+/*
  * aie_track_slab_alloc() of a site that has flags (or none to be had): an
  * allocator's internal one (the inner kmalloc event of a large kmalloc,
  * which the outer counts) is counted and left at once; the rest goes to
@@ -550,10 +562,8 @@ static noinline void aie_track_slab_alloc_flagged(struct aie_site *site,
 						  const void *ptr, u64 bytes,
 						  u64 req, bool accounted)
 {
-	if (site && test_bit(AIE_SITE_INTERNAL, &site->flags)) {
-		aie_count(internal);
+	if (aie_track_internal(site))
 		return;
-	}
 	__aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes, req, 1,
 			  accounted);
 }
@@ -646,10 +656,8 @@ static noinline void aie_track_page_alloc_slow(struct aie_site *site,
 					       struct page *page, u64 bytes,
 					       u64 weight, bool accounted)
 {
-	if (site && test_bit(AIE_SITE_INTERNAL, &site->flags)) {
-		aie_count(internal);
+	if (aie_track_internal(site))
 		return;
-	}
 	aie_track_alloc_at(site, call_site, AIE_TYPE_PAGE, page, bytes, bytes,
 			   weight, accounted);
 }
