@@ -593,11 +593,16 @@ static noinline void aie_track_slab_alloc_get(unsigned long call_site,
  * __aie_track_alloc() of a slab object of weight 1 with the slab map on,
  * its own function so that its registers are its own: the site from its
  * home bucket (or, displaced from there, through aie_site_get()), the
- * record from the page frame's entry, the charge. A site with flags or
- * none to be had, a page with no entry or a granule above the slot, or a
- * value that does not pack, goes to __aie_track_alloc(), which does it
- * all again its way. @unused: the slab probes' own first argument, so
- * that they pass theirs on in the registers they came in (hooks_slab.c).
+ * record from the page frame's entry, the charge. What it does not take:
+ * an allocator's internal site is counted and left
+ * (aie_track_slab_alloc_flagged()); a page marked AIE_SLAB_NONE, or
+ * marked so now (a large kmalloc(), a KFENCE object, a slab that can
+ * have no records), puts the object in the object map with the site
+ * found (aie_track_slab_alloc_none()); a site with other flags or none to
+ * be had, a granule above the slot, or a value that does not pack, goes
+ * to __aie_track_alloc(), which does it all again its way. Six arguments
+ * in registers: @unused is the slab probes' own first argument, so that
+ * they pass theirs on in the registers they came in (hooks_slab.c).
  */
 void aie_track_slab_alloc(void *unused, unsigned long call_site,
 			  const void *ptr, u64 req, u64 bytes, bool accounted)

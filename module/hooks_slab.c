@@ -37,7 +37,8 @@
 
 static bool aie_bulk_free_hooked;
 
-#define AIE_CACHE_SIZES_BITS	10	/* a few dozen caches in use: 1 in 30 not home */
+/* A few dozen caches in use: about 1 in 30 not at its home entry. */
+#define AIE_CACHE_SIZES_BITS	10
 #define AIE_CACHE_SIZES_MASK	(BIT(AIE_CACHE_SIZES_BITS) - 1)
 #define AIE_CACHE_SIZES_PROBES	4
 
@@ -97,12 +98,13 @@ static __always_inline bool aie_cache_sizes_read(const struct aie_cache_sizes *e
 
 /*
  * A miss at @s's home and the next entry, out of line, off the probes'
- * path: the entries past them, then ksize(). The slot size comes back in the low 32 bits, the
- * object size in the high ones (values, not pointers, so that the caller
- * keeps them in registers). The entry is set by the second of two misses
- * that agree, under aie_cache_sizes_lock, taken with trylock: a miss that
- * finds it taken leaves the table alone. A kmem_cache_destroy() since the
- * first miss, or since this one began, leaves it alone too.
+ * path: the entries past them, then ksize(). The slot size comes back in
+ * the low 32 bits, the object size in the high ones (values, not
+ * pointers, so that the caller keeps them in registers). The entry is set
+ * by the second of two misses that agree, under aie_cache_sizes_lock,
+ * taken with trylock: a miss that finds it taken leaves the table alone.
+ * A kmem_cache_destroy() since the first miss, or since this one began,
+ * leaves it alone too.
  */
 static noinline u64 aie_cache_sizes_miss(struct kmem_cache *s,
 					 const void *ptr)
@@ -154,8 +156,8 @@ out:
  * The slot size (*@size) and the object size (*@req) of @s, whose object
  * @ptr was just allocated: from @s's home entry or the next, inline, or
  * from aie_cache_sizes_miss(). The next too: a cache whose home another
- * took first (one in ten, with a few dozen caches in use) would otherwise
- * pay the call on every allocation.
+ * took first (about one in 30, with a few dozen caches in use) would
+ * otherwise pay the call on every allocation.
  */
 static __always_inline bool aie_cache_sizes_hit(struct kmem_cache *s,
 						unsigned int *size,
@@ -271,12 +273,12 @@ static __always_inline void aie_slab_alloc_sampled(unsigned long call_site,
 
 /*
  * What the probes do not skip, out of line, so that their skip path stays
- * short: no frame, no saved register, no argument moved. Each of the five
- * below takes the probe's arguments in the probe's registers, so that the
- * call is a jump; __noclone keeps GCC from dropping the unused @data (and
- * @node), which would move every other argument down a register. The one
- * for a miss of the cache table leaves out @node, so that the probe has
- * its register to work in.
+ * short: no frame, no saved register, no argument moved. Each function
+ * below but aie_kmem_cache_sampled() takes the probe's arguments in the
+ * probe's registers, so that the call is a jump; __noclone keeps GCC from
+ * dropping the unused @data (and @node), which would move every other
+ * argument down a register. The two for a miss of the cache table leave
+ * out @node, so that the probe has its register to work in.
  */
 static noinline __noclone void aie_kmalloc_sampled(void *data,
 						   unsigned long call_site,

@@ -14,7 +14,9 @@
  *                       less that granule's number, the log2 of the
  *                       granule, and whether the block is spilt
  *                       (slabmap.h); AIE_SLAB_NONE for each page of a
- *                       slab block that has none; or 0
+ *                       slab block that has none, and for the pages of a
+ *                       large kmalloc() or a KFENCE object up to that of
+ *                       its first byte; or 0
  *   aie_slab_order[]    per 32 records: 1 + the order of the block whose
  *                       array starts there, or 0
  *
@@ -73,14 +75,17 @@
  *   for a weighted record charged back at its block's free, the weight
  *   map's shard lock, innermost; the object map's shard lock is taken
  *   only after it is released (aie_track_unseen_key()).
- * - Not taken for the pages of a large kmalloc() or a KFENCE object: one
- *   object's, which its owner alone reaches between its allocation and
- *   its free, so no other hook writes their entries meanwhile, and they
- *   take no array. Nor for the free of a block marked AIE_SLAB_NONE: no
- *   hook runs in a block the page allocator is freeing, and the pages go
- *   to their next owner after the probe, ordered by the page allocator's
- *   hand-over as the page map's entries are (pagemap.c). A large
- *   kmalloc() thus takes no global lock.
+ * - Not taken for the pages of a large kmalloc(): one object's, which its
+ *   owner alone reaches between its allocation and its free, so no other
+ *   hook writes their entries meanwhile, and they take no array. Nor for
+ *   the free of a block marked AIE_SLAB_NONE: no hook runs in a block the
+ *   page allocator is freeing, and the pages go to their next owner after
+ *   the probe, ordered by the page allocator's hand-over as the page
+ *   map's entries are (pagemap.c). A large kmalloc() thus takes no global
+ *   lock. Nor for a KFENCE object's page, which never goes back to the
+ *   page allocator and whose entry is never cleared: every hook that
+ *   writes it stores the same AIE_SLAB_NONE, and KFENCE's own lock orders
+ *   one object of the page before the next.
  * - aie_slab_pfn[] entries are set with a store-release after the array
  *   is ready, and read by the hooks with a plain load: the record they
  *   read next is at an address made from the entry, which orders the two
@@ -203,8 +208,8 @@ static bool aie_slab_block_of(const void *ptr, unsigned long *head_pfn,
 u32 aie_slab_block_make(const void *ptr, u64 bytes)
 {
 	unsigned long pfn = ((unsigned long)ptr - PAGE_OFFSET) >> PAGE_SHIFT;
-	unsigned long head_pfn, end_pfn, flags, addr;
-	unsigned int order, shift, nr = 0, k;
+	unsigned long head_pfn, end_pfn, flags, addr, k;
+	unsigned int order, shift, nr = 0;
 	struct page *head;
 	long base = -1;
 	u32 e;
@@ -218,12 +223,16 @@ u32 aie_slab_block_make(const void *ptr, u64 bytes)
 	/*
 	 * A large kmalloc()'s pages, or a KFENCE object's page: one object,
 	 * @ptr's, whose owner alone reaches the block until its free. No
-	 * other hook writes its entry meanwhile, and no array is taken: no
-	 * lock. Only the page of its first byte, which its free names, is
-	 * marked: the block's first page (KFENCE's are single pages).
+	 * other hook writes its entries meanwhile, and no array is taken: no
+	 * lock. The pages from the block's first to that of the object's
+	 * first byte, which its free names, are marked: the free finds its
+	 * entry, and the block's drop, which starts from the first page and
+	 * ends at the first entry of 0, clears them all. One page as a rule:
+	 * a large kmalloc() starts its block, and KFENCE's are single pages.
 	 */
 	if (!PageSlab(head) || is_kfence_address(ptr)) {
-		WRITE_ONCE(aie_slab_pfn[pfn], AIE_SLAB_NONE);
+		for (k = head_pfn; k <= pfn; k++)
+			WRITE_ONCE(aie_slab_pfn[k], AIE_SLAB_NONE);
 		return AIE_SLAB_NONE;
 	}
 	shift = ilog2(bytes | 1);

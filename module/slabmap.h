@@ -174,8 +174,9 @@ enum aie_slab_found {
  * entry into *@entry (aie_slab_gkey() gives its granule from there). An
  * object of a block that has records is recorded there or nowhere, unless
  * the block is spilt: an object of it went to the object map. An object
- * whose page has no entry is tracked nowhere: every page of a tracked
- * object that the map covers has one (aie_slab_block_make()). A pointer
+ * whose page has no entry is tracked nowhere: the page of every tracked
+ * object's first byte, which its free names, has one, where the map
+ * covers it (aie_slab_block_make()). A pointer
  * past the map, and every pointer with the map off (aie_slab_npfn 0),
  * is looked for in the object map.
  */
