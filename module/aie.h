@@ -81,6 +81,11 @@ struct aie_site_name {
 	char func[];			/* func, module, tag, each with a NUL */
 };
 
+/* Site flags that take an allocation off the hooks' fast paths. */
+#define AIE_SITE_SLOW	(BIT(AIE_SITE_INTERNAL) | BIT(AIE_SITE_HELPER) | \
+			 BIT(AIE_SITE_WRAPPER) | BIT(AIE_SITE_DISABLED) | \
+			 BIT(AIE_SITE_UNLOADED))
+
 /*
  * One allocation call site: what does not change once the site is
  * published, and the two counters that are rarely written. The hot
@@ -394,6 +399,9 @@ void aie_track_slab_alloc_objmap(void *unused, unsigned long call_site,
 void aie_track_page_alloc(struct aie_site *site, unsigned long call_site,
 			  struct page *page, u64 bytes, u64 weight,
 			  bool accounted);
+void aie_track_page_alloc_slow(struct aie_site *site, unsigned long call_site,
+			       struct page *page, u64 bytes, u64 weight,
+			       bool accounted);
 void aie_track_failed(unsigned long call_site, enum aie_type type);
 void aie_track_failed_n(unsigned long call_site, enum aie_type type,
 			u64 weight);
@@ -417,30 +425,51 @@ int aie_hooks_allocs_resume(void);
 /* sample.c */
 #define AIE_SAMPLE_MAX		AIE_SAMPLE_MAX_BYTES
 extern unsigned long aie_sample_bytes;
-DECLARE_PER_CPU(long, aie_sample_left);
+DECLARE_PER_CPU(long, aie_sample_pos);
+DECLARE_STATIC_KEY_FALSE(aie_sampling_key);
 u64 aie_sample_slow(unsigned long every, u64 bytes);
 u64 aie_sample_seen(void);
 void aie_sample_set(unsigned long every);
 void aie_sample_init(unsigned long every);
 
 /*
- * Whether sampling, with interval @every (0: off), skips an allocation of
- * @bytes: the countdown's fast path, which the probes inline before
- * anything else. One comparison tells both that sampling is on and that
- * the allocation is smaller than the interval (one of the interval or
- * more, and every one with sampling off, is tracked with weight 1); one
- * this-CPU xadd then takes @bytes off the countdown, which an interrupt on
- * this CPU cannot tear. The countdown keeps the bytes of an allocation it
- * does not skip: aie_sample_slow() takes its points from there.
- * Preemption disabled.
+ * Whether sampling is on (aie_sample_bytes not 0): a jump patched into the
+ * probes, which with sampling off go straight to the tracking. It follows
+ * aie_sample_bytes (aie_sample_set()), so a probe may still see 0 on the
+ * sampling side, or the new interval on the other: either tracks the
+ * allocation with weight 1.
+ */
+static __always_inline bool aie_sampling_on(void)
+{
+	return static_branch_unlikely(&aie_sampling_key);
+}
+
+/*
+ * Whether the countdown skips an allocation of @bytes. This CPU's
+ * aie_sample_pos is the position in its stream of allocated bytes from
+ * the next sample point: negative before it. @bytes are added to it, and
+ * the allocation is skipped unless that brought it to 0 or above. A
+ * this-CPU add, then a this-CPU read (an add, where taking bytes off a
+ * count of those left would be a negation and an add): an interrupt on
+ * this CPU in between whose allocation reaches the point takes the points
+ * that this one passed too, as in aie_sample_slow(), and this one is then
+ * skipped. The position keeps the bytes of an allocation it does not
+ * skip: aie_sample_slow() takes its points from there. Preemption
+ * disabled.
  */
 static __always_inline bool aie_sample_countdown(u64 bytes)
 {
-	long before = this_cpu_sub_return(aie_sample_left, bytes) + (long)bytes;
-
-	return likely(before > (long)bytes);
+	this_cpu_add(aie_sample_pos, bytes);
+	return likely(this_cpu_read(aie_sample_pos) < 0);
 }
 
+/*
+ * Whether sampling, with interval @every (0: off), skips an allocation of
+ * @bytes. One comparison tells both that sampling is on and that the
+ * allocation is smaller than the interval (one of the interval or more,
+ * and every one with sampling off, is tracked with weight 1); then the
+ * countdown.
+ */
 static __always_inline bool aie_sample_skip(unsigned long every, u64 bytes)
 {
 	return bytes < every && aie_sample_countdown(bytes);
@@ -531,13 +560,13 @@ static __always_inline bool aie_cache_accounted(const struct kmem_cache *s)
 {
 	int off = READ_ONCE(aie_cache_flags_off);
 
-	if (off < 0 || !s)
+	if (off < 0)
 		return false;
 	return *(const slab_flags_t *)((const char *)s + off) & SLAB_ACCOUNT;
 }
 
 /*
- * Whether an allocation with @gfp from cache @s (or NULL) is accounted.
+ * Whether an allocation with @gfp from cache @s is accounted.
  * Inline: the kmem_cache probe's path then makes no call before its jump
  * to the tracking.
  */
@@ -646,21 +675,40 @@ static __always_inline unsigned long aie_site_home(unsigned long call_site,
 	return (key ^ (key >> 7)) * GOLDEN_RATIO_64 >> aie_site_hash_shift;
 }
 
-/* The site in (@call_site, @type)'s home bucket, if it is its; or NULL. */
-static __always_inline struct aie_site *
-aie_site_find_home(unsigned long call_site, enum aie_type type)
+/*
+ * Whether (@call_site, @type)'s home bucket holds its site, and the site
+ * has none of the site flags @unless (AIE_SITE_UNLOADED among them): if so,
+ * the site in *@sitep. A truth value of its own, so that a caller that
+ * needs the site and the answer tests no pointer for NULL.
+ */
+static __always_inline bool aie_site_at_home(unsigned long call_site,
+					     enum aie_type type,
+					     unsigned long unless,
+					     struct aie_site **sitep)
 {
 	/* Pairs with the cmpxchg() that published the site (sites.c). */
 	u32 b = smp_load_acquire(&aie_site_hash[aie_site_home(call_site,
 							      type)]);
 	struct aie_site *site;
 
-	if (likely(b)) {
-		site = &aie_sites[b - 1];
-		if (likely(site->call_site == call_site && site->type == type &&
-			   !(READ_ONCE(site->flags) & BIT(AIE_SITE_UNLOADED))))
-			return site;
-	}
+	if (unlikely(!b))
+		return false;
+	site = &aie_sites[b - 1];
+	if (unlikely(site->call_site != call_site || site->type != type ||
+		     (READ_ONCE(site->flags) & unless)))
+		return false;
+	*sitep = site;
+	return true;
+}
+
+/* The site in (@call_site, @type)'s home bucket, if it is its; or NULL. */
+static __always_inline struct aie_site *
+aie_site_find_home(unsigned long call_site, enum aie_type type)
+{
+	struct aie_site *site;
+
+	if (aie_site_at_home(call_site, type, BIT(AIE_SITE_UNLOADED), &site))
+		return site;
 	return NULL;
 }
 
@@ -709,7 +757,9 @@ static __always_inline void aie_site_charge(struct aie_site *site,
 	if (likely(this_cpu_read(s->site) == site)) {
 		live = this_cpu_add_return(s->live_bytes, bytes);
 		this_cpu_add(s->live_calls, weight);
-		this_cpu_add(s->live_slack, slack);
+		/* No add of a slack known to be 0 (pages, vmalloc) */
+		if (!__builtin_constant_p(slack) || slack)
+			this_cpu_add(s->live_slack, slack);
 		this_cpu_add(s->total_calls, weight);
 		this_cpu_add(s->total_bytes, bytes);
 		if (accounted)
@@ -736,7 +786,8 @@ static __always_inline void aie_site_uncharge(struct aie_site *site,
 	if (likely(this_cpu_read(s->site) == site)) {
 		this_cpu_sub(s->live_bytes, bytes);
 		this_cpu_sub(s->live_calls, weight);
-		this_cpu_sub(s->live_slack, slack);
+		if (!__builtin_constant_p(slack) || slack)
+			this_cpu_sub(s->live_slack, slack);
 		if (accounted)
 			this_cpu_sub(s->live_accounted, bytes);
 	} else {

@@ -85,8 +85,8 @@ static noinline unsigned int aie_wrapper_frame_far(unsigned long ret, u32 h)
 		e = READ_ONCE(aie_wrappers[(h + i) & AIE_WRAPPERS_MASK]);
 		if (!e)
 			break;
-		if ((u32)(e >> 32) == (u32)ret)
-			return (u16)e;
+		if ((u32)e == (u32)ret)
+			return aie_wrapper_frame(e);
 	}
 	return 0;
 }
@@ -95,14 +95,14 @@ static noinline unsigned int aie_wrapper_frame_far(unsigned long ret, u32 h)
 static void aie_wrapper_keep(unsigned long ret, unsigned int frame)
 {
 	u32 key = ret, h = aie_wrapper_hash(ret);
-	u64 e = (u64)key << 32 | frame, old;
+	u64 e = (u64)frame << 32 | key, old;
 	unsigned int i;
 
 	if (upper_32_bits(ret) != U32_MAX)
 		return;		/* no kernel text: cannot be told by 32 bits */
 	for (i = 0; i < AIE_WRAPPERS_PROBE; i++) {
 		old = cmpxchg(&aie_wrappers[(h + i) & AIE_WRAPPERS_MASK], 0, e);
-		if (!old || (u32)(old >> 32) == key)
+		if (!old || (u32)old == key)
 			return;
 	}
 }
@@ -166,8 +166,8 @@ struct aie_frames_found aie_frames_caller(const unsigned long *slot)
 		h = aie_wrapper_hash(ret);
 		e = READ_ONCE(aie_wrappers[h]);
 		/* No text address has 0 in its low half: e is no empty entry */
-		if (likely((u32)(e >> 32) == (u32)ret)) {
-			slot = aie_frame_up(slot, (u16)e);
+		if (likely((u32)e == (u32)ret)) {
+			slot = aie_frame_up(slot, aie_wrapper_frame(e));
 			continue;
 		}
 		if (unlikely(e)) {

@@ -14,11 +14,22 @@
 
 /* More wrapper frames than any chain of the page allocator's has. */
 #define AIE_FRAMES_MAX		8
+/* Wrapper frames the inline walk goes through: alloc_pages()'s 3, one more */
+#define AIE_FRAMES_FAST		4
 
 #define AIE_WRAPPERS_BITS	8
 
-/* (u32)return address << 32 | frame size; 0: empty */
+/*
+ * frame size << 32 | (u32)return address; 0: empty. The return address
+ * low, so that a 32-bit comparison with the entry tells it; the frame
+ * size high, so that a shift gives it.
+ */
 extern u64 aie_wrappers[BIT(AIE_WRAPPERS_BITS)];
+
+static __always_inline unsigned int aie_wrapper_frame(u64 e)
+{
+	return e >> 32;
+}
 
 static __always_inline u32 aie_wrapper_hash(unsigned long ret)
 {
@@ -34,11 +45,13 @@ aie_frame_up(const unsigned long *slot, unsigned int frame)
 
 /*
  * aie_frames_caller() without a call, and so without a saved register,
- * for the common walk: wrappers whose frame sizes are at their hash's
- * home entry, then a return address whose home entry is empty, the call
- * site's as a rule, whose site is in its home bucket and is no wrapper's.
- * True with *@f filled; false for anything else: the caller then takes
- * aie_frames_caller(), which walks again from @slot.
+ * for the common walk: at most AIE_FRAMES_FAST wrappers whose frame sizes
+ * are at their hash's home entry, then a return address whose home entry
+ * is empty, the call site's as a rule, whose site is in its home bucket
+ * and is no wrapper's. True with *@f filled; false for anything else: the
+ * caller then takes aie_frames_caller(), which walks again from @slot.
+ * The loop is unrolled: a frame costs its load, the hash, the entry's
+ * load, a comparison and an add.
  */
 static __always_inline bool aie_frames_caller_fast(const unsigned long *slot,
 						   struct aie_frames_found *f)
@@ -46,18 +59,21 @@ static __always_inline bool aie_frames_caller_fast(const unsigned long *slot,
 	unsigned int i;
 	u64 e;
 
-	for (i = 0; i < AIE_FRAMES_MAX; i++) {
+#pragma GCC unroll 8
+	for (i = 0; i < AIE_FRAMES_FAST + 1; i++) {
 		f->caller = *slot;
 		e = READ_ONCE(aie_wrappers[aie_wrapper_hash(f->caller)]);
-		if ((u32)(e >> 32) != (u32)f->caller)
-			break;
-		slot = aie_frame_up(slot, (u16)e);
+		if ((u32)e != (u32)f->caller) {
+			if (e)
+				return false;
+			return aie_site_at_home(f->caller, AIE_TYPE_PAGE,
+						BIT(AIE_SITE_UNLOADED) |
+						BIT(AIE_SITE_WRAPPER),
+						&f->site);
+		}
+		slot = aie_frame_up(slot, aie_wrapper_frame(e));
 	}
-	if (i == AIE_FRAMES_MAX || e)
-		return false;
-	f->site = aie_site_find_home(f->caller, AIE_TYPE_PAGE);
-	return f->site &&
-	       !(READ_ONCE(f->site->flags) & BIT(AIE_SITE_WRAPPER));
+	return false;
 }
 
 #endif /* _AIE_FRAMES_H */

@@ -15,7 +15,7 @@
  *
  * The cost that matters is that of the events not recorded, and of frees:
  * with "disable all" alone the allocation probes come off; under sampling,
- * a skipped allocation costs a comparison and one this-CPU xadd
+ * a skipped allocation costs a comparison, a this-CPU add and a read
  * (aie_sample_skip(), tested first in the probes); a free of an object
  * never tracked costs a hash and one load (aie_objmap_may_hold()), or for
  * a slab object of a block that has records, its page frame's entry and
@@ -326,11 +326,6 @@ static noinline void aie_track_replaced(unsigned long key, u64 old)
 	aie_uncharge(key, old);
 	aie_count(replaced);
 }
-
-/* Site flags that take an allocation off the fast path. */
-#define AIE_SITE_SLOW	(BIT(AIE_SITE_INTERNAL) | BIT(AIE_SITE_HELPER) | \
-			 BIT(AIE_SITE_WRAPPER) | BIT(AIE_SITE_DISABLED) | \
-			 BIT(AIE_SITE_UNLOADED))
 
 /*
  * An allocation of @bytes (@req asked for) at @call_site, freed by @key,
@@ -656,10 +651,10 @@ void aie_track_slab_alloc_objmap(void *unused, unsigned long call_site,
  * event at an allocator's internal site (the pages under a large kmalloc,
  * which its kmalloc event counts) is counted and left at once.
  */
-static noinline void aie_track_page_alloc_slow(struct aie_site *site,
-					       unsigned long call_site,
-					       struct page *page, u64 bytes,
-					       u64 weight, bool accounted)
+noinline void aie_track_page_alloc_slow(struct aie_site *site,
+					unsigned long call_site,
+					struct page *page, u64 bytes,
+					u64 weight, bool accounted)
 {
 	if (aie_track_internal(site))
 		return;
@@ -669,32 +664,16 @@ static noinline void aie_track_page_alloc_slow(struct aie_site *site,
 
 /*
  * A page block of @bytes at @call_site, whose site the walk found (@site,
- * or NULL), standing for @weight. Its own fast path: an enabled site, an
- * object of weight 1, and the page map's entry of its first page frame
- * empty: the record is packed and stored there, and the site charged.
+ * or NULL), standing for @weight: the page map's fast path
+ * (aie_pagemap_track()) for a site and weight 1, else the general one.
  */
 void aie_track_page_alloc(struct aie_site *site, unsigned long call_site,
 			  struct page *page, u64 bytes, u64 weight,
 			  bool accounted)
 {
-	unsigned long pfn = page_to_pfn(page), units = bytes >> PAGE_SHIFT;
-	u32 *pe;
-
-	if (unlikely(!aie_pagemap_on() || weight != 1 || !site ||
-		     (READ_ONCE(site->flags) & AIE_SITE_SLOW) ||
-		     pfn >= aie_page_npfn || units > AIE_PAGE_UNITS))
-		goto slow;
-	pe = &aie_page_pfn[pfn];
-	if (unlikely(*pe))
-		goto slow;
-	WRITE_ONCE(*pe, FIELD_PREP(AIE_PAGE_SITE, aie_site_index(site)) |
-			(accounted ? AIE_PAGE_ACCOUNTED : 0) | units);
-	this_cpu_inc(aie_stats.page_records);
-	aie_site_charge(site, bytes, 0, 1, accounted);
-	if (aie_capture_on())
-		aie_capture_alloc(site, bytes, 1);
-	return;
-slow:
+	if (likely(weight == 1 && site &&
+		   aie_pagemap_track(site, page, bytes, accounted)))
+		return;
 	aie_track_page_alloc_slow(site, call_site, page, bytes, weight,
 				  accounted);
 }

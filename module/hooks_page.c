@@ -37,6 +37,7 @@
 #include "aie.h"
 #include "compat.h"
 #include "frames.h"
+#include "pagemap.h"
 
 /* A kretprobe on an exact allocator: alloc_pages_exact(size, gfp), ... */
 struct aie_page_probe {
@@ -94,8 +95,9 @@ static noinline void aie_page_alloc_rest(const unsigned long *slot,
 
 /*
  * Sampling off and a block allocated: the common walk (frames.h) and the
- * tracking, reached by jumps, no register saved on the way; the rest of
- * aie_probe_page_alloc() for anything else.
+ * page map's fast path (pagemap.h), inline, with no call on the way; what
+ * the fast path does not take goes to aie_track_page_alloc()'s general
+ * path, and the rest of aie_probe_page_alloc() does anything else.
  */
 static noinline void aie_page_alloc_all(const unsigned long *slot,
 					struct page *page, unsigned int order,
@@ -105,8 +107,12 @@ static noinline void aie_page_alloc_all(const unsigned long *slot,
 
 	if (!aie_all_off() &&
 	    likely(aie_frames_caller_fast(slot, &f))) {
-		aie_track_page_alloc(f.site, f.caller, page, PAGE_SIZE << order,
-				     1, aie_gfp_accounted(gfp));
+		if (likely(aie_pagemap_track(f.site, page, PAGE_SIZE << order,
+					     aie_gfp_accounted(gfp))))
+			return;
+		aie_track_page_alloc_slow(f.site, f.caller, page,
+					  PAGE_SIZE << order, 1,
+					  aie_gfp_accounted(gfp));
 		return;
 	}
 	aie_page_alloc_rest(slot, page, order, gfp, 0);
@@ -123,12 +129,16 @@ static void aie_probe_page_alloc(void *data, struct page *page,
 				 unsigned int order, gfp_t gfp, int migratetype)
 {
 	const unsigned long *slot = (unsigned long *)__builtin_frame_address(0) + 1;
-	unsigned long every = READ_ONCE(aie_sample_bytes);
+	unsigned long every;
 
-	if (likely(!every && page)) {
-		aie_page_alloc_all(slot, page, order, gfp);
+	if (!aie_sampling_on()) {
+		if (likely(page))
+			aie_page_alloc_all(slot, page, order, gfp);
+		else
+			aie_page_alloc_rest(slot, page, order, gfp, 0);
 		return;
 	}
+	every = READ_ONCE(aie_sample_bytes);
 	if (likely(page) && aie_sample_skip(every, PAGE_SIZE << order))
 		return;
 	aie_page_alloc_rest(slot, page, order, gfp, every);

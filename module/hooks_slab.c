@@ -291,14 +291,23 @@ static noinline __noclone void aie_kmalloc_sampled(void *data,
 			       gfp_flags, NULL);
 }
 
-/* aie_kmem_cache_all() of a cache whose sizes are not at hand. */
+/*
+ * __aie_kmem_cache_all() of a cache whose sizes are not at hand, or of a
+ * NULL result, which has no size for ksize() to tell.
+ */
 static noinline __noclone void aie_kmem_cache_all_miss(void *data,
 						       unsigned long call_site,
 						       const void *ptr,
 						       struct kmem_cache *s,
 						       gfp_t gfp_flags)
 {
-	u64 sizes = aie_cache_sizes_miss(s, ptr);
+	u64 sizes;
+
+	if (unlikely(!ptr)) {
+		aie_slab_failed(data, call_site);
+		return;
+	}
+	sizes = aie_cache_sizes_miss(s, ptr);
 
 	aie_slab_alloc(data, call_site, ptr, upper_32_bits(sizes),
 		       lower_32_bits(sizes), aie_slab_accounted(gfp_flags, s));
@@ -306,20 +315,18 @@ static noinline __noclone void aie_kmem_cache_all_miss(void *data,
 
 /*
  * Sampling off, or a NULL result. A hit of the cache table makes no call
- * before the tracking's, which is a jump: no register saved.
+ * before the tracking's, which is a jump: no register saved. The cache's
+ * sizes come first, as they do not depend on @ptr: aie_slab_alloc() then
+ * tells a NULL result, with the test it makes anyway.
  */
-static noinline __noclone void aie_kmem_cache_all(void *data,
-						  unsigned long call_site,
-						  const void *ptr,
-						  struct kmem_cache *s,
-						  gfp_t gfp_flags, int node)
+static __always_inline void __aie_kmem_cache_all(void *data,
+						 unsigned long call_site,
+						 const void *ptr,
+						 struct kmem_cache *s,
+						 gfp_t gfp_flags)
 {
 	unsigned int size, req;
 
-	if (unlikely(!ptr)) {
-		aie_slab_failed(data, call_site);
-		return;
-	}
 	if (unlikely(!aie_cache_sizes_hit(s, &size, &req))) {
 		aie_kmem_cache_all_miss(data, call_site, ptr, s, gfp_flags);
 		return;
@@ -328,7 +335,17 @@ static noinline __noclone void aie_kmem_cache_all(void *data,
 		       aie_slab_accounted(gfp_flags, s));
 }
 
-/* Sampling off, or a NULL or ZERO_SIZE_PTR result. */
+/* __aie_kmem_cache_all() for the probe's sampling side. */
+static noinline __noclone void aie_kmem_cache_all(void *data,
+						  unsigned long call_site,
+						  const void *ptr,
+						  struct kmem_cache *s,
+						  gfp_t gfp_flags, int node)
+{
+	__aie_kmem_cache_all(data, call_site, ptr, s, gfp_flags);
+}
+
+/* Sampling on, and a NULL result or one of the interval or more. */
 static noinline __noclone void aie_kmalloc_all(void *data,
 					       unsigned long call_site,
 					       const void *ptr,
@@ -399,16 +416,24 @@ static __always_inline void aie_slab_free(const void *ptr)
 }
 
 /*
- * One comparison sends full tracking (interval 0) and allocations of the
- * interval or more to aie_kmalloc_all(), with weight 1; then the countdown:
- * a skipped allocation costs these few instructions. A NULL result is not
- * sampled: failures are counted exactly whatever sampling does. A
- * ZERO_SIZE_PTR one (0 bytes) takes nothing off the countdown.
+ * With sampling off, a patched jump takes the probe straight to the
+ * tracking, which turns away a NULL or ZERO_SIZE_PTR result. With it on,
+ * one comparison sends allocations of the interval or more (and every one
+ * while the interval is 0, as it is set) to aie_kmalloc_all(), with
+ * weight 1; then the countdown: a skipped allocation costs these few
+ * instructions. A NULL result is not sampled: failures are counted
+ * exactly whatever sampling does. A ZERO_SIZE_PTR one (0 bytes) takes
+ * nothing off the countdown.
  */
 static void aie_probe_kmalloc(void *data, unsigned long call_site,
 			      const void *ptr, size_t bytes_req,
 			      size_t bytes_alloc, gfp_t gfp_flags, int node)
 {
+	if (!aie_sampling_on()) {
+		aie_slab_alloc(data, call_site, ptr, bytes_req, bytes_alloc,
+			       aie_gfp_accounted(gfp_flags));
+		return;
+	}
 	/*
 	 * data_race(), not READ_ONCE(): read once all the same, and the
 	 * comparison can take it from memory. An interval that changes
@@ -436,10 +461,15 @@ static void aie_probe_kmem_cache_alloc(void *data, unsigned long call_site,
 				       const void *ptr, struct kmem_cache *s,
 				       gfp_t gfp_flags, int node)
 {
-	unsigned long every = READ_ONCE(aie_sample_bytes);
+	unsigned long every;
 	unsigned int size;
 
-	if (likely(!every) || unlikely(!ptr)) {
+	if (!aie_sampling_on()) {
+		__aie_kmem_cache_all(data, call_site, ptr, s, gfp_flags);
+		return;
+	}
+	every = READ_ONCE(aie_sample_bytes);
+	if (unlikely(!every || !ptr)) {
 		aie_kmem_cache_all(data, call_site, ptr, s, gfp_flags, node);
 		return;
 	}

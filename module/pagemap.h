@@ -96,6 +96,37 @@ aie_pagemap_insert(const struct page *page, u64 val, u64 *old)
 }
 
 /*
+ * The fast path of a page block's allocation, inline in the page probe's
+ * common walk (hooks_page.c) and in aie_track_page_alloc() (hooks.c): an
+ * enabled site, @site, and the page map's entry of the block's first page
+ * frame empty: the record is packed from the site and stored there, and
+ * the site charged with @bytes, the block's size, of weight 1. False for
+ * anything else, left to aie_track_page_alloc()'s general path.
+ */
+static __always_inline bool aie_pagemap_track(struct aie_site *site,
+					      struct page *page, u64 bytes,
+					      bool accounted)
+{
+	unsigned long pfn = page_to_pfn(page), units = bytes >> PAGE_SHIFT;
+	u32 *pe;
+
+	if (unlikely(!aie_pagemap_on() ||
+		     (READ_ONCE(site->flags) & AIE_SITE_SLOW) ||
+		     pfn >= aie_page_npfn || units > AIE_PAGE_UNITS))
+		return false;
+	pe = &aie_page_pfn[pfn];
+	if (unlikely(*pe))
+		return false;
+	WRITE_ONCE(*pe, FIELD_PREP(AIE_PAGE_SITE, aie_site_index(site)) |
+			(accounted ? AIE_PAGE_ACCOUNTED : 0) | units);
+	this_cpu_inc(aie_stats.page_records);
+	aie_site_charge(site, bytes, 0, 1, accounted);
+	if (aie_capture_on())
+		aie_capture_alloc(site, bytes, 1);
+	return true;
+}
+
+/*
  * mm_page_free of @page, page frame @pfn: its record taken, if it has
  * one, and the free done (hooks.c), or looked for in the object map.
  */

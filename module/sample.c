@@ -6,8 +6,10 @@
  *
  * Sample points fall on the stream of allocated bytes as a Poisson process
  * of mean spacing N = aie_sample_bytes: each CPU counts down the bytes to
- * its next point (aie_sample_left) and draws the spacing after it from an
- * exponential distribution, which has no memory, so which allocations are
+ * its next point (aie_sample_pos, their negation: the position from the
+ * point, which an allocation's bytes are added to) and draws the spacing
+ * after it from an exponential distribution, which has no memory, so
+ * which allocations are
  * sampled does not depend on the pattern of sizes. An allocation of b bytes
  * holding k points stands for E[N k / b] = 1 allocation; it is charged as
  * w = N k / b allocations, rounded down or up at random so that E[w] is
@@ -16,16 +18,22 @@
  * more is always tracked, with weight 1.
  *
  * The countdown's fast path is aie_sample_skip() in aie.h, which the
- * probes test first: one this-CPU xadd, atomic against interrupts on this
+ * probes test first: a this-CPU add, atomic against interrupts on this
  * CPU, which takes the allocation's bytes off the countdown whether it
- * skips the allocation or not. An allocation that brings it to 0 or below
- * holds the points it passed, and the slow path below takes them, with
- * interrupts off: it draws spacings until the countdown is positive again,
- * and their number is the allocation's k. An interrupt on this CPU between
- * the xadd and the slow path's local_irq_save() finds the countdown at 0
- * or below too, and takes those points itself: the interrupted allocation
- * then holds none and is skipped. That moves points, rarely, from one
- * allocation to the next; it neither adds nor loses any.
+ * skips the allocation or not, and a this-CPU read of what is left. An
+ * allocation that brings it to 0 or below holds the points it passed, and
+ * the slow path below takes them, with interrupts off: it draws spacings
+ * until the countdown is positive again, and their number is the
+ * allocation's k. An interrupt on this CPU between the sub and the read,
+ * or between the read and the slow path's local_irq_save(), finds the
+ * countdown at 0 or below too, and takes those points itself: the
+ * interrupted allocation then holds none and is skipped. That moves
+ * points, rarely, from one allocation to the next; it neither adds nor
+ * loses any.
+ *
+ * aie_sampling_key follows whether the interval is 0, so that with
+ * sampling off the probes reach the tracking through a patched jump, with
+ * no load and no test of the interval.
  *
  * Each CPU also sums the spacings it drew (aie_sample_drawn), so that the
  * bytes the countdown has counted, summed over the CPUs, cost the fast
@@ -41,7 +49,8 @@
 #include "aie.h"
 
 unsigned long aie_sample_bytes;		/* 0: track every allocation */
-DEFINE_PER_CPU(long, aie_sample_left);
+DEFINE_STATIC_KEY_FALSE(aie_sampling_key);
+DEFINE_PER_CPU(long, aie_sample_pos);	/* minus the bytes to the next point */
 static DEFINE_PER_CPU(u64, aie_sample_drawn);
 static DEFINE_PER_CPU(struct rnd_state, aie_sample_rnd);
 
@@ -93,13 +102,13 @@ u64 aie_sample_slow(unsigned long every, u64 bytes)
 
 	local_irq_save(flags);
 	rnd = this_cpu_ptr(&aie_sample_rnd);
-	left = this_cpu_read(aie_sample_left);
+	left = -this_cpu_read(aie_sample_pos);
 	for (; left <= 0; k++) {
 		step = aie_sample_interval(every, prandom_u32_state(rnd));
 		this_cpu_add(aie_sample_drawn, step);
 		left += step;
 	}
-	this_cpu_write(aie_sample_left, left);
+	this_cpu_write(aie_sample_pos, -left);
 	if (!k || !bytes) {
 		/* An interrupt took the points; or kmalloc(0), not tracked. */
 		local_irq_restore(flags);
@@ -126,14 +135,17 @@ u64 aie_sample_seen(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		seen += READ_ONCE(per_cpu(aie_sample_drawn, cpu)) -
-			READ_ONCE(per_cpu(aie_sample_left, cpu));
+		seen += READ_ONCE(per_cpu(aie_sample_drawn, cpu)) +
+			READ_ONCE(per_cpu(aie_sample_pos, cpu));
 	return seen;
 }
 
 /*
  * Sample one allocation per @every bytes, 0 for all of them. Each CPU's
- * countdown restarts at a fresh spacing. Process context.
+ * countdown restarts at a fresh spacing. The interval is set before the
+ * key is turned on and after it is turned off: see aie_sampling_on().
+ * Process context, under aie_rules_mutex or before the hooks attach:
+ * static_branch_enable() and _disable() may sleep.
  */
 void aie_sample_set(unsigned long every)
 {
@@ -142,10 +154,16 @@ void aie_sample_set(unsigned long every)
 
 	for_each_possible_cpu(cpu) {
 		left = every ? aie_sample_interval(every, get_random_u32()) : 0;
-		per_cpu(aie_sample_left, cpu) = left;
+		per_cpu(aie_sample_pos, cpu) = -left;
 		per_cpu(aie_sample_drawn, cpu) = left;
 	}
-	WRITE_ONCE(aie_sample_bytes, every);
+	if (every) {
+		WRITE_ONCE(aie_sample_bytes, every);
+		static_branch_enable(&aie_sampling_key);
+	} else {
+		static_branch_disable(&aie_sampling_key);
+		WRITE_ONCE(aie_sample_bytes, 0);
+	}
 }
 
 /* Seed the generators. Process context, before the hooks attach. */

@@ -368,6 +368,31 @@ unlock:
 	raw_spin_unlock_irqrestore(&aie_slab_lock, flags);
 }
 
+/* hooks_page.c's part of a block's free: see aie_slab_probe_page_free(). */
+static __always_inline void aie_slab_page_freed(struct page *page,
+						unsigned long pfn)
+{
+	if (!static_branch_likely(&aie_slab_page_frees))
+		return;
+	if (aie_pagemap_on())
+		aie_pagemap_free(page, pfn);
+	else
+		aie_track_free(page);
+}
+
+/*
+ * The free of a block whose first page frame has entry @e: its drop, then
+ * the rest, out of line, so that the probe makes no call and saves no
+ * register on its common path.
+ */
+static noinline void aie_slab_page_free_drop(struct page *page,
+					     unsigned long pfn,
+					     unsigned int order, u32 e)
+{
+	aie_slab_block_drop(pfn, order, e);
+	aie_slab_page_freed(page, pfn);
+}
+
 /*
  * mm_page_free(page, order): every block the page allocator frees. It also
  * does hooks_page.c's work when that file's hooks are on, so that the
@@ -382,15 +407,12 @@ static void aie_slab_probe_page_free(void *data, struct page *page,
 
 	if (likely(pfn < aie_slab_npfn)) {
 		e = READ_ONCE(aie_slab_pfn[pfn]);
-		if (unlikely(e))
-			aie_slab_block_drop(pfn, order, e);
+		if (unlikely(e)) {
+			aie_slab_page_free_drop(page, pfn, order, e);
+			return;
+		}
 	}
-	if (!static_branch_likely(&aie_slab_page_frees))
-		return;
-	if (aie_pagemap_on())
-		aie_pagemap_free(page, pfn);
-	else
-		aie_track_free(page);
+	aie_slab_page_freed(page, pfn);
 }
 
 /* Whether this file's probe is on mm_page_free: see aie_slabmap_page_frees(). */
