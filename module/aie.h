@@ -434,10 +434,11 @@ void aie_sample_init(unsigned long every);
 
 /*
  * Whether sampling is on (aie_sample_bytes not 0): a jump patched into the
- * probes, which with sampling off go straight to the tracking. It follows
- * aie_sample_bytes (aie_sample_set()), so a probe may still see 0 on the
- * sampling side, or the new interval on the other: either tracks the
- * allocation with weight 1.
+ * slab and page allocation probes, which with sampling off go straight to
+ * the tracking (the kretprobes ask aie_sample(), which reads the
+ * interval). It follows aie_sample_bytes (aie_sample_set()): on while the
+ * interval is not 0, and a probe on the sampling side that sees it at 0,
+ * as it changes, tracks the allocation with weight 1.
  */
 static __always_inline bool aie_sampling_on(void)
 {

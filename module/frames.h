@@ -14,8 +14,11 @@
 
 /* More wrapper frames than any chain of the page allocator's has. */
 #define AIE_FRAMES_MAX		8
-/* Wrapper frames the inline walk goes through: alloc_pages()'s 3, one more */
-#define AIE_FRAMES_FAST		4
+/*
+ * Wrapper frames the inline walk goes through: alloc_pages()'s three, one
+ * for the tracepoint's iterator when another probe shares it, and one more.
+ */
+#define AIE_FRAMES_FAST		5
 
 #define AIE_WRAPPERS_BITS	8
 

@@ -9,8 +9,8 @@
  * its next point (aie_sample_pos, their negation: the position from the
  * point, which an allocation's bytes are added to) and draws the spacing
  * after it from an exponential distribution, which has no memory, so
- * which allocations are
- * sampled does not depend on the pattern of sizes. An allocation of b bytes
+ * which allocations are sampled does not depend on the pattern of sizes.
+ * An allocation of b bytes
  * holding k points stands for E[N k / b] = 1 allocation; it is charged as
  * w = N k / b allocations, rounded down or up at random so that E[w] is
  * exactly N k / b, and as w times its bytes and slack. Its free uncharges
@@ -24,16 +24,20 @@
  * allocation that brings it to 0 or below holds the points it passed, and
  * the slow path below takes them, with interrupts off: it draws spacings
  * until the countdown is positive again, and their number is the
- * allocation's k. An interrupt on this CPU between the sub and the read,
+ * allocation's k. An interrupt on this CPU between the add and the read,
  * or between the read and the slow path's local_irq_save(), finds the
- * countdown at 0 or below too, and takes those points itself: the
- * interrupted allocation then holds none and is skipped. That moves
- * points, rarely, from one allocation to the next; it neither adds nor
- * loses any.
+ * countdown at 0 or below too, and takes those points itself (unless its
+ * allocation is of 0 bytes, which takes none): the interrupted allocation
+ * then holds none and is skipped. That moves points, rarely, from one
+ * allocation to the next; it neither adds nor loses any, and the bytes
+ * they stand for are kept, though the count of allocations follows the
+ * size of the one that takes them.
  *
  * aie_sampling_key follows whether the interval is 0, so that with
- * sampling off the probes reach the tracking through a patched jump, with
- * no load and no test of the interval.
+ * sampling off the slab and page allocation probes reach the tracking
+ * through a patched jump, with no load and no test of the interval. The
+ * kretprobes (vmalloc, alloc_pages_exact(), percpu) ask aie_sample(),
+ * which reads the interval.
  *
  * Each CPU also sums the spacings it drew (aie_sample_drawn), so that the
  * bytes the countdown has counted, summed over the CPUs, cost the fast
@@ -45,12 +49,14 @@
 #include <linux/math64.h>
 #include <linux/prandom.h>
 #include <linux/random.h>
+#include <linux/rcupdate.h>
 
 #include "aie.h"
 
 unsigned long aie_sample_bytes;		/* 0: track every allocation */
 DEFINE_STATIC_KEY_FALSE(aie_sampling_key);
-DEFINE_PER_CPU(long, aie_sample_pos);	/* minus the bytes to the next point */
+/* Minus the bytes to the next point: negative until an allocation reaches it */
+DEFINE_PER_CPU(long, aie_sample_pos);
 static DEFINE_PER_CPU(u64, aie_sample_drawn);
 static DEFINE_PER_CPU(struct rnd_state, aie_sample_rnd);
 
@@ -100,6 +106,8 @@ u64 aie_sample_slow(unsigned long every, u64 bytes)
 	u64 k = 0, q, w;
 	long left, step;
 
+	if (!bytes)
+		return 0;	/* kmalloc(0), not tracked: the points stay */
 	local_irq_save(flags);
 	rnd = this_cpu_ptr(&aie_sample_rnd);
 	left = -this_cpu_read(aie_sample_pos);
@@ -109,8 +117,8 @@ u64 aie_sample_slow(unsigned long every, u64 bytes)
 		left += step;
 	}
 	this_cpu_write(aie_sample_pos, -left);
-	if (!k || !bytes) {
-		/* An interrupt took the points; or kmalloc(0), not tracked. */
+	if (!k) {
+		/* An interrupt took the points. */
 		local_irq_restore(flags);
 		return 0;
 	}
@@ -142,28 +150,32 @@ u64 aie_sample_seen(void)
 
 /*
  * Sample one allocation per @every bytes, 0 for all of them. Each CPU's
- * countdown restarts at a fresh spacing. The interval is set before the
- * key is turned on and after it is turned off: see aie_sampling_on().
- * Process context, under aie_rules_mutex or before the hooks attach:
- * static_branch_enable() and _disable() may sleep.
+ * countdown restarts at a fresh spacing. Sampling goes off first, key and
+ * interval, and synchronize_rcu() waits for every hook that could still
+ * count down at the old interval (they run with preemption disabled): at
+ * interval 0 no hook touches the countdowns, which then start over at
+ * spacings of the new interval before it is set and the key turned on.
+ * Meanwhile allocations are tracked with weight 1, as with sampling off.
+ * Process context, under aie_rules_mutex or before the hooks attach: it
+ * sleeps.
  */
 void aie_sample_set(unsigned long every)
 {
 	long left;
 	int cpu;
 
+	static_branch_disable(&aie_sampling_key);
+	WRITE_ONCE(aie_sample_bytes, 0);
+	synchronize_rcu();
 	for_each_possible_cpu(cpu) {
 		left = every ? aie_sample_interval(every, get_random_u32()) : 0;
 		per_cpu(aie_sample_pos, cpu) = -left;
 		per_cpu(aie_sample_drawn, cpu) = left;
 	}
-	if (every) {
-		WRITE_ONCE(aie_sample_bytes, every);
-		static_branch_enable(&aie_sampling_key);
-	} else {
-		static_branch_disable(&aie_sampling_key);
-		WRITE_ONCE(aie_sample_bytes, 0);
-	}
+	if (!every)
+		return;
+	WRITE_ONCE(aie_sample_bytes, every);
+	static_branch_enable(&aie_sampling_key);
 }
 
 /* Seed the generators. Process context, before the hooks attach. */

@@ -38,9 +38,10 @@
  * block that has an array is marked spilt when one of its objects goes to
  * the object map all the same (its slot below the granule), before the
  * object does: frees of its objects that find no record look there. The
- * page of a KFENCE object and the first page of a large kmalloc() (the
- * pages of one object, which its free names) are marked AIE_SLAB_NONE at
- * its tracked allocation too: so the page of every tracked object's first
+ * pages of a KFENCE object or of a large kmalloc() (one object's), from
+ * the block's first to that of the object's first byte, which its free
+ * names (one page as a rule), are marked AIE_SLAB_NONE at its tracked
+ * allocation too: so the page of every tracked object's first
  * byte has an entry, and a free whose page has none, the most common free
  * when the allocations are sampled or disabled, is done without a look in
  * the object map. The array goes back, and the entries
@@ -201,9 +202,10 @@ static bool aie_slab_block_of(const void *ptr, unsigned long *head_pfn,
  * block given an array, or marked AIE_SLAB_NONE when it can have none (see
  * the top of this file), or 0 when @ptr is past the map's page frames.
  * The pages of a block that ends past the map are marked AIE_SLAB_NONE
- * too, those the map covers, and the first page of a large kmalloc() and
- * a KFENCE object's page: so a free that finds an entry of 0 knows its
- * object is tracked nowhere. Out of line: once per block.
+ * too, those the map covers, and the pages of a large kmalloc() or a
+ * KFENCE object from the block's first to that of the object's first
+ * byte: so a free that finds an entry of 0 knows its object is tracked
+ * nowhere. Out of line: once per block.
  */
 u32 aie_slab_block_make(const void *ptr, u64 bytes)
 {
@@ -318,8 +320,9 @@ static noinline void aie_slab_block_drop(unsigned long pfn, unsigned int order,
 	 * A block that has no array: nothing of the pool's to give back.
 	 * No hook runs in a block while the page allocator frees it, and
 	 * the pages go to their next owner after this: no lock. A slab's
-	 * pages are all marked, a large kmalloc()'s first alone: the first
-	 * entry of 0 ends the block's marks.
+	 * pages are all marked, a large kmalloc()'s from the first to that of
+	 * the object's first byte: the first entry of 0 ends the block's
+	 * marks.
 	 */
 	if (e == AIE_SLAB_NONE) {
 		for (k = 0; k < (1U << order) && pfn + k < aie_slab_npfn &&

@@ -16,7 +16,7 @@
 # slab_debug=U, and a kernel with CONFIG_MEM_ALLOC_PROFILING boots with
 # sysctl.vm.mem_profiling=1 and with page_owner=on (the main boot has
 # sysctl.vm.mem_profiling=0). Raw figures and logs go to build/bench/.
-# AIE_BENCH_QUICK=1: the main boot only, four operations (see guest/bench.sh).
+# AIE_BENCH_QUICK=1: the main boot only, five operations (see guest/bench.sh).
 # AIE_BENCH_QUICK=read: the main boot only, the reads of 10,000 sites.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
