@@ -231,8 +231,9 @@ static int aie_rules_update(const struct aie_cmd *cmd, struct aie_sym *sym)
 			kfree(new);
 			return ret;
 		}
+		/* Here only: "disable all" again leaves the key on, unpatched. */
+		static_branch_disable(&aie_all_disabled);
 	}
-	static_branch_disable(&aie_all_disabled);
 	rcu_assign_pointer(aie_rules, new);
 	synchronize_rcu();
 	kfree(old);
