@@ -647,9 +647,11 @@ void aie_track_slab_alloc_objmap(void *unused, unsigned long call_site,
 }
 
 /*
- * What aie_track_page_alloc() does not take: the general path; but an
- * event at an allocator's internal site (the pages under a large kmalloc,
- * which its kmalloc event counts) is counted and left at once.
+ * What the page map's fast path (aie_pagemap_track()) does not take, from
+ * aie_track_page_alloc() or from the page probe's common walk
+ * (hooks_page.c): the general path; but an event at an allocator's
+ * internal site (the pages under a large kmalloc, which its kmalloc event
+ * counts) is counted and left at once.
  */
 noinline void aie_track_page_alloc_slow(struct aie_site *site,
 					unsigned long call_site,
