@@ -43,14 +43,21 @@ static bool aie_bulk_free_hooked;
 #define AIE_CACHE_SIZES_PROBES	4
 
 /*
- * The sizes of @cache's objects. A cache's entry is one of the
- * AIE_CACHE_SIZES_PROBES from its home, hash_ptr() of its address.
+ * The sizes of @cache's objects, and whether it is accounted. A cache's
+ * entry is one of the AIE_CACHE_SIZES_PROBES from its home, hash_ptr() of
+ * its address. Neither changes in a cache's life: SLAB_ACCOUNT is given
+ * at its creation (aie_cache_accounted(), memcg.c), so the entry keeps it
+ * beside the object size, and the probe tests one bit it has loaded
+ * already instead of loading the cache's flags.
  */
 struct aie_cache_sizes {
 	const struct kmem_cache *cache;	/* NULL: empty */
 	unsigned int size;		/* ksize() of an object */
-	unsigned int req;		/* kmem_cache_size() */
+	unsigned int req;		/* kmem_cache_size(), AIE_CACHE_ACCOUNTED */
 };
+
+/* In aie_cache_sizes.req: the cache is accounted. An object is < 2 GiB. */
+#define AIE_CACHE_ACCOUNTED	BIT(31)
 
 /*
  * Per home entry, a miss's answer, held until a second miss of the same
@@ -76,7 +83,9 @@ aie_cache_sizes_at(unsigned int home, unsigned int i)
 }
 
 /*
- * Whether @e is @s's entry, and if so its sizes. An entry is filled while
+ * Whether @e is @s's entry, and if so its sizes: *@req with
+ * AIE_CACHE_ACCOUNTED (aie_cache_req() and aie_cache_acct() part them).
+ * An entry is filled while
  * empty and then published by the store-release of its cache pointer; it
  * is emptied only when that cache is destroyed, and no allocation from a
  * cache runs once its destruction has begun. So an entry read with @s's
@@ -97,10 +106,26 @@ static __always_inline bool aie_cache_sizes_read(const struct aie_cache_sizes *e
 }
 
 /*
+ * The object size in an entry's req, or in aie_cache_sizes_miss()'s.
+ * Without CONFIG_MEMCG no cache is accounted, and the bit is never set.
+ */
+static __always_inline unsigned int aie_cache_req(unsigned int req)
+{
+	return IS_ENABLED(CONFIG_MEMCG) ? req & ~AIE_CACHE_ACCOUNTED : req;
+}
+
+/* Whether @req (an entry's req) says the cache is accounted. */
+static __always_inline bool aie_cache_acct(unsigned int req)
+{
+	return IS_ENABLED(CONFIG_MEMCG) && (req & AIE_CACHE_ACCOUNTED);
+}
+
+/*
  * A miss at @s's home and the next entry, out of line, off the probes'
  * path: the entries past them, then ksize(). The slot size comes back in
- * the low 32 bits, the object size in the high ones (values, not
- * pointers, so that the caller keeps them in registers). The entry is set
+ * the low 32 bits, the object size and AIE_CACHE_ACCOUNTED in the high
+ * ones (values, not pointers, so that the caller keeps them in
+ * registers). The entry is set
  * by the second of two misses that agree, under aie_cache_sizes_lock,
  * taken with trylock: a miss that finds it taken leaves the table alone.
  * A kmem_cache_destroy() since the first miss, or since this one began,
@@ -121,6 +146,8 @@ static noinline u64 aie_cache_sizes_miss(struct kmem_cache *s,
 	}
 	size = ksize(ptr);
 	req = kmem_cache_size(s);
+	if (IS_ENABLED(CONFIG_MEMCG) && aie_cache_accounted(s))
+		req |= AIE_CACHE_ACCOUNTED;
 	aie_count(cache_misses);
 	if (!READ_ONCE(aie_cache_destroy_hooked) ||
 	    !raw_spin_trylock_irqsave(&aie_cache_sizes_lock, flags))
@@ -153,7 +180,8 @@ out:
 }
 
 /*
- * The slot size (*@size) and the object size (*@req) of @s, whose object
+ * The slot size (*@size) and the object size (*@req, with
+ * AIE_CACHE_ACCOUNTED) of @s, whose object
  * @ptr was just allocated: from @s's home entry or the next, inline, or
  * from aie_cache_sizes_miss(). The next too: a cache whose home another
  * took first (about one in 30, with a few dozen caches in use) would
@@ -309,8 +337,10 @@ static noinline __noclone void aie_kmem_cache_all_miss(void *data,
 	}
 	sizes = aie_cache_sizes_miss(s, ptr);
 
-	aie_slab_alloc(data, call_site, ptr, upper_32_bits(sizes),
-		       lower_32_bits(sizes), aie_slab_accounted(gfp_flags, s));
+	aie_slab_alloc(data, call_site, ptr,
+		       aie_cache_req(upper_32_bits(sizes)), lower_32_bits(sizes),
+		       aie_gfp_accounted(gfp_flags) ||
+		       aie_cache_acct(upper_32_bits(sizes)));
 }
 
 /*
@@ -331,8 +361,8 @@ static __always_inline void __aie_kmem_cache_all(void *data,
 		aie_kmem_cache_all_miss(data, call_site, ptr, s, gfp_flags);
 		return;
 	}
-	aie_slab_alloc(data, call_site, ptr, req, size,
-		       aie_slab_accounted(gfp_flags, s));
+	aie_slab_alloc(data, call_site, ptr, aie_cache_req(req), size,
+		       aie_gfp_accounted(gfp_flags) || aie_cache_acct(req));
 }
 
 /* __aie_kmem_cache_all() for the probe's sampling side. */
@@ -384,7 +414,8 @@ static noinline __noclone void aie_kmem_cache_miss(void *data,
 	aie_cache_sizes_get(s, ptr, &size, &req);
 	if (aie_sample_skip(READ_ONCE(aie_sample_bytes), size))
 		return;
-	aie_slab_alloc_sampled(call_site, ptr, req, size, gfp_flags, s);
+	aie_slab_alloc_sampled(call_site, ptr, aie_cache_req(req), size,
+			       gfp_flags, s);
 }
 
 /*
@@ -454,8 +485,9 @@ static void aie_probe_kmalloc(void *data, unsigned long call_site,
  * The cache's slot size is private to mm/; ksize() reports it for a live
  * object (the object size on caches with red zones, poisoning or KASAN),
  * and aie_cache_sizes_get() keeps it per cache. Whether the cache is
- * accounted is private too: memcg.c knows. With sampling on, the slot size
- * is what the countdown counts, so it is looked up before the skip.
+ * accounted is private too: memcg.c knows, and the table keeps it. With
+ * sampling on, the slot size is what the countdown counts, so it is
+ * looked up before the skip.
  */
 static void aie_probe_kmem_cache_alloc(void *data, unsigned long call_site,
 				       const void *ptr, struct kmem_cache *s,
