@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * benchload - the userspace workloads of `make bench`, built static for
- * the guest. Each prints one line: its name, how many operations it made
- * and the fastest of its rounds in CLOCK_MONOTONIC nanoseconds (under
- * QEMU with -icount shift=0, guest instructions).
+ * the guest. Each prints one line: its name, how many operations it made,
+ * and its rounds in CLOCK_MONOTONIC nanoseconds (under QEMU with -icount
+ * shift=0, guest instructions): the median round, the fastest and the
+ * slowest. The msg workloads' rounds differ by several percent, as the
+ * scheduler interleaves their processes differently from one round to the
+ * next: the median is the figure, the fastest and the slowest the spread.
  *
  *   benchload msg pipe|socket <groups> <pairs> <messages> <rounds>
  *	In each group, <pairs> senders and <pairs> receivers, each a
@@ -35,6 +38,7 @@
 #define AIE_MSG_SIZE	100
 #define AIE_FILE_SIZE	4096
 #define AIE_READ_BUF	65536
+#define AIE_MAX_ROUNDS	63
 
 static void die(const char *what)
 {
@@ -196,6 +200,13 @@ static uint64_t read_round(const char *file, uint64_t *bytes)
 	return now_ns() - t0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
@@ -207,8 +218,8 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	uint64_t ns, best = UINT64_MAX, ops = 0;
-	int i, rounds, sockets;
+	uint64_t ns[AIE_MAX_ROUNDS], ops = 0;
+	int i, rounds = 0, sockets = 0;
 	const char *name;
 
 	if (argc >= 7 && !strcmp(argv[1], "msg")) {
@@ -219,32 +230,32 @@ int main(int argc, char **argv)
 		name = sockets ? "msg-socket" : "msg-pipe";
 		ops = (uint64_t)atoi(argv[3]) * atoi(argv[4]) * atoi(argv[4]) *
 		      atoi(argv[5]);
-		for (i = 0; i < rounds; i++) {
-			ns = msg_round(sockets, atoi(argv[3]), atoi(argv[4]),
-				       atoi(argv[5]));
-			best = ns < best ? ns : best;
-		}
 	} else if (argc >= 5 && !strcmp(argv[1], "files")) {
 		rounds = atoi(argv[4]);
 		name = "files";
 		ops = atoi(argv[3]);
-		for (i = 0; i < rounds; i++) {
-			ns = files_round(argv[2], atoi(argv[3]));
-			best = ns < best ? ns : best;
-		}
 	} else if (argc >= 4 && !strcmp(argv[1], "read")) {
 		rounds = atoi(argv[3]);
 		name = "read";
-		for (i = 0; i < rounds; i++) {
-			ns = read_round(argv[2], &ops);
-			best = ns < best ? ns : best;
-		}
 	} else {
 		usage();
 	}
-	if (!ops || best == UINT64_MAX)
+	if (rounds < 1 || rounds > AIE_MAX_ROUNDS)
 		usage();
-	printf("%s %llu %llu\n", name, (unsigned long long)ops,
-	       (unsigned long long)best);
+	for (i = 0; i < rounds; i++) {
+		if (!strcmp(name, "read"))
+			ns[i] = read_round(argv[2], &ops);
+		else if (!strcmp(name, "files"))
+			ns[i] = files_round(argv[2], atoi(argv[3]));
+		else
+			ns[i] = msg_round(sockets, atoi(argv[3]), atoi(argv[4]),
+					  atoi(argv[5]));
+	}
+	if (!ops)
+		usage();
+	qsort(ns, rounds, sizeof(ns[0]), cmp_u64);
+	printf("%s %llu %llu %llu %llu\n", name, (unsigned long long)ops,
+	       (unsigned long long)ns[rounds / 2], (unsigned long long)ns[0],
+	       (unsigned long long)ns[rounds - 1]);
 	return 0;
 }

@@ -4,14 +4,20 @@
 # each of the kernel's boots (see there). Variables: kernel, date,
 # minutes (wall-clock time of the kernel's boots and build).
 #
-# Costs are per operation: nanoseconds of the fastest round divided by
-# its operations; under -icount shift=0 that is instructions. "added" and
+# Costs are per operation: nanoseconds of the fastest round (the median
+# round for the userspace workloads) divided by its operations; under
+# -icount shift=0 that is instructions. "added" and
 # "ratio" compare with the same operation with nothing loaded (the first
 # boot); "x floor" divides the added cost by the floor's, where the floor
 # adds at least 10 instructions and 2%, for the in-kernel operations.
 
 function cost(c, o) {
 	return ns[c, o] / n[c, o]
+}
+
+# instr/op of config c over that of "not loaded", for op o
+function added(c, o) {
+	return cost(c, o) - cost("none", o)
 }
 
 function rule() {
@@ -24,6 +30,88 @@ function dashes(w,   s) {
 	while (w-- > 0)
 		s = s "="
 	return s
+}
+
+# The userspace workloads' rounds: median, fastest and slowest, per op.
+function rounds_table(   i, j, o, c, hr, any) {
+	for (i = 1; i <= nops; i++)
+		for (j = 1; j <= nconfigs; j++)
+			if ((configs[j], ops[i]) in lo)
+				any = 1
+	if (!any)
+		return
+	hr = sprintf("%s  %s  %s  %s  %s  %s", dashes(14), dashes(18),
+		dashes(9), dashes(9), dashes(9), dashes(7))
+	print ""
+	print hr
+	printf "%-14s  %-18s  %9s  %9s  %9s  %7s\n", "workload",
+		"configuration", "median", "fastest", "slowest", "spread"
+	print hr
+	for (i = 1; i <= nops; i++) {
+		o = ops[i]
+		for (j = 1; j <= nconfigs; j++) {
+			c = configs[j]
+			if (!((c, o) in lo))
+				continue
+			printf "%-14s  %-18s  %9.1f  %9.1f  %9.1f  %6.1f%%\n", o,
+				label[c], cost(c, o), lo[c, o] / n[c, o],
+				hi[c, o] / n[c, o],
+				100 * (hi[c, o] - lo[c, o]) / ns[c, o]
+		}
+	}
+	print hr
+	print ""
+	print "Instructions per operation of the workloads' rounds: the median"
+	print "(the table's figure), the fastest and the slowest; spread:"
+	print "(slowest - fastest) / median."
+}
+
+# The allocations a round of each workload makes per operation, by type,
+# under full tracking, and what they would add at the pair costs of the
+# table (slab at kmem_cache's, pages at pages-0's), beside what the
+# workload's full tracking row adds.
+function events_table(   i, o, t, k, hr, est, per, pair, base, line) {
+	if (!nev)
+		return
+	split("slab page vmalloc percpu", evt)
+	pair["slab"] = "kmem_cache"
+	pair["page"] = "pages-0"
+	pair["vmalloc"] = "vmalloc"
+	pair["percpu"] = "percpu"
+	hr = sprintf("%s  %s  %s  %s  %s  %s  %s", dashes(14), dashes(7),
+		dashes(7), dashes(7), dashes(7), dashes(9), dashes(9))
+	print ""
+	print hr
+	printf "%-14s  %7s  %7s  %7s  %7s  %9s  %9s\n", "workload", "slab",
+		"page", "vmalloc", "percpu", "expected", "measured"
+	print hr
+	for (i = 1; i <= nev; i++) {
+		o = ev_op[i]
+		est = 0
+		line = sprintf("%-14s", o)
+		for (k = 1; k <= 4; k++) {
+			t = evt[k]
+			per = ev[o, t] / ev_ops[o]
+			line = line sprintf("  %7.3f", per)
+			if ((("full", pair[t]) in n) && (("none", pair[t]) in n))
+				est += per * added("full", pair[t])
+		}
+		base = (("none", o) in n) ? cost("none", o) : 0
+		if (base && (("full", o) in n))
+			line = line sprintf("  %+9.1f  %+9.1f", est,
+					    added("full", o))
+		else
+			line = line sprintf("  %+9.1f  %9s", est, "n/a")
+		print line
+	}
+	print hr
+	print ""
+	print "Allocations per operation in one round of each workload, by type,"
+	print "from the total_calls of /proc/allocinfo_ext (full tracking, after"
+	print "a reset), fork and exit of its processes included. expected: each"
+	print "type's allocations times the added cost of its pair in the table"
+	print "(slab at kmem_cache's, pages at pages-0's, vmalloc's, percpu's),"
+	print "frees included; measured: the workload's full tracking row."
 }
 
 function pct(est, tru) {
@@ -63,7 +151,20 @@ $1 == "R" || $1 == "N" {
 	if ($1 == "R") {
 		n[$2, $3] = $4
 		ns[$2, $3] = $5
+		if ($3 ~ /^(msg-|files)/ && NF >= 7) {
+			lo[$2, $3] = $6
+			hi[$2, $3] = $7
+		}
 	}
+	next
+}
+
+$1 == "E" {
+	if (!(($2) in ev_ops)) {
+		ev_op[++nev] = $2
+		ev_ops[$2] = $5
+	}
+	ev[$2, $3] = $4
 	next
 }
 
@@ -128,10 +229,11 @@ END {
 	print ""
 	print "msg-pipe and msg-socket: per message (100 bytes, groups of 5"
 	print "senders and 5 receivers); files: per file created, written (4 KiB)"
-	print "and unlinked on tmpfs; their figures vary by several percent from"
-	print "one configuration to the next (see the floor's rows). x floor: only"
-	print "where the floor adds at least 10 instructions and 2%, and not for"
-	print "the workloads."
+	print "and unlinked on tmpfs; the median of their rounds, whose spread"
+	print "is below. x floor: only where the floor adds at least 10"
+	print "instructions and 2%, and not for the workloads."
+	rounds_table()
+	events_table()
 
 	if (!("object_capacity" in stat))
 		exit

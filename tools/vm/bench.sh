@@ -58,7 +58,7 @@ aie_bench_boot() {
 	grep -q '^AIE-END 0' "$AIE_OUT/output.log" ||
 		aie_die "the $set boot of $AIE_KREL did not complete: see $AIE_BENCH_OUT/$AIE_KREL.$set.*"
 	grep -aE "$AIE_BAD_LOG" "$AIE_OUT/console.log" | head -n 5 | sed 's/^/# kernel: /' >&2 || true
-	{ echo "B $set $2"; tr -d '\r' <"$AIE_OUT/output.log" | grep -E '^[RNMTA] '; } >>"$raw"
+	{ echo "B $set $2"; tr -d '\r' <"$AIE_OUT/output.log" | grep -E '^[RNMTAE] '; } >>"$raw"
 	aie_log "$set boot of $AIE_KREL: $((SECONDS - t0)) s"
 }
 

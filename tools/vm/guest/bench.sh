@@ -5,6 +5,10 @@
 # lines for tools/vm/bench-report.awk (on the host) to put in tables:
 #
 #   R <config> <op> <operations> <fastest ns> [<slowest ns>]
+#   R <config> <workload> <operations> <median ns> <fastest> <slowest>
+#   E <workload> <type> <allocations> <operations>
+#                                    allocations per type in one round of
+#                                    a workload, under full tracking
 #   N <config> <op>                  (not measured: config not available)
 #   M <key> <value>                  memory figures
 #   T <what> <rows> <bytes> <ns>     reading /proc/allocinfo_ext: just
@@ -51,11 +55,36 @@ run_ops() {
 	done
 }
 
-# run_user CONFIG: the userspace workloads, 5 rounds each
+# the userspace workloads: one round each, then the rounds a figure takes
+user_work="msg pipe 2 5 200
+msg socket 2 5 200
+files /tmp 2000"
+user_rounds=11
+
+# run_user CONFIG: the userspace workloads, their median of $user_rounds
 run_user() {
-	echo "R $1 $(/aie/benchload msg pipe 2 5 200 5)"
-	echo "R $1 $(/aie/benchload msg socket 2 5 200 5)"
-	echo "R $1 $(/aie/benchload files /tmp 2000 5)"
+	local w
+	echo "$user_work" | while read -r w; do
+		echo "R $1 $(/aie/benchload $w $user_rounds </dev/null)"
+	done
+}
+
+# user_events: the allocations one round of each workload makes, by type,
+# from the table's total_calls after a reset (full tracking: exact)
+user_events() {
+	local w
+	echo "$user_work" | while read -r w; do
+		echo reset > $aie || return
+		/aie/benchload $w 1 </dev/null >/tmp/round || return
+		awk -v round="$(cat /tmp/round)" 'BEGIN { split(round, r) }
+			{ t = ""; c = 0
+			  for (i = 3; i <= NF; i++) {
+				if ($i ~ /^type:/) t = substr($i, 6)
+				if ($i ~ /^total_calls:/) c = substr($i, 13)
+			  }
+			  if (t != "") s[t] += c }
+			END { for (t in s) print "E", r[1], t, s[t], r[2] }' $aie
+	done
 }
 
 run_all() {
@@ -119,9 +148,9 @@ facts() {
 insmod /aie/aie_bench.ko || exit 1
 # warm the userspace workloads (their first run after boot is slow)
 if [ -z "$quick" ]; then
-	/aie/benchload msg pipe 2 5 200 1 >/dev/null
-	/aie/benchload msg socket 2 5 200 1 >/dev/null
-	/aie/benchload files /tmp 2000 1 >/dev/null
+	echo "$user_work" | while read -r w; do
+		/aie/benchload $w 1 </dev/null >/dev/null
+	done
 fi
 facts
 case "$set" in
@@ -158,6 +187,7 @@ full)
 		exit 0
 	fi
 	read_table read0
+	user_events
 	accuracy exact
 	if echo "sample 524288" > $aie; then
 		run_all sample
