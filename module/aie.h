@@ -294,6 +294,9 @@ unsigned int aie_ctr_slots(void);
 size_t aie_ctrs_memory(void);
 void aie_ctr_miss(struct aie_site *site, s64 bytes, s64 calls, s64 slack,
 		  s64 accounted, bool charge);
+void aie_charge_missed(struct aie_site *site, u64 bytes, u64 slack,
+		       bool accounted);
+void aie_charge_high(struct aie_site *site, s64 live, u64 bytes);
 void aie_site_new_high(struct aie_site *site, s64 live);
 bool aie_site_sum(u32 idx, struct aie_site_sums *sums);
 void aie_ctrs_reset(void);
@@ -772,6 +775,42 @@ static __always_inline void aie_site_charge(struct aie_site *site,
 			     true);
 	}
 	this_cpu_dec(aie_ctr_nest);
+}
+
+/*
+ * aie_site_charge() of weight 1, then the capture: what a fast path does
+ * last. Each way out is a return or a jump: the slot held by another site
+ * and a new high take functions that finish it all (counters.c), so that
+ * nothing of the caller's lives across a call, and it has fewer registers
+ * to save.
+ */
+static __always_inline void aie_site_charge_last(struct aie_site *site,
+						 u64 bytes, u64 slack,
+						 bool accounted)
+{
+	struct aie_ctr_slot __percpu *s = site->slot;
+	s64 live;
+
+	this_cpu_inc(aie_ctr_nest);
+	if (unlikely(this_cpu_read(s->site) != site)) {
+		aie_charge_missed(site, bytes, slack, accounted);
+		return;
+	}
+	live = this_cpu_add_return(s->live_bytes, bytes);
+	this_cpu_inc(s->live_calls);
+	if (!__builtin_constant_p(slack) || slack)
+		this_cpu_add(s->live_slack, slack);
+	this_cpu_inc(s->total_calls);
+	this_cpu_add(s->total_bytes, bytes);
+	if (accounted)
+		this_cpu_add(s->live_accounted, bytes);
+	if (unlikely(live > this_cpu_read(s->high))) {
+		aie_charge_high(site, live, bytes);
+		return;
+	}
+	this_cpu_dec(aie_ctr_nest);
+	if (aie_capture_on())
+		aie_capture_alloc(site, bytes, 1);
 }
 
 /* Account the free of an object charged by aie_site_charge(). */

@@ -173,6 +173,32 @@ void aie_site_new_high(struct aie_site *site, s64 live)
 }
 
 /*
+ * The rest of aie_site_charge_last() when this CPU's slot holds another
+ * site, or none: aie_site_charge()'s way, then the capture. Preemption
+ * disabled, inside aie_ctr_nest, which this leaves.
+ */
+void aie_charge_missed(struct aie_site *site, u64 bytes, u64 slack,
+		       bool accounted)
+{
+	aie_ctr_miss(site, bytes, 1, slack, accounted ? bytes : 0, true);
+	this_cpu_dec(aie_ctr_nest);
+	if (aie_capture_on())
+		aie_capture_alloc(site, bytes, 1);
+}
+
+/*
+ * The rest of aie_site_charge_last() when its charge of @bytes took this
+ * CPU's slot to @live, above its high. As aie_charge_missed().
+ */
+void aie_charge_high(struct aie_site *site, s64 live, u64 bytes)
+{
+	aie_site_new_high(site, live);
+	this_cpu_dec(aie_ctr_nest);
+	if (aie_capture_on())
+		aie_capture_alloc(site, bytes, 1);
+}
+
+/*
  * Give this CPU's slot @s to @site, holding the deltas given: move those
  * of its site before into that site's own counters, inside a move of its
  * @moves (see aie_site_sum()). Interrupts disabled, so that neither a
