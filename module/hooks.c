@@ -514,12 +514,18 @@ static __always_inline void
 aie_track_slab_alloc_at(struct aie_site *site, u32 idx, const void *ptr,
 			u64 bytes, u64 slack, bool accounted)
 {
-	u32 e = aie_slab_entry(ptr);
+	u32 e = aie_slab_entry(ptr), g;
+	unsigned int shift;
 	u64 val, old, *rec;
 
-	if (unlikely(!e || !(bytes >> aie_slab_shift(e))))
+	if (unlikely(!e))
 		goto none;
-	rec = aie_slab_rec(e, ptr);
+	/* Both shifts by the count of one register */
+	shift = aie_slab_shift(e);
+	g = (unsigned long)ptr >> shift;
+	if (unlikely(!(bytes >> shift)))
+		goto none;
+	rec = &aie_slab_recs[aie_slab_index_g(e, g)];
 	val = aie_slab_val(idx, bytes, slack, accounted);
 	old = *rec;
 	WRITE_ONCE(*rec, val);

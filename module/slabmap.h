@@ -82,15 +82,19 @@ static __always_inline unsigned int aie_slab_shift(u32 entry)
 	return entry & AIE_SLAB_SHIFT_MASK;
 }
 
+/* The index of the record of granule number @g, whose entry is @entry. */
+static __always_inline u32 aie_slab_index_g(u32 entry, u32 g)
+{
+	return (entry + (g << AIE_SLAB_INDEX_SHIFT)) >> AIE_SLAB_INDEX_SHIFT;
+}
+
 /*
  * The index of the record of the object at @ptr, in the page whose entry
  * is @entry: its granule's number plus the entry's index, in 32 bits.
  */
 static __always_inline u32 aie_slab_index(u32 entry, unsigned long ptr)
 {
-	u32 g = ptr >> aie_slab_shift(entry);
-
-	return (entry + (g << AIE_SLAB_INDEX_SHIFT)) >> AIE_SLAB_INDEX_SHIFT;
+	return aie_slab_index_g(entry, ptr >> aie_slab_shift(entry));
 }
 
 /* The record of the object at @ptr, in the page whose entry is @entry. */
