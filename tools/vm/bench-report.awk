@@ -87,6 +87,8 @@ function events_table(   i, o, t, k, hr, est, per, pair, base, line) {
 	print hr
 	for (i = 1; i <= nev; i++) {
 		o = ev_op[i]
+		if (!ev_ops[o])
+			continue
 		est = 0
 		line = sprintf("%-14s", o)
 		for (k = 1; k <= 4; k++) {
@@ -107,8 +109,9 @@ function events_table(   i, o, t, k, hr, est, per, pair, base, line) {
 	print hr
 	print ""
 	print "Allocations per operation in one round of each workload, by type,"
-	print "from the total_calls of /proc/allocinfo_ext (full tracking, after"
-	print "a reset), fork and exit of its processes included. expected: each"
+	print "from the total_calls of /proc/allocinfo_ext (full tracking: two"
+	print "rounds after a reset less one round after a reset), fork and exit"
+	print "of its processes included. expected: each"
 	print "type's allocations times the added cost of its pair in the table"
 	print "(slab at kmem_cache's, pages at pages-0's, vmalloc's, percpu's),"
 	print "frees included; measured: the workload's full tracking row."

@@ -8,10 +8,12 @@
 #   R <config> <workload> <operations> <median ns> <fastest> <slowest>
 #   E <workload> <type> <allocations> <operations>
 #                                    allocations per type in one round of
-#                                    a workload, under full tracking
+#                                    a workload, under full tracking (two
+#                                    rounds' less one round's)
 #   N <config> <op>                  (not measured: config not available)
 #   M <key> <value>                  memory figures
-#   T <what> <rows> <bytes> <ns>     reading /proc/allocinfo_ext: just
+#   T <what> <rows> <bytes> <ns> <ns> <ns>
+#                                    reading /proc/allocinfo_ext: just
 #                                    after load (load), after the runs
 #                                    (read0), with 10,000 more sites (read),
 #                                    the same again (reread)
@@ -69,21 +71,40 @@ run_user() {
 	done
 }
 
-# user_events: the allocations one round of each workload makes, by type,
-# from the table's total_calls after a reset (full tracking: exact)
+# type_calls: the table's total_calls summed by type, "<type> <calls>"
+type_calls() {
+	awk '{ t = ""; c = 0
+		for (i = 3; i <= NF; i++) {
+			if ($i ~ /^type:/) t = substr($i, 6)
+			if ($i ~ /^total_calls:/) c = substr($i, 13)
+		}
+		if (t != "") s[t] += c }
+		END { for (t in s) print t, s[t] }' $aie
+}
+
+# user_events: the allocations one round of each workload makes, by type
+# (full tracking: exact). Each count runs from a reset to a read of the
+# table, and so holds, besides the rounds, what benchload's process and
+# the read cost once: two rounds' count less one round's is one round's.
 user_events() {
 	local w
 	echo "$user_work" | while read -r w; do
-		echo reset > $aie || return
-		/aie/benchload $w 1 </dev/null >/tmp/round || return
+		if ! echo reset > $aie ||
+		   ! /aie/benchload $w 1 </dev/null >/tmp/round; then
+			echo "# user_events: $w failed"
+			continue
+		fi
+		type_calls > /tmp/calls1
+		if ! echo reset > $aie ||
+		   ! /aie/benchload $w 2 </dev/null >/dev/null; then
+			echo "# user_events: $w failed"
+			continue
+		fi
+		type_calls > /tmp/calls2
 		awk -v round="$(cat /tmp/round)" 'BEGIN { split(round, r) }
-			{ t = ""; c = 0
-			  for (i = 3; i <= NF; i++) {
-				if ($i ~ /^type:/) t = substr($i, 6)
-				if ($i ~ /^total_calls:/) c = substr($i, 13)
-			  }
-			  if (t != "") s[t] += c }
-			END { for (t in s) print "E", r[1], t, s[t], r[2] }' $aie
+			NR == FNR { one[$1] = $2; next }
+			{ print "E", r[1], $1, $2 - one[$1], r[2] }' \
+			/tmp/calls1 /tmp/calls2
 	done
 }
 
