@@ -507,7 +507,7 @@ static noinline void aie_track_slab_alloc_none(struct aie_site *site,
  * packed, the charge. @slack: @bytes less the request, or 0. Every way
  * out is a return or a jump (aie_site_charge_last()), and the rare ones
  * take the call site from @site: aie_track_slab_alloc() keeps neither
- * the call site nor the request past its site lookup, and saves three
+ * the call site nor the request past its site lookup, and saves two
  * registers where it saved four.
  */
 static __always_inline void
