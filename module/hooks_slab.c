@@ -419,6 +419,17 @@ static noinline __noclone void aie_kmem_cache_miss(void *data,
 }
 
 /*
+ * The free of an object of a block marked AIE_SLAB_NONE: a large
+ * kmalloc()'s (its marks go with it), a KFENCE object's, or one of a slab
+ * that has no records. Out of line, off the free probes' path.
+ */
+static noinline void aie_slab_free_marked(const void *ptr)
+{
+	aie_track_free(ptr);
+	aie_slab_unmark(ptr);
+}
+
+/*
  * The slab map first (slabmap.c), then the object map, which holds the
  * slab objects the slab map has no record for (large kmalloc(), KFENCE's,
  * and those of spilt blocks). No static branch: with the slab map off,
@@ -439,6 +450,9 @@ static __always_inline void aie_slab_free(const void *ptr)
 		return;
 	case AIE_SLAB_ABSENT:
 		aie_count(unmatched_frees);
+		return;
+	case AIE_SLAB_MARKED:
+		aie_slab_free_marked(ptr);
 		return;
 	case AIE_SLAB_ELSEWHERE:
 		break;

@@ -44,16 +44,18 @@
  * allocation too: so the page of every tracked object's first
  * byte has an entry, and a free whose page has none, the most common free
  * when the allocations are sampled or disabled, is done without a look in
- * the object map. The array goes back, and the entries
- * are cleared, when the page allocator frees the block: this file's probe
- * on mm_page_free, attached before the slab hooks, finds the block by its
- * first page's entry, whose record index is that of its array, and the
- * block's order in aie_slab_order. A record still set then is an object
- * whose free was not seen (kmem_cache_free_bulk() without its kprobe): it
- * is charged back (hooks.c, unseen_frees) before the array goes back to
- * the pool. Of a block marked AIE_SLAB_NONE, only the object at its first
- * byte is looked for in the object map then: all of a large kmalloc().
- * KFENCE's pages never go back.
+ * the object map. A large kmalloc()'s marks go at its free, once the
+ * object map's record is taken (aie_slab_unmark()). The array goes back,
+ * and the entries are cleared, when the page allocator frees the block:
+ * this file's probe on mm_page_free, attached before the slab hooks,
+ * finds the block by its first page's entry, whose record index is that
+ * of its array, and the block's order in aie_slab_order. A record still
+ * set then is an object whose free was not seen (kmem_cache_free_bulk()
+ * without its kprobe): it is charged back (hooks.c, unseen_frees) before
+ * the array goes back to the pool. Of a block marked AIE_SLAB_NONE, only
+ * the object at its first byte is looked for in the object map then: all
+ * of a large kmalloc() whose free was not seen. KFENCE's pages never go
+ * back.
  *
  * Why an array cannot go while a hook uses it: a hook reads a block's
  * entry for an object that is live in it (an allocation's tracepoint
@@ -299,6 +301,31 @@ void aie_slab_spill(const void *ptr, u32 e)
 			WRITE_ONCE(*pe, *pe | AIE_SLAB_SPILT);
 	}
 	raw_spin_unlock_irqrestore(&aie_slab_lock, flags);
+}
+
+/*
+ * The free of @ptr, in a block marked AIE_SLAB_NONE, was seen, and the
+ * object map's record of it taken: if the block is a large kmalloc()'s,
+ * the only object it holds is gone, and its marks go now, from its first
+ * page to that of @ptr, as aie_slab_block_drop() would clear them at the
+ * pages' free, which then finds no mark and no object to look for. A
+ * slab's marks stay (its other objects are in the object map), and so do
+ * a KFENCE page's, which are never cleared. No lock, as at the marking:
+ * the block's owner alone reaches it until the page allocator has it
+ * back, after this hook.
+ */
+void aie_slab_unmark(const void *ptr)
+{
+	unsigned long pfn = aie_slab_pfn_of(ptr), k;
+	struct page *head;
+
+	if (pfn >= aie_slab_npfn)
+		return;
+	head = compound_head(pfn_to_page(pfn));
+	if (PageSlab(head) || is_kfence_address(ptr))
+		return;
+	for (k = page_to_pfn(head); k <= pfn; k++)
+		WRITE_ONCE(aie_slab_pfn[k], 0);
 }
 
 /*

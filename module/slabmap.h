@@ -116,6 +116,7 @@ static __always_inline unsigned long aie_slab_gkey(u32 entry, const void *ptr)
 
 u32 aie_slab_block_make(const void *ptr, u64 bytes);
 void aie_slab_spill(const void *ptr, u32 entry);
+void aie_slab_unmark(const void *ptr);
 
 /*
  * The record of the slab object @ptr, whose slot is @bytes, with the
@@ -171,6 +172,7 @@ enum aie_slab_found {
 	AIE_SLAB_FOUND,		/* its record, taken */
 	AIE_SLAB_ABSENT,	/* tracked nowhere */
 	AIE_SLAB_ELSEWHERE,	/* not here: look in the object map */
+	AIE_SLAB_MARKED,	/* the object map, then aie_slab_unmark() */
 };
 
 /*
@@ -182,7 +184,8 @@ enum aie_slab_found {
  * object's first byte, which its free names, has one, where the map
  * covers it (aie_slab_block_make()). A pointer
  * past the map, and every pointer with the map off (aie_slab_npfn 0),
- * is looked for in the object map.
+ * is looked for in the object map; so is one of a block marked
+ * AIE_SLAB_NONE (MARKED), whose marks may go with it (aie_slab_unmark()).
  */
 static __always_inline enum aie_slab_found
 aie_slabmap_remove(const void *ptr, u64 *val, u32 *entry)
@@ -204,8 +207,9 @@ aie_slabmap_remove(const void *ptr, u64 *val, u32 *entry)
 		*entry = e;
 		return AIE_SLAB_FOUND;
 	}
-	return likely(!(e & AIE_SLAB_SPILT)) ? AIE_SLAB_ABSENT :
-					       AIE_SLAB_ELSEWHERE;
+	if (likely(!(e & AIE_SLAB_SPILT)))
+		return AIE_SLAB_ABSENT;
+	return e == AIE_SLAB_NONE ? AIE_SLAB_MARKED : AIE_SLAB_ELSEWHERE;
 }
 
 #endif /* _AIE_SLABMAP_H */
