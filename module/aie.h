@@ -748,6 +748,28 @@ static __always_inline struct aie_site_ctr *aie_site_ctrs(u32 idx)
  * its test of the slot and its updates not to give the slot to another
  * site (counters.c).
  */
+/*
+ * The charge's adds to this CPU's slot @s, which holds the site: @bytes
+ * and @slack for @weight allocations, already multiplied. Returns the
+ * slot's live bytes after them.
+ */
+static __always_inline s64 aie_slot_charge(struct aie_ctr_slot __percpu *s,
+					   u64 bytes, u64 slack, u64 weight,
+					   bool accounted)
+{
+	s64 live = this_cpu_add_return(s->live_bytes, bytes);
+
+	this_cpu_add(s->live_calls, weight);
+	/* No add of a slack known to be 0 (pages, vmalloc) */
+	if (!__builtin_constant_p(slack) || slack)
+		this_cpu_add(s->live_slack, slack);
+	this_cpu_add(s->total_calls, weight);
+	this_cpu_add(s->total_bytes, bytes);
+	if (accounted)
+		this_cpu_add(s->live_accounted, bytes);
+	return live;
+}
+
 static __always_inline void aie_site_charge(struct aie_site *site,
 					    u64 bytes, u64 slack, u64 weight,
 					    bool accounted)
@@ -759,15 +781,7 @@ static __always_inline void aie_site_charge(struct aie_site *site,
 	slack *= weight;
 	this_cpu_inc(aie_ctr_nest);
 	if (likely(this_cpu_read(s->site) == site)) {
-		live = this_cpu_add_return(s->live_bytes, bytes);
-		this_cpu_add(s->live_calls, weight);
-		/* No add of a slack known to be 0 (pages, vmalloc) */
-		if (!__builtin_constant_p(slack) || slack)
-			this_cpu_add(s->live_slack, slack);
-		this_cpu_add(s->total_calls, weight);
-		this_cpu_add(s->total_bytes, bytes);
-		if (accounted)
-			this_cpu_add(s->live_accounted, bytes);
+		live = aie_slot_charge(s, bytes, slack, weight, accounted);
 		if (unlikely(live > this_cpu_read(s->high)))
 			aie_site_new_high(site, live);
 	} else {
@@ -775,6 +789,17 @@ static __always_inline void aie_site_charge(struct aie_site *site,
 			     true);
 	}
 	this_cpu_dec(aie_ctr_nest);
+}
+
+/*
+ * The end of a charge of weight 1 by aie_site_charge_last() or the
+ * functions it hands over to: out of aie_ctr_nest, then the capture.
+ */
+static __always_inline void aie_charge_done(struct aie_site *site, u64 bytes)
+{
+	this_cpu_dec(aie_ctr_nest);
+	if (aie_capture_on())
+		aie_capture_alloc(site, bytes, 1);
 }
 
 /*
@@ -796,21 +821,12 @@ static __always_inline void aie_site_charge_last(struct aie_site *site,
 		aie_charge_missed(site, bytes, slack, accounted);
 		return;
 	}
-	live = this_cpu_add_return(s->live_bytes, bytes);
-	this_cpu_inc(s->live_calls);
-	if (!__builtin_constant_p(slack) || slack)
-		this_cpu_add(s->live_slack, slack);
-	this_cpu_inc(s->total_calls);
-	this_cpu_add(s->total_bytes, bytes);
-	if (accounted)
-		this_cpu_add(s->live_accounted, bytes);
+	live = aie_slot_charge(s, bytes, slack, 1, accounted);
 	if (unlikely(live > this_cpu_read(s->high))) {
 		aie_charge_high(site, live, bytes);
 		return;
 	}
-	this_cpu_dec(aie_ctr_nest);
-	if (aie_capture_on())
-		aie_capture_alloc(site, bytes, 1);
+	aie_charge_done(site, bytes);
 }
 
 /* Account the free of an object charged by aie_site_charge(). */

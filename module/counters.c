@@ -181,9 +181,7 @@ void aie_charge_missed(struct aie_site *site, u64 bytes, u64 slack,
 		       bool accounted)
 {
 	aie_ctr_miss(site, bytes, 1, slack, accounted ? bytes : 0, true);
-	this_cpu_dec(aie_ctr_nest);
-	if (aie_capture_on())
-		aie_capture_alloc(site, bytes, 1);
+	aie_charge_done(site, bytes);
 }
 
 /*
@@ -193,9 +191,7 @@ void aie_charge_missed(struct aie_site *site, u64 bytes, u64 slack,
 void aie_charge_high(struct aie_site *site, s64 live, u64 bytes)
 {
 	aie_site_new_high(site, live);
-	this_cpu_dec(aie_ctr_nest);
-	if (aie_capture_on())
-		aie_capture_alloc(site, bytes, 1);
+	aie_charge_done(site, bytes);
 }
 
 /*

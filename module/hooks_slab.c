@@ -85,11 +85,11 @@ aie_cache_sizes_at(unsigned int home, unsigned int i)
 /*
  * Whether @e is @s's entry, and if so its sizes: *@req with
  * AIE_CACHE_ACCOUNTED (aie_cache_req() and aie_cache_acct() part them).
- * An entry is filled while
- * empty and then published by the store-release of its cache pointer; it
- * is emptied only when that cache is destroyed, and no allocation from a
- * cache runs once its destruction has begun. So an entry read with @s's
- * pointer holds @s's sizes: one load to tell, no second look.
+ * An entry is filled while empty and then published by the store-release
+ * of its cache pointer; it is emptied only when that cache is destroyed,
+ * and no allocation from a cache runs once its destruction has begun. So
+ * an entry read with @s's pointer holds @s's sizes: one load to tell, no
+ * second look.
  */
 static __always_inline bool aie_cache_sizes_read(const struct aie_cache_sizes *e,
 						 const struct kmem_cache *s,
@@ -125,9 +125,9 @@ static __always_inline bool aie_cache_acct(unsigned int req)
  * path: the entries past them, then ksize(). The slot size comes back in
  * the low 32 bits, the object size and AIE_CACHE_ACCOUNTED in the high
  * ones (values, not pointers, so that the caller keeps them in
- * registers). The entry is set
- * by the second of two misses that agree, under aie_cache_sizes_lock,
- * taken with trylock: a miss that finds it taken leaves the table alone.
+ * registers). The entry is set by the second of two misses that agree,
+ * under aie_cache_sizes_lock, taken with trylock: a miss that finds it
+ * taken leaves the table alone.
  * A kmem_cache_destroy() since the first miss, or since this one began,
  * leaves it alone too.
  */
@@ -181,11 +181,11 @@ out:
 
 /*
  * The slot size (*@size) and the object size (*@req, with
- * AIE_CACHE_ACCOUNTED) of @s, whose object
- * @ptr was just allocated: from @s's home entry or the next, inline, or
- * from aie_cache_sizes_miss(). The next too: a cache whose home another
- * took first (about one in 30, with a few dozen caches in use) would
- * otherwise pay the call on every allocation.
+ * AIE_CACHE_ACCOUNTED) of @s, whose object @ptr was just allocated: from
+ * @s's home entry or the next, inline, or from aie_cache_sizes_miss().
+ * The next too: a cache whose home another took first (about one in 30,
+ * with a few dozen caches in use) would otherwise pay the call on every
+ * allocation.
  */
 static __always_inline bool aie_cache_sizes_hit(struct kmem_cache *s,
 						unsigned int *size,
