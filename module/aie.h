@@ -281,6 +281,7 @@ u32 aie_sites_capacity(void);
 u32 aie_sites_ready(void);
 size_t aie_sites_memory(void);
 size_t aie_sites_ctrs_memory(void);
+size_t aie_site_caches_memory(void);
 void aie_site_missed(void);
 s64 aie_site_peak(u32 idx, s64 live_bytes);
 void aie_sites_reset(void);
@@ -704,6 +705,85 @@ static __always_inline bool aie_site_at_home(unsigned long call_site,
 	*sitep = site;
 	return true;
 }
+
+/*
+ * The site caches (sites.c), in front of the site hash on the hooks' fast
+ * paths, one for slab sites and one for page sites. An entry is a site's
+ * index in its high half and the low 32 bits of its call site in its low
+ * half, read and written whole; 0 is empty. Kernel text lies in the top 2
+ * GiB of the address space, so those 32 bits tell its call sites apart,
+ * and a cache holds sites of its type only: an entry whose low half is
+ * the call site's holds its site, with no comparison of the site's call
+ * site or type. The slab cache is direct-mapped; the page cache has two
+ * ways, the entries of a pair, as its fast path has no other lookup.
+ * Entries are filled by the hooks' out-of-line paths, into empty ones
+ * only, and emptied when their sites retire (aie_sites_retire()); one
+ * filled by a hook that found its site as it retired stays, and its
+ * lookups take the slow path, which the site's AIE_SITE_UNLOADED sends
+ * them to.
+ */
+#define AIE_SITE_CACHE_SLAB_BITS	13
+#define AIE_SITE_CACHE_PAGE_BITS	11
+
+extern u64 aie_site_cache_slab[BIT(AIE_SITE_CACHE_SLAB_BITS)];
+extern u64 aie_site_cache_page[BIT(AIE_SITE_CACHE_PAGE_BITS)];
+
+/*
+ * The 32-bit hash of a call site whose top bits index a cache: an
+ * xorshift before the multiplication, as aie_site_home() has and for the
+ * same reason.
+ */
+static __always_inline u32 aie_site_cache_hash(u32 key)
+{
+	return (key ^ (key >> 7)) * GOLDEN_RATIO_32;
+}
+
+static __always_inline u64 *aie_site_cache_slab_slot(unsigned long call_site)
+{
+	return &aie_site_cache_slab[aie_site_cache_hash(call_site) >>
+				    (32 - AIE_SITE_CACHE_SLAB_BITS)];
+}
+
+/* The first entry of the pair of @call_site in the page cache. */
+static __always_inline u64 *aie_site_cache_page_slot(unsigned long call_site)
+{
+	return &aie_site_cache_page[aie_site_cache_hash(call_site) >>
+				    (32 - AIE_SITE_CACHE_PAGE_BITS) & ~1U];
+}
+
+/* Whether the cache entry @e is @call_site's. */
+static __always_inline bool aie_site_cache_is(u64 e, unsigned long call_site)
+{
+	return (u32)e == (u32)call_site;
+}
+
+/*
+ * The index of the site of the cache entry @e. The entry was read with
+ * READ_ONCE(): the site's address depends on it, which orders the reads
+ * of the site's fields after it, as the acquire of a bucket does.
+ */
+static __always_inline u32 aie_site_cache_idx(u64 e)
+{
+	return upper_32_bits(e);
+}
+
+/*
+ * Whether either entry of the pair of the call site whose low 32 bits
+ * are @key is its, in the page cache: that entry in *@e.
+ */
+static __always_inline bool aie_site_cache_page_find(u32 key, u64 *e)
+{
+	u64 *pair = aie_site_cache_page_slot(key);
+
+	*e = READ_ONCE(pair[0]);
+	if (likely(aie_site_cache_is(*e, key)))
+		return true;
+	*e = READ_ONCE(pair[1]);
+	return aie_site_cache_is(*e, key);
+}
+
+void aie_site_cache_fill(u64 *slot, unsigned int ways,
+			 const struct aie_site *site);
 
 /* The site in (@call_site, @type)'s home bucket, if it is its; or NULL. */
 static __always_inline struct aie_site *

@@ -18,16 +18,16 @@
  * variable size. The distance is learnt once per wrapper site from the
  * kernel's unwinder (ORC on x86) and kept in site->frame.
  *
- * From then on the walk finds it in aie_wrappers[], a small hash of the
- * wrapper sites' return addresses and frame sizes, filled as they are
- * learnt and never emptied: each wrapper frame costs a hash, one load and
- * one comparison, and only the call site itself is looked up in the site
- * table. An entry packs the low 32 bits of the return address with the
- * frame size in one u64, read and written whole. Kernel text lies in the
- * top 2 GiB of the address space (the kernel code model of x86-64), so
- * those 32 bits tell its return addresses apart. Wrappers are built-in
- * functions (callers.c), whose text never goes away: no entry ever goes
- * stale.
+ * From then on the walk finds it in the wrapper table (frames.h), a small
+ * hash of the wrapper sites' return addresses and frame sizes, filled as
+ * they are learnt and never emptied: each wrapper frame costs a hash, a
+ * comparison of the key in memory and an add of the frame in memory, and
+ * only the call site itself is looked up, in the page site cache (aie.h)
+ * or the site table. A key is the low 32 bits of a return address.
+ * Kernel text lies in the top 2 GiB of the address space (the kernel code
+ * model of x86-64), so those 32 bits tell its return addresses apart.
+ * Wrappers are built-in functions (callers.c), whose text never goes
+ * away: no entry ever goes stale.
  *
  * Where the unwinder cannot say (no ORC unwinder), the walk stops at the
  * wrapper for good, and its blocks are charged to it (page_walk_stops in
@@ -40,10 +40,10 @@
  * only the frames below the allocator's caller, which are live while the
  * probe runs; it never sleeps and never allocates. site->frame is written
  * with WRITE_ONCE() by whichever CPU learns it first; CPUs that learn it
- * at once write the same value. An entry of aie_wrappers[] is claimed
- * with a cmpxchg() from empty, so that each holds one wrapper for good;
- * two CPUs that learn the same wrapper at once may claim two entries, of
- * which lookups find the first.
+ * at once write the same value. An entry of the wrapper table is set
+ * under aie_wrappers_lock (raw, interrupts off, taken with trylock: a
+ * CPU that finds it taken leaves the wrapper to a later walk), its frame
+ * before its key, the key with a release; once set, it never changes.
  */
 
 #include <linux/hash.h>
@@ -61,50 +61,75 @@
 #define AIE_FRAME_STOP		U16_MAX
 
 /*
- * aie_wrappers[] (frames.h): room for several times the wrapper sites of
- * any kernel (a few dozen). A return address is looked for in the entries
- * from its hash onwards, up to the first empty one and at most
+ * The wrapper table (frames.h): room for several times the wrapper sites
+ * of any kernel (a few dozen). A return address is looked for in the
+ * entries from its hash onwards, up to the first empty one and at most
  * AIE_WRAPPERS_PROBE; a wrapper that finds no empty entry there is walked
  * through the site table, as before it is learnt.
  */
 #define AIE_WRAPPERS_MASK	(BIT(AIE_WRAPPERS_BITS) - 1)
 #define AIE_WRAPPERS_PROBE	4
 
-u64 aie_wrappers[BIT(AIE_WRAPPERS_BITS)];
+u32 aie_wrapper_keys[BIT(AIE_WRAPPERS_BITS)];
+unsigned long aie_wrapper_frames[BIT(AIE_WRAPPERS_BITS)];
+static DEFINE_RAW_SPINLOCK(aie_wrappers_lock);
+
+/*
+ * aie_wrapper_is() for this file's walk, which takes no second chance:
+ * the acquire, paired with the key's release, makes the frame read after
+ * it the one set before it.
+ */
+static bool aie_wrapper_is_acquire(u32 h, unsigned long ret)
+{
+	/* Pairs with the smp_store_release() in aie_wrapper_keep() */
+	return smp_load_acquire(&aie_wrapper_keys[h]) == (u32)ret;
+}
 
 /*
  * The frame size of the wrapper whose return address is @ret, or 0, from
  * the entries after its first, @h, which held another.
  */
-static noinline unsigned int aie_wrapper_frame_far(unsigned long ret, u32 h)
+static noinline unsigned long aie_wrapper_frame_far(unsigned long ret, u32 h)
 {
 	unsigned int i;
-	u64 e;
+	u32 k;
 
 	for (i = 1; i < AIE_WRAPPERS_PROBE; i++) {
-		e = READ_ONCE(aie_wrappers[(h + i) & AIE_WRAPPERS_MASK]);
-		if (!e)
+		k = (h + i) & AIE_WRAPPERS_MASK;
+		if (!READ_ONCE(aie_wrapper_keys[k]))
 			break;
-		if ((u32)e == (u32)ret)
-			return aie_wrapper_frame(e);
+		if (aie_wrapper_is_acquire(k, ret))
+			return aie_wrapper_frame(k);
 	}
 	return 0;
 }
 
-/* Keep @frame, the frame size of the wrapper at @ret, for the walks. */
+/*
+ * Keep @frame, the frame size of the wrapper at @ret, for the walks. Any
+ * context but NMI: the probe's.
+ */
 static void aie_wrapper_keep(unsigned long ret, unsigned int frame)
 {
-	u32 key = ret, h = aie_wrapper_hash(ret);
-	u64 e = (u64)frame << 32 | key, old;
+	u32 h = aie_wrapper_hash(ret), k;
+	unsigned long flags;
 	unsigned int i;
 
 	if (upper_32_bits(ret) != U32_MAX)
 		return;		/* no kernel text: cannot be told by 32 bits */
+	if (!raw_spin_trylock_irqsave(&aie_wrappers_lock, flags))
+		return;
 	for (i = 0; i < AIE_WRAPPERS_PROBE; i++) {
-		old = cmpxchg(&aie_wrappers[(h + i) & AIE_WRAPPERS_MASK], 0, e);
-		if (!old || (u32)old == key)
-			return;
+		k = (h + i) & AIE_WRAPPERS_MASK;
+		if (aie_wrapper_keys[k] == (u32)ret)
+			break;
+		if (!aie_wrapper_keys[k]) {
+			WRITE_ONCE(aie_wrapper_frames[k], frame);
+			/* Pairs with aie_wrapper_is_acquire() */
+			smp_store_release(&aie_wrapper_keys[k], (u32)ret);
+			break;
+		}
 	}
+	raw_spin_unlock_irqrestore(&aie_wrappers_lock, flags);
 }
 
 #ifdef CONFIG_UNWINDER_ORC
@@ -159,30 +184,32 @@ struct aie_frames_found aie_frames_caller(const unsigned long *slot)
 	unsigned int i, frame;
 	unsigned long ret;
 	u32 h;
-	u64 e;
 
 	for (i = 0; i < AIE_FRAMES_MAX; i++) {
 		ret = *slot;
 		h = aie_wrapper_hash(ret);
-		e = READ_ONCE(aie_wrappers[h]);
-		/* No text address has 0 in its low half: e is no empty entry */
-		if (likely((u32)e == (u32)ret)) {
-			slot = aie_frame_up(slot, aie_wrapper_frame(e));
+		/* No text address has 0 in its low half: an empty key is none */
+		if (likely(aie_wrapper_is_acquire(h, ret))) {
+			slot = aie_frame_up(slot, aie_wrapper_frame(h));
 			continue;
 		}
-		if (unlikely(e)) {
+		if (unlikely(READ_ONCE(aie_wrapper_keys[h]))) {
 			frame = aie_wrapper_frame_far(ret, h);
 			if (frame) {
 				slot = aie_frame_up(slot, frame);
 				continue;
 			}
 		}
-		/* The call site, or a wrapper not kept in aie_wrappers[] */
+		/* The call site, or a wrapper not kept in the table */
 		f.caller = ret;
 		f.site = aie_site_find(ret, AIE_TYPE_PAGE);
-		if (!f.site ||
-		    !(READ_ONCE(f.site->flags) & BIT(AIE_SITE_WRAPPER)))
+		if (!f.site)
 			return f;
+		if (!(READ_ONCE(f.site->flags) & BIT(AIE_SITE_WRAPPER))) {
+			aie_site_cache_fill(aie_site_cache_page_slot(ret), 2,
+					    f.site);
+			return f;
+		}
 		frame = READ_ONCE(f.site->frame);
 		if (unlikely(!frame)) {
 			frame = aie_frames_learn(slot) ?: AIE_FRAME_STOP;

@@ -2,7 +2,7 @@
 /*
  * frames.h - the common walk of frames.c, inline: the page probe walks the
  * wrappers' frames itself when every one of them is at its hash's home
- * entry, and the call site's site in its home bucket. The hash, the
+ * entry, and the call site's site in the page site cache. The hash, the
  * learning of frames and the rest: see frames.c.
  */
 #ifndef _AIE_FRAMES_H
@@ -23,15 +23,35 @@
 #define AIE_WRAPPERS_BITS	8
 
 /*
- * frame size << 32 | (u32)return address; 0: empty. The return address
- * low, so that a 32-bit comparison with the entry tells it; the frame
- * size high, so that a shift gives it.
+ * A wrapper's entry: the low 32 bits of its return address in
+ * aie_wrapper_keys[] (0: empty), its frame size at the same index in
+ * aie_wrapper_frames[]. Two arrays, so that the walk compares the key
+ * straight from memory and adds the frame straight from memory. An
+ * entry is set once, the frame first, and never changes (frames.c).
  */
-extern u64 aie_wrappers[BIT(AIE_WRAPPERS_BITS)];
+extern u32 aie_wrapper_keys[BIT(AIE_WRAPPERS_BITS)];
+extern unsigned long aie_wrapper_frames[BIT(AIE_WRAPPERS_BITS)];
 
-static __always_inline unsigned int aie_wrapper_frame(u64 e)
+/*
+ * Whether the entry at @h is the wrapper's whose return address is @ret,
+ * for the inline walk. A plain read, which the compiler folds into the
+ * comparison, as it folds the frame's into the add: neither changes once
+ * set, and no acquire: the frame may be seen still 0 by a walk that sees
+ * the key just set. A frame of 0 does not move the walk, which then
+ * finds the same wrapper at every step and gives up after
+ * AIE_FRAMES_FAST to frames.c's walk, whose reads of keys are acquires:
+ * no wrong frame is ever taken.
+ */
+static __always_inline bool aie_wrapper_is(u32 h, unsigned long ret)
 {
-	return e >> 32;
+	/* Racy by design: see above */
+	return data_race(aie_wrapper_keys[h]) == (u32)ret;
+}
+
+static __always_inline unsigned long aie_wrapper_frame(u32 h)
+{
+	/* Racy by design: see aie_wrapper_is() */
+	return data_race(aie_wrapper_frames[h]);
 }
 
 static __always_inline u32 aie_wrapper_hash(unsigned long ret)
@@ -41,7 +61,7 @@ static __always_inline u32 aie_wrapper_hash(unsigned long ret)
 
 /* The slot of the return address @frame bytes above the one at @slot. */
 static __always_inline const unsigned long *
-aie_frame_up(const unsigned long *slot, unsigned int frame)
+aie_frame_up(const unsigned long *slot, unsigned long frame)
 {
 	return (const unsigned long *)((const char *)slot + frame);
 }
@@ -49,34 +69,39 @@ aie_frame_up(const unsigned long *slot, unsigned int frame)
 /*
  * aie_frames_caller() without a call, and so without a saved register,
  * for the common walk: at most AIE_FRAMES_FAST wrappers whose frame sizes
- * are at their hash's home entry, then a return address whose home entry
- * is empty, the call site's as a rule, whose site is in its home bucket
- * and is no wrapper's. True with *@f filled; false for anything else: the
- * caller then takes aie_frames_caller(), which walks again from @slot.
- * The loop is unrolled: a frame costs its load, the hash, the entry's
- * load, a comparison and an add.
+ * are at their hash's home entry, then a return address that is no
+ * wrapper's there, the call site's as a rule, whose site is in the page
+ * site cache (aie.h): true, with the site in *@sitep and its index in
+ * *@idx; the caller tests its flags. False for anything else: the caller
+ * then takes aie_frames_caller(), which walks again from @slot and fills
+ * the cache. Kernel text is told by the low 32 bits of its addresses
+ * (frames.c), which are all the walk compares. The loop is unrolled: a
+ * frame costs its load, the hash, the entry's load, a comparison and an
+ * add.
  */
 static __always_inline bool aie_frames_caller_fast(const unsigned long *slot,
-						   struct aie_frames_found *f)
+						   struct aie_site **sitep,
+						   u32 *idx)
 {
 	unsigned int i;
+	u32 h;
 	u64 e;
 
 #pragma GCC unroll 8
 	for (i = 0; i < AIE_FRAMES_FAST + 1; i++) {
-		f->caller = *slot;
-		e = READ_ONCE(aie_wrappers[aie_wrapper_hash(f->caller)]);
-		if ((u32)e != (u32)f->caller) {
-			if (e)
-				return false;
-			return aie_site_at_home(f->caller, AIE_TYPE_PAGE,
-						BIT(AIE_SITE_UNLOADED) |
-						BIT(AIE_SITE_WRAPPER),
-						&f->site);
-		}
-		slot = aie_frame_up(slot, aie_wrapper_frame(e));
+		h = aie_wrapper_hash(*slot);
+		if (!aie_wrapper_is(h, *slot))
+			goto caller;
+		slot = aie_frame_up(slot, aie_wrapper_frame(h));
 	}
 	return false;
+caller:
+	/* Read again: no register holds it through the walk */
+	if (unlikely(!aie_site_cache_page_find(READ_ONCE(*slot), &e)))
+		return false;
+	*idx = aie_site_cache_idx(e);
+	*sitep = &aie_sites[*idx];
+	return true;
 }
 
 #endif /* _AIE_FRAMES_H */

@@ -582,16 +582,21 @@ static noinline void aie_track_slab_alloc_flagged(struct aie_site *site,
 }
 
 /*
- * aie_track_slab_alloc() of a site that is not in its home bucket: another
- * displaced it, or it is new. Out of line, so that the lookup's call does
- * not make the common case save more registers.
+ * aie_track_slab_alloc() of a call site not in the slab site cache: its
+ * entry is empty (the site is new, or the cache has not seen it yet), or
+ * another site holds it. Out of line, so that the lookups do not make the
+ * common case save more registers: the home bucket, then aie_site_get().
+ * A site found fills an empty entry.
  */
 static noinline void aie_track_slab_alloc_get(unsigned long call_site,
 					      const void *ptr, u64 bytes,
 					      u64 req, bool accounted)
 {
-	struct aie_site *site = aie_site_get(call_site, AIE_TYPE_SLAB);
+	struct aie_site *site = aie_site_find(call_site, AIE_TYPE_SLAB);
 
+	if (site)
+		aie_site_cache_fill(aie_site_cache_slab_slot(call_site), 1,
+				    site);
 	if (unlikely(!site || (READ_ONCE(site->flags) & AIE_SITE_SLOW))) {
 		aie_track_slab_alloc_flagged(site, call_site, ptr, bytes, req,
 					     accounted);
@@ -603,10 +608,10 @@ static noinline void aie_track_slab_alloc_get(unsigned long call_site,
 
 /*
  * __aie_track_alloc() of a slab object of weight 1 with the slab map on,
- * its own function so that its registers are its own: the site from its
- * home bucket (or, displaced from there, through aie_site_get()), the
- * record from the page frame's entry, the charge. What it does not take:
- * an allocator's internal site is counted and left
+ * its own function so that its registers are its own: the site from the
+ * slab site cache (or, not there, through aie_track_slab_alloc_get()),
+ * the record from the page frame's entry, the charge. What it does not
+ * take: an allocator's internal site is counted and left
  * (aie_track_slab_alloc_flagged()); a page marked AIE_SLAB_NONE, or
  * marked so now (a large kmalloc(), a KFENCE object, a slab that can
  * have no records), puts the object in the object map with the site
@@ -621,28 +626,23 @@ void aie_track_slab_alloc(void *unused, unsigned long call_site,
 {
 	u64 slack = aie_slab_slack(bytes, req);
 	struct aie_site *site;
-	u32 b;
+	u64 e;
 
 	if (unlikely(aie_slab_oversize(bytes)))
 		goto slow;
-	/* Pairs with the cmpxchg() that published the site (sites.c). */
-	b = smp_load_acquire(&aie_site_hash[aie_site_home(call_site,
-							  AIE_TYPE_SLAB)]);
-	if (unlikely(!b))
-		goto get;
-	site = &aie_sites[b - 1];
-	if (unlikely(site->call_site != call_site ||
-		     site->type != AIE_TYPE_SLAB))
-		goto get;
+	e = READ_ONCE(*aie_site_cache_slab_slot(call_site));
+	if (unlikely(!aie_site_cache_is(e, call_site))) {
+		aie_track_slab_alloc_get(call_site, ptr, bytes, req, accounted);
+		return;
+	}
+	site = &aie_sites[aie_site_cache_idx(e)];
 	if (unlikely(READ_ONCE(site->flags) & AIE_SITE_SLOW)) {
 		aie_track_slab_alloc_flagged(site, call_site, ptr, bytes, req,
 					     accounted);
 		return;
 	}
-	aie_track_slab_alloc_at(site, b - 1, ptr, bytes, slack, accounted);
-	return;
-get:
-	aie_track_slab_alloc_get(call_site, ptr, bytes, req, accounted);
+	aie_track_slab_alloc_at(site, aie_site_cache_idx(e), ptr, bytes, slack,
+				accounted);
 	return;
 slow:
 	__aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes, req, 1,

@@ -95,26 +95,35 @@ static noinline void aie_page_alloc_rest(const unsigned long *slot,
 
 /*
  * Sampling off and a block allocated: the common walk (frames.h) and the
- * page map's fast path (pagemap.h), inline, with no call on the way; what
- * the fast path does not take goes to aie_track_page_alloc()'s general
- * path, and the rest of aie_probe_page_alloc() does anything else.
+ * page map's fast path (pagemap.h), inline, with no call on the way. The
+ * site's flags are read once: a site with none of AIE_SITE_SLOW's takes
+ * the fast path; what that does not take, and a site with other flags
+ * than a wrapper's or a retired site's (an allocator's internal one, a
+ * disabled one), goes to aie_track_page_alloc()'s general path; the rest
+ * of aie_probe_page_alloc() does anything else.
  */
 static noinline void aie_page_alloc_all(const unsigned long *slot,
 					struct page *page, unsigned int order,
 					gfp_t gfp)
 {
-	struct aie_frames_found f;
+	struct aie_site *site;
+	unsigned long flags;
+	u32 idx;
 
-	if (!aie_all_off() &&
-	    likely(aie_frames_caller_fast(slot, &f))) {
-		if (likely(aie_pagemap_track(f.site, page, PAGE_SIZE << order,
-					     aie_gfp_accounted(gfp))))
-			return;
-		aie_track_page_alloc_slow(f.site, f.caller, page,
-					  PAGE_SIZE << order, 1,
-					  aie_gfp_accounted(gfp));
+	if (aie_all_off() ||
+	    unlikely(!aie_frames_caller_fast(slot, &site, &idx)))
+		goto rest;
+	flags = READ_ONCE(site->flags);
+	if (likely(!(flags & AIE_SITE_SLOW)) &&
+	    likely(__aie_pagemap_track(site, idx, page, PAGE_SIZE << order,
+				       aie_gfp_accounted(gfp))))
 		return;
-	}
+	if (unlikely(flags & (BIT(AIE_SITE_UNLOADED) | BIT(AIE_SITE_WRAPPER))))
+		goto rest;
+	aie_track_page_alloc_slow(site, site->call_site, page,
+				  PAGE_SIZE << order, 1, aie_gfp_accounted(gfp));
+	return;
+rest:
 	aie_page_alloc_rest(slot, page, order, gfp, 0);
 }
 

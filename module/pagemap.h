@@ -97,27 +97,28 @@ aie_pagemap_insert(const struct page *page, u64 val, u64 *old)
 
 /*
  * The fast path of a page block's allocation, inline in the page probe's
- * common walk (hooks_page.c) and in aie_track_page_alloc() (hooks.c): an
- * enabled site, @site, and the page map's entry of the block's first page
- * frame empty: the record is packed from the site and stored there, and
- * the site charged with @bytes, the block's size, of weight 1. False for
- * anything else, left to aie_track_page_alloc()'s general path.
+ * common walk (hooks_page.c) and, through aie_pagemap_track(), in
+ * aie_track_page_alloc() (hooks.c): an enabled site, @site, whose flags
+ * the caller has found clear of AIE_SITE_SLOW, and the page map's entry
+ * of the block's first page frame empty: the record is packed from the
+ * site and stored there, and the site charged with @bytes, the block's
+ * size, of weight 1. False for anything else, left to
+ * aie_track_page_alloc()'s general path. @idx: the site's index.
  */
-static __always_inline bool aie_pagemap_track(struct aie_site *site,
-					      struct page *page, u64 bytes,
-					      bool accounted)
+static __always_inline bool __aie_pagemap_track(struct aie_site *site,
+						u32 idx, struct page *page,
+						u64 bytes, bool accounted)
 {
 	unsigned long pfn = page_to_pfn(page), units = bytes >> PAGE_SHIFT;
 	u32 *pe;
 
-	if (unlikely(!aie_pagemap_on() ||
-		     (READ_ONCE(site->flags) & AIE_SITE_SLOW) ||
-		     pfn >= aie_page_npfn || units > AIE_PAGE_UNITS))
+	if (unlikely(!aie_pagemap_on() || pfn >= aie_page_npfn ||
+		     units > AIE_PAGE_UNITS))
 		return false;
 	pe = &aie_page_pfn[pfn];
 	if (unlikely(*pe))
 		return false;
-	WRITE_ONCE(*pe, FIELD_PREP(AIE_PAGE_SITE, aie_site_index(site)) |
+	WRITE_ONCE(*pe, FIELD_PREP(AIE_PAGE_SITE, idx) |
 			(accounted ? AIE_PAGE_ACCOUNTED : 0) | units);
 	this_cpu_inc(aie_stats.page_records);
 	aie_site_charge(site, bytes, 0, 1, accounted);
@@ -126,19 +127,28 @@ static __always_inline bool aie_pagemap_track(struct aie_site *site,
 	return true;
 }
 
+/* __aie_pagemap_track() of a site whose flags are not tested yet. */
+static __always_inline bool aie_pagemap_track(struct aie_site *site,
+					      struct page *page, u64 bytes,
+					      bool accounted)
+{
+	if (unlikely(READ_ONCE(site->flags) & AIE_SITE_SLOW))
+		return false;
+	return __aie_pagemap_track(site, aie_site_index(site), page, bytes,
+				   accounted);
+}
+
 /*
- * mm_page_free of @page, page frame @pfn: its record taken, if it has
- * one, and the free done (hooks.c), or looked for in the object map.
+ * mm_page_free of @page, page frame @pfn, within the map (the caller
+ * tests @pfn against the slab map's bound, which is the page map's: see
+ * aie_slabmap_init()): its record taken, if it has one, and the free done
+ * (hooks.c), or looked for in the object map.
  */
 static __always_inline void aie_pagemap_free(struct page *page,
 					     unsigned long pfn)
 {
 	u32 rec;
 
-	if (unlikely(pfn >= aie_page_npfn)) {
-		aie_track_free(page);
-		return;
-	}
 	/* Ordered by the block's hand-over from its allocation (pagemap.c). */
 	rec = data_race(aie_page_pfn[pfn]);
 	if (likely(!rec)) {

@@ -314,6 +314,7 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "site_table_bytes %zu\n", aie_sites_memory());
 	seq_printf(m, "site_counter_bytes %zu\n", aie_sites_ctrs_memory());
 	seq_printf(m, "counter_slot_bytes %zu\n", aie_ctrs_memory());
+	seq_printf(m, "site_cache_bytes %zu\n", aie_site_caches_memory());
 	seq_printf(m, "object_map_bytes %zu\n", objects);
 	seq_printf(m, "weight_map_bytes %zu\n", weights);
 	seq_printf(m, "slab_map_bytes %zu\n", slabs);

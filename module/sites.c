@@ -64,6 +64,8 @@ unsigned int aie_site_hash_bits;
 unsigned int aie_site_hash_shift;
 unsigned int aie_site_cap;
 atomic_t aie_site_claimed;		/* entries of aie_sites[] handed out */
+u64 aie_site_cache_slab[BIT(AIE_SITE_CACHE_SLAB_BITS)];
+u64 aie_site_cache_page[BIT(AIE_SITE_CACHE_PAGE_BITS)];
 
 /*
  * Sites to have counters ready for beyond @claimed: the sites_ahead
@@ -203,12 +205,60 @@ size_t aie_sites_ctrs_memory(void)
 	       aie_ctrs_memory();
 }
 
-/* The table's memory: entries, hash buckets, and the counters made. */
+/* The site caches' memory, whatever the table's capacity. */
+size_t aie_site_caches_memory(void)
+{
+	return sizeof(aie_site_cache_slab) + sizeof(aie_site_cache_page);
+}
+
+/*
+ * The table's memory: entries, hash buckets, the site caches and the
+ * counters made.
+ */
 size_t aie_sites_memory(void)
 {
 	return (size_t)aie_site_cap * sizeof(*aie_sites) +
 	       (sizeof(*aie_site_hash) << aie_site_hash_bits) +
-	       aie_sites_ctrs_memory();
+	       aie_site_caches_memory() + aie_sites_ctrs_memory();
+}
+
+/*
+ * Put @site, found by a hook whose cache entries for its call site are the
+ * @ways from @slot, in the first of them that is empty: the first sites
+ * to come keep their entries, so that busy sites that share them do not
+ * take them from each other on every call. A site whose call site is no
+ * kernel text address cannot be told by its low half, and stays out. Any
+ * context but NMI; two hooks that fill one entry at once each leave a
+ * whole entry of a site of the cache's type, and the last stays.
+ */
+void aie_site_cache_fill(u64 *slot, unsigned int ways,
+			 const struct aie_site *site)
+{
+	unsigned int i;
+
+	if (upper_32_bits(site->call_site) != U32_MAX)
+		return;
+	for (i = 0; i < ways; i++) {
+		if (!READ_ONCE(slot[i])) {
+			WRITE_ONCE(slot[i], (u64)aie_site_index(site) << 32 |
+					    lower_32_bits(site->call_site));
+			return;
+		}
+	}
+}
+
+/* Empty @cache's entries of retired sites. Process context. */
+static void aie_site_cache_retire(u64 *cache, unsigned int n)
+{
+	unsigned int i;
+	u64 e;
+
+	for (i = 0; i < n; i++) {
+		e = READ_ONCE(cache[i]);
+		if (e && test_bit(AIE_SITE_UNLOADED,
+				  &aie_sites[aie_site_cache_idx(e)].flags))
+			cmpxchg(&cache[i], e, 0);
+	}
 }
 
 /*
@@ -392,6 +442,10 @@ void aie_sites_retire(struct module *mod, struct aie_retired *r)
 		r->live_calls += sums.live_calls;
 		r->live_bytes += sums.live_bytes;
 	}
+	aie_site_cache_retire(aie_site_cache_slab,
+			      ARRAY_SIZE(aie_site_cache_slab));
+	aie_site_cache_retire(aie_site_cache_page,
+			      ARRAY_SIZE(aie_site_cache_page));
 	aie_rules_unlock();
 	kfree(sym);
 }

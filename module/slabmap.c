@@ -398,7 +398,10 @@ unlock:
 	raw_spin_unlock_irqrestore(&aie_slab_lock, flags);
 }
 
-/* hooks_page.c's part of a block's free: see aie_slab_probe_page_free(). */
+/*
+ * hooks_page.c's part of a block's free, @pfn within the map: see
+ * aie_slab_probe_page_free().
+ */
 static __always_inline void aie_slab_page_freed(struct page *page,
 						unsigned long pfn)
 {
@@ -427,7 +430,10 @@ static noinline void aie_slab_page_free_drop(struct page *page,
  * mm_page_free(page, order): every block the page allocator frees. It also
  * does hooks_page.c's work when that file's hooks are on, so that the
  * tracepoint has one probe, called directly, rather than two: the page
- * map's record taken (pagemap.h), or the object map's.
+ * map's record taken (pagemap.h), or the object map's. The page map,
+ * when it is on, covers the page frames this map does (aie_slabmap_init()),
+ * so one test of the bound serves both; a block past it is looked for in
+ * the object map.
  */
 static void aie_slab_probe_page_free(void *data, struct page *page,
 				     unsigned int order)
@@ -435,12 +441,15 @@ static void aie_slab_probe_page_free(void *data, struct page *page,
 	unsigned long pfn = page_to_pfn(page);
 	u32 e;
 
-	if (likely(pfn < aie_slab_npfn)) {
-		e = READ_ONCE(aie_slab_pfn[pfn]);
-		if (unlikely(e)) {
-			aie_slab_page_free_drop(page, pfn, order, e);
-			return;
-		}
+	if (unlikely(pfn >= aie_slab_npfn)) {
+		if (static_branch_likely(&aie_slab_page_frees))
+			aie_track_free(page);
+		return;
+	}
+	e = READ_ONCE(aie_slab_pfn[pfn]);
+	if (unlikely(e)) {
+		aie_slab_page_free_drop(page, pfn, order, e);
+		return;
 	}
 	aie_slab_page_freed(page, pfn);
 }

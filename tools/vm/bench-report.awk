@@ -269,7 +269,9 @@ END {
 			# entries and buckets for the whole table, own counters
 			# for the sites that have them (made ahead of need), and
 			# each CPU's counter slots, however many sites
+			# and the site caches, a fixed size, like the slots
 			per = stat["site_table_bytes"] - stat["site_counter_bytes"]
+			per -= stat["site_cache_bytes"]
 			per /= stat["site_capacity"]
 			own = stat["site_counter_bytes"] - stat["counter_slot_bytes"]
 			per += own / stat["sites_ready"]
@@ -278,6 +280,11 @@ END {
 			printf "%-44s  %9d  %s\n", "allocinfo_ext, counter slots",
 				stat["counter_slot_bytes"],
 				sprintf("%d per CPU, 64 B each", stat["counter_slots"])
+			if (stat["site_cache_bytes"] > 0)
+				printf "%-44s  %9d  %s\n",
+					"allocinfo_ext, site caches",
+					stat["site_cache_bytes"],
+					"slab and page, whatever the sites"
 			printf "%-44s  %9d  %s\n", "allocinfo_ext, site table now",
 				stat["site_table_bytes"],
 				sprintf("own counters for %d of %d",

@@ -30,6 +30,11 @@
  *					of AIE_HELPER_SITES call sites in
  *					aie_helper_site(), the i-th asking
  *					i + 1 bytes; held until "free all"
+ *	write "pagesites <n>"		one page (alloc_page()) at each
+ *					of the first n of
+ *					AIE_HELPER_PAGE_SITES call sites in
+ *					aie_helper_page_site(); held until
+ *					"free all"
  *	write "burst <n>"		as sites, GFP_ATOMIC, under
  *					stop_machine(): no other CPU runs,
  *					no interrupt is taken meanwhile
@@ -853,21 +858,26 @@ static int aie_helper_free(struct aie_helper_kind *k, unsigned int n)
  */
 #define AIE_HELPER_SITES	768
 #define AIE_SITE_1(i)	case (i): *p = kmalloc((i) + 1, gfp); break;
-#define AIE_SITE_4(i)	AIE_SITE_1(i) AIE_SITE_1((i) + 1) \
-			AIE_SITE_1((i) + 2) AIE_SITE_1((i) + 3)
-#define AIE_SITE_16(i)	AIE_SITE_4(i) AIE_SITE_4((i) + 4) \
-			AIE_SITE_4((i) + 8) AIE_SITE_4((i) + 12)
-#define AIE_SITE_64(i)	AIE_SITE_16(i) AIE_SITE_16((i) + 16) \
-			AIE_SITE_16((i) + 32) AIE_SITE_16((i) + 48)
-#define AIE_SITE_256(i)	AIE_SITE_64(i) AIE_SITE_64((i) + 64) \
-			AIE_SITE_64((i) + 128) AIE_SITE_64((i) + 192)
+/* 4, 16, 64 and 256 cases of @one from @i on */
+#define AIE_CASES_4(one, i)	one(i) one((i) + 1) one((i) + 2) one((i) + 3)
+#define AIE_CASES_16(one, i)	AIE_CASES_4(one, i) AIE_CASES_4(one, (i) + 4) \
+				AIE_CASES_4(one, (i) + 8) \
+				AIE_CASES_4(one, (i) + 12)
+#define AIE_CASES_64(one, i)	AIE_CASES_16(one, i) \
+				AIE_CASES_16(one, (i) + 16) \
+				AIE_CASES_16(one, (i) + 32) \
+				AIE_CASES_16(one, (i) + 48)
+#define AIE_CASES_256(one, i)	AIE_CASES_64(one, i) \
+				AIE_CASES_64(one, (i) + 64) \
+				AIE_CASES_64(one, (i) + 128) \
+				AIE_CASES_64(one, (i) + 192)
 
 static noinline void aie_helper_site(unsigned int i, void **p, gfp_t gfp)
 {
 	switch (i) {
-	AIE_SITE_256(0)
-	AIE_SITE_256(256)
-	AIE_SITE_256(512)
+	AIE_CASES_256(AIE_SITE_1, 0)
+	AIE_CASES_256(AIE_SITE_1, 256)
+	AIE_CASES_256(AIE_SITE_1, 512)
 	}
 }
 
@@ -915,6 +925,40 @@ static int aie_helper_sites(unsigned int n, bool burst)
 	return aie_helper_site_held == n ? 0 : -ENOMEM;
 }
 
+/*
+ * AIE_HELPER_PAGE_SITES page allocation call sites in one function. The
+ * calls are alike: an empty asm statement with a distinct operand after
+ * each keeps the compiler from making one of them.
+ */
+#define AIE_HELPER_PAGE_SITES	512
+#define AIE_PAGE_SITE_1(i)	case (i): *p = alloc_page(GFP_KERNEL); \
+				asm volatile("" : : "i" (i)); break;
+
+static noinline void aie_helper_page_site(unsigned int i, struct page **p)
+{
+	switch (i) {
+	AIE_CASES_256(AIE_PAGE_SITE_1, 0)
+	AIE_CASES_256(AIE_PAGE_SITE_1, 256)
+	}
+}
+
+static struct page *aie_helper_page_objs[AIE_HELPER_PAGE_SITES];
+static unsigned int aie_helper_page_held;
+
+/* One page at each of the first @n page sites, none held from before. */
+static int aie_helper_page_sites(unsigned int n)
+{
+	if (n > AIE_HELPER_PAGE_SITES || aie_helper_page_held)
+		return -EINVAL;
+	for (; aie_helper_page_held < n; aie_helper_page_held++) {
+		aie_helper_page_site(aie_helper_page_held,
+				     &aie_helper_page_objs[aie_helper_page_held]);
+		if (!aie_helper_page_objs[aie_helper_page_held])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* A constructor keeps a cache from being merged with another one. */
 static void aie_helper_ctor(void *obj)
 {
@@ -952,6 +996,8 @@ static void aie_helper_free_all(void)
 		aie_helper_free(&aie_helper_kinds[i], aie_helper_kinds[i].held);
 	while (aie_helper_site_held)
 		kfree(aie_helper_site_objs[--aie_helper_site_held]);
+	while (aie_helper_page_held)
+		__free_page(aie_helper_page_objs[--aie_helper_page_held]);
 }
 
 static int aie_helper_command(char *cmd)
@@ -971,6 +1017,8 @@ static int aie_helper_command(char *cmd)
 		return kstrtouint(kind, 10, &n) ?: aie_helper_remake(n);
 	if (verb && kind && !cmd && !strcmp(verb, "sites"))
 		return kstrtouint(kind, 10, &n) ?: aie_helper_sites(n, false);
+	if (verb && kind && !cmd && !strcmp(verb, "pagesites"))
+		return kstrtouint(kind, 10, &n) ?: aie_helper_page_sites(n);
 	if (verb && kind && !cmd && !strcmp(verb, "burst"))
 		return kstrtouint(kind, 10, &n) ?: aie_helper_sites(n, true);
 	if (!verb || !kind || !cmd || kstrtouint(cmd, 10, &n))
