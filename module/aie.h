@@ -239,6 +239,8 @@ struct aie_stats {
 	unsigned long slab_records;	/* slab map records set, net (slabmap.c) */
 	unsigned long page_records;	/* page map records set, net (pagemap.h) */
 	unsigned long unseen_frees;	/* records left when their slab went */
+	unsigned long slab_site_misses;	/* slab site cache missed (hooks.c) */
+	unsigned long page_site_misses;	/* page site cache missed (frames.h) */
 };
 
 DECLARE_PER_CPU(struct aie_stats, aie_stats);
@@ -717,10 +719,11 @@ static __always_inline bool aie_site_at_home(unsigned long call_site,
  * site or type. The slab cache is direct-mapped; the page cache has two
  * ways, the entries of a pair, as its fast path has no other lookup.
  * Entries are filled by the hooks' out-of-line paths, into empty ones
- * only, and emptied when their sites retire (aie_sites_retire()); one
- * filled by a hook that found its site as it retired stays, and its
- * lookups take the slow path, which the site's AIE_SITE_UNLOADED sends
- * them to.
+ * only, and emptied when their sites retire (aie_sites_retire()). One
+ * filled by a hook that found its site as it retired stays until the next
+ * module's unload empties it: its call site's lookups find it and take
+ * the slow path, which the site's AIE_SITE_UNLOADED sends them to, and
+ * which finds the new site but does not cache it meanwhile.
  */
 #define AIE_SITE_CACHE_SLAB_BITS	13
 #define AIE_SITE_CACHE_PAGE_BITS	11

@@ -97,8 +97,10 @@ static __always_inline bool aie_frames_caller_fast(const unsigned long *slot,
 	return false;
 caller:
 	/* Read again: no register holds it through the walk */
-	if (unlikely(!aie_site_cache_page_find(READ_ONCE(*slot), &e)))
+	if (unlikely(!aie_site_cache_page_find(READ_ONCE(*slot), &e))) {
+		aie_count(page_site_misses);
 		return false;
+	}
 	*idx = aie_site_cache_idx(e);
 	*sitep = &aie_sites[*idx];
 	return true;

@@ -594,6 +594,7 @@ static noinline void aie_track_slab_alloc_get(unsigned long call_site,
 {
 	struct aie_site *site = aie_site_find(call_site, AIE_TYPE_SLAB);
 
+	aie_count(slab_site_misses);
 	if (site)
 		aie_site_cache_fill(aie_site_cache_slab_slot(call_site), 1,
 				    site);

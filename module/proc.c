@@ -300,6 +300,8 @@ static int allocinfo_ext_stats_show(struct seq_file *m, void *v)
 	aie_stat_show(m, "helper_fallbacks", helper_fallbacks);
 	aie_stat_show(m, "page_walk_stops", walk_stops);
 	aie_stat_show(m, "cache_size_misses", cache_misses);
+	aie_stat_show(m, "slab_site_cache_misses", slab_site_misses);
+	aie_stat_show(m, "page_site_cache_misses", page_site_misses);
 	aie_stat_show(m, "oversize", oversize);
 	seq_printf(m, "counter_slots %u\n", aie_ctr_slots());
 	aie_stat_show(m, "counter_slot_takes", ctr_takes);
