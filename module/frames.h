@@ -20,7 +20,12 @@
  */
 #define AIE_FRAMES_FAST		5
 
-#define AIE_WRAPPERS_BITS	8
+/*
+ * A few dozen wrapper sites at most, in 1024 entries: a wrapper away from
+ * its home entry takes the whole walk, and where its home is moves with
+ * the kernel's address (KASLR) from boot to boot.
+ */
+#define AIE_WRAPPERS_BITS	10
 
 /*
  * A wrapper's entry: the low 32 bits of its return address in
