@@ -832,6 +832,21 @@ static __always_inline struct aie_site_ctr *aie_site_ctrs(u32 idx)
  * site (counters.c).
  */
 /*
+ * Whether this CPU's slot @s holds @site, read after this hook has counted
+ * itself in aie_ctr_nest, and so stable: no hook that interrupts this one
+ * gives the slot to another site meanwhile. The compiler barrier keeps
+ * the read after the count; the read itself is a plain one (preemption
+ * is disabled), so that the compiler can compare in memory, where
+ * this_cpu_read() needs a load first.
+ */
+static __always_inline bool aie_slot_holds(struct aie_ctr_slot __percpu *s,
+					   const struct aie_site *site)
+{
+	barrier();
+	return raw_cpu_read(s->site) == site;
+}
+
+/*
  * The charge's adds to this CPU's slot @s, which holds the site: @bytes
  * and @slack for @weight allocations, already multiplied. Returns the
  * slot's live bytes after them.
@@ -863,7 +878,7 @@ static __always_inline void aie_site_charge(struct aie_site *site,
 	bytes *= weight;
 	slack *= weight;
 	this_cpu_inc(aie_ctr_nest);
-	if (likely(this_cpu_read(s->site) == site)) {
+	if (likely(aie_slot_holds(s, site))) {
 		live = aie_slot_charge(s, bytes, slack, weight, accounted);
 		if (unlikely(live > this_cpu_read(s->high)))
 			aie_site_new_high(site, live);
@@ -900,7 +915,7 @@ static __always_inline void aie_site_charge_last(struct aie_site *site,
 	s64 live;
 
 	this_cpu_inc(aie_ctr_nest);
-	if (unlikely(this_cpu_read(s->site) != site)) {
+	if (unlikely(!aie_slot_holds(s, site))) {
 		aie_charge_missed(site, bytes, slack, accounted);
 		return;
 	}
@@ -922,7 +937,7 @@ static __always_inline void aie_site_uncharge(struct aie_site *site,
 	bytes *= weight;
 	slack *= weight;
 	this_cpu_inc(aie_ctr_nest);
-	if (likely(this_cpu_read(s->site) == site)) {
+	if (likely(aie_slot_holds(s, site))) {
 		this_cpu_sub(s->live_bytes, bytes);
 		this_cpu_sub(s->live_calls, weight);
 		if (!__builtin_constant_p(slack) || slack)

@@ -637,7 +637,8 @@ void aie_track_slab_alloc(void *unused, unsigned long call_site,
 		return;
 	}
 	site = &aie_sites[aie_site_cache_idx(e)];
-	if (unlikely(READ_ONCE(site->flags) & AIE_SITE_SLOW)) {
+	/* One test of the flags, in memory: a plain read serves */
+	if (unlikely(data_race(site->flags) & AIE_SITE_SLOW)) {
 		aie_track_slab_alloc_flagged(site, call_site, ptr, bytes, req,
 					     accounted);
 		return;
