@@ -741,17 +741,24 @@ static __always_inline u32 aie_site_cache_hash(u32 key)
 	return (key ^ (key >> 7)) * GOLDEN_RATIO_32;
 }
 
+/* @call_site's entry in a cache of 2^@bits entries. */
+static __always_inline u32 aie_site_cache_index(unsigned long call_site,
+						unsigned int bits)
+{
+	return aie_site_cache_hash(call_site) >> (32 - bits);
+}
+
 static __always_inline u64 *aie_site_cache_slab_slot(unsigned long call_site)
 {
-	return &aie_site_cache_slab[aie_site_cache_hash(call_site) >>
-				    (32 - AIE_SITE_CACHE_SLAB_BITS)];
+	return &aie_site_cache_slab[aie_site_cache_index(call_site,
+						AIE_SITE_CACHE_SLAB_BITS)];
 }
 
 /* The first entry of the pair of @call_site in the page cache. */
 static __always_inline u64 *aie_site_cache_page_slot(unsigned long call_site)
 {
-	return &aie_site_cache_page[aie_site_cache_hash(call_site) >>
-				    (32 - AIE_SITE_CACHE_PAGE_BITS) & ~1U];
+	return &aie_site_cache_page[aie_site_cache_index(call_site,
+						AIE_SITE_CACHE_PAGE_BITS) & ~1U];
 }
 
 /* Whether the cache entry @e is @call_site's. */
