@@ -716,17 +716,22 @@ static __always_inline bool aie_site_at_home(unsigned long call_site,
  * GiB of the address space, so those 32 bits tell its call sites apart,
  * and a cache holds sites of its type only: an entry whose low half is
  * the call site's holds its site, with no comparison of the site's call
- * site or type. The slab cache is direct-mapped; the page cache has two
- * ways, the entries of a pair, as its fast path has no other lookup.
- * Entries are filled by the hooks' out-of-line paths, into empty ones
- * only, and emptied when their sites retire (aie_sites_retire()). One
- * filled by a hook that found its site as it retired stays until the next
- * module's unload empties it: its call site's lookups find it and take
- * the slow path, which the site's AIE_SITE_UNLOADED sends them to, and
- * which finds the new site but does not cache it meanwhile.
+ * site or type. Both caches have four ways: a call site's own entry,
+ * which its hash picks, and the other three of its aligned group of four,
+ * looked at in the order of its own entry's index xored with 1, 2 and 3.
+ * A hook finds a site in its own entry with no more work than a
+ * direct-mapped cache would do, and a site whose own entry another
+ * holds costs a load and a comparison a way, not a look in the site
+ * table. Entries are filled by the hooks' out-of-line paths, into empty
+ * ones only, and emptied when their sites retire (aie_sites_retire()).
+ * One filled by a hook that found its site as it retired stays until the
+ * next module's unload empties it: its call site's lookups find it and
+ * take the slow path, which the site's AIE_SITE_UNLOADED sends them to,
+ * and which finds the new site but does not cache it meanwhile.
  */
 #define AIE_SITE_CACHE_SLAB_BITS	13
 #define AIE_SITE_CACHE_PAGE_BITS	11
+#define AIE_SITE_CACHE_WAYS		4
 
 extern u64 aie_site_cache_slab[BIT(AIE_SITE_CACHE_SLAB_BITS)];
 extern u64 aie_site_cache_page[BIT(AIE_SITE_CACHE_PAGE_BITS)];
@@ -741,24 +746,21 @@ static __always_inline u32 aie_site_cache_hash(u32 key)
 	return (key ^ (key >> 7)) * GOLDEN_RATIO_32;
 }
 
-/* @call_site's entry in a cache of 2^@bits entries. */
+/* The index of @call_site's own entry in a cache of 2^@bits entries. */
 static __always_inline u32 aie_site_cache_index(unsigned long call_site,
 						unsigned int bits)
 {
 	return aie_site_cache_hash(call_site) >> (32 - bits);
 }
 
-static __always_inline u64 *aie_site_cache_slab_slot(unsigned long call_site)
+static __always_inline u32 aie_site_cache_slab_index(unsigned long call_site)
 {
-	return &aie_site_cache_slab[aie_site_cache_index(call_site,
-						AIE_SITE_CACHE_SLAB_BITS)];
+	return aie_site_cache_index(call_site, AIE_SITE_CACHE_SLAB_BITS);
 }
 
-/* The first entry of the pair of @call_site in the page cache. */
-static __always_inline u64 *aie_site_cache_page_slot(unsigned long call_site)
+static __always_inline u32 aie_site_cache_page_index(unsigned long call_site)
 {
-	return &aie_site_cache_page[aie_site_cache_index(call_site,
-						AIE_SITE_CACHE_PAGE_BITS) & ~1U];
+	return aie_site_cache_index(call_site, AIE_SITE_CACHE_PAGE_BITS);
 }
 
 /* Whether the cache entry @e is @call_site's. */
@@ -778,22 +780,35 @@ static __always_inline u32 aie_site_cache_idx(u64 e)
 }
 
 /*
- * Whether either entry of the pair of the call site whose low 32 bits
- * are @key is its, in the page cache: that entry in *@e.
+ * Whether a way of the group of the call site whose low 32 bits are @key,
+ * in @cache of 2^@bits entries, holds it: that entry in *@e. The call
+ * site's own entry first; then the others, each a load and a comparison,
+ * out of the way of a hit in the first. Their index is made again from
+ * the key, hidden from the compiler, so that no register keeps the first
+ * one's through a hit: that would cost a hit two moves.
  */
-static __always_inline bool aie_site_cache_page_find(u32 key, u64 *e)
+static __always_inline bool aie_site_cache_find(const u64 *cache,
+						unsigned int bits, u32 key,
+						u64 *e)
 {
-	u64 *pair = aie_site_cache_page_slot(key);
+	unsigned int w;
+	u32 i;
 
-	*e = READ_ONCE(pair[0]);
+	*e = READ_ONCE(cache[aie_site_cache_index(key, bits)]);
 	if (likely(aie_site_cache_is(*e, key)))
 		return true;
-	*e = READ_ONCE(pair[1]);
-	return aie_site_cache_is(*e, key);
+	OPTIMIZER_HIDE_VAR(key);
+	i = aie_site_cache_index(key, bits);
+#pragma GCC unroll 4
+	for (w = 1; w < AIE_SITE_CACHE_WAYS; w++) {
+		*e = READ_ONCE(cache[i ^ w]);
+		if (aie_site_cache_is(*e, key))
+			return true;
+	}
+	return false;
 }
 
-void aie_site_cache_fill(u64 *slot, unsigned int ways,
-			 const struct aie_site *site);
+void aie_site_cache_fill(u64 *cache, u32 i, const struct aie_site *site);
 
 /* The site in (@call_site, @type)'s home bucket, if it is its; or NULL. */
 static __always_inline struct aie_site *

@@ -206,7 +206,8 @@ struct aie_frames_found aie_frames_caller(const unsigned long *slot)
 		if (!f.site)
 			return f;
 		if (!(READ_ONCE(f.site->flags) & BIT(AIE_SITE_WRAPPER))) {
-			aie_site_cache_fill(aie_site_cache_page_slot(ret), 2,
+			aie_site_cache_fill(aie_site_cache_page,
+					    aie_site_cache_page_index(ret),
 					    f.site);
 			return f;
 		}

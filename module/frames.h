@@ -88,6 +88,7 @@ static __always_inline bool aie_frames_caller_fast(const unsigned long *slot,
 						   struct aie_site **sitep,
 						   u32 *idx)
 {
+	unsigned long ret;
 	unsigned int i;
 	u32 h;
 	u64 e;
@@ -102,7 +103,9 @@ static __always_inline bool aie_frames_caller_fast(const unsigned long *slot,
 	return false;
 caller:
 	/* Read again: no register holds it through the walk */
-	if (unlikely(!aie_site_cache_page_find(READ_ONCE(*slot), &e))) {
+	ret = READ_ONCE(*slot);
+	if (unlikely(!aie_site_cache_find(aie_site_cache_page,
+					  AIE_SITE_CACHE_PAGE_BITS, ret, &e))) {
 		aie_count(page_site_misses);
 		return false;
 	}

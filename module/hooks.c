@@ -596,8 +596,8 @@ static noinline void aie_track_slab_alloc_get(unsigned long call_site,
 
 	aie_count(slab_site_misses);
 	if (site)
-		aie_site_cache_fill(aie_site_cache_slab_slot(call_site), 1,
-				    site);
+		aie_site_cache_fill(aie_site_cache_slab,
+				    aie_site_cache_slab_index(call_site), site);
 	if (unlikely(!site || (READ_ONCE(site->flags) & AIE_SITE_SLOW))) {
 		aie_track_slab_alloc_flagged(site, call_site, ptr, bytes, req,
 					     accounted);
@@ -631,8 +631,9 @@ void aie_track_slab_alloc(void *unused, unsigned long call_site,
 
 	if (unlikely(aie_slab_oversize(bytes)))
 		goto slow;
-	e = READ_ONCE(*aie_site_cache_slab_slot(call_site));
-	if (unlikely(!aie_site_cache_is(e, call_site))) {
+	if (unlikely(!aie_site_cache_find(aie_site_cache_slab,
+					  AIE_SITE_CACHE_SLAB_BITS, call_site,
+					  &e))) {
 		aie_track_slab_alloc_get(call_site, ptr, bytes, req, accounted);
 		return;
 	}

@@ -223,30 +223,30 @@ size_t aie_sites_memory(void)
 }
 
 /*
- * Put @site, found by a hook whose cache entries for its call site are the
- * @ways from @slot, in the first of them that is empty, unless one holds
- * its call site already (its site, or a retired one's: see aie.h): the
- * first sites to come keep their entries, so that busy sites that share
- * them do not take them from each other on every call, and a site takes
- * one way of a pair at most. A site whose call site is no kernel text
- * address cannot be told by its low half, and stays out. Any context but
- * NMI; two hooks that fill one entry at once each leave a whole entry of
- * a site of the cache's type, and the last stays.
+ * Put @site, found by a hook whose call site's own entry in @cache is
+ * @i, in the first way of its group that is empty (in
+ * aie_site_cache_find()'s order), unless one holds its call site already
+ * (its site, or a retired one's: see aie.h): the first sites to come keep
+ * their entries, so that busy sites that share a group do not take
+ * entries from each other on every call, and a site takes one way at
+ * most. A site whose call site is no kernel text address cannot be told
+ * by its low half, and stays out. Any context but NMI; two hooks that
+ * fill one entry at once each leave a whole entry of a site of the
+ * cache's type, and the last stays.
  */
-void aie_site_cache_fill(u64 *slot, unsigned int ways,
-			 const struct aie_site *site)
+void aie_site_cache_fill(u64 *cache, u32 i, const struct aie_site *site)
 {
 	u64 *empty = NULL, e;
-	unsigned int i;
+	unsigned int w;
 
 	if (upper_32_bits(site->call_site) != U32_MAX)
 		return;
-	for (i = 0; i < ways; i++) {
-		e = READ_ONCE(slot[i]);
+	for (w = 0; w < AIE_SITE_CACHE_WAYS; w++) {
+		e = READ_ONCE(cache[i ^ w]);
 		if (aie_site_cache_is(e, site->call_site))
 			return;
 		if (!e && !empty)
-			empty = &slot[i];
+			empty = &cache[i ^ w];
 	}
 	if (empty)
 		WRITE_ONCE(*empty, (u64)aie_site_index(site) << 32 |

@@ -281,15 +281,19 @@ TEST(small_table_whole)
  * each counted exactly, the first time (the sites new: each misses the
  * cache, which the site table fills) and the second (found in the caches,
  * but for those whose entries other sites hold, looked up in the table
- * again; the page cache's pairs overflow at some of the 512, beside the
- * kernel's own sites). The slab cache is direct-mapped and its hash
- * spreads the helper's regular layout: the second time, fewer than half
- * of the 768 miss. A page walk whose wrapper the wrapper table holds away
- * from its home entry looks that wrapper up in the page cache, and
- * misses, on every allocation: where the table holds the wrappers moves
- * with the kernel's address from boot to boot, so the page cache's
- * misses are bounded the first time only, from below (make bench
- * measures the page pair). Counters enough for all at load: none waits.
+ * again; the page cache's groups of four overflow at some of the 512,
+ * beside the kernel's own sites). The slab cache's hash spreads the
+ * helper's regular layout, and a site finds any of the four ways of its
+ * group: the second time, fewer than 8 of the 768 miss (none as a rule,
+ * as five sites in one of 2048 groups are rare; a direct-mapped cache of
+ * as many entries, where a site whose one entry another took misses
+ * every time, had 33 miss here). A page walk whose wrapper the wrapper
+ * table holds away from its home entry looks that wrapper up in the
+ * page cache, and misses, on every allocation: where the table holds the
+ * wrappers moves with the kernel's address from boot to boot, so the
+ * page cache's misses are bounded the first time only, from below (make
+ * bench measures the page pair). Counters enough for all at load: none
+ * waits.
  */
 TEST(site_caches_every_site_exact)
 {
@@ -309,7 +313,9 @@ TEST(site_caches_every_site_exact)
 			EXPECT_LE(512, aie_stat("page_site_cache_misses") -
 				       page_misses);
 		} else {
-			EXPECT_GT(768 / 2, misses);
+			EXPECT_GT(8, misses);
+			TH_LOG("second round: %lld slab site cache misses",
+			       misses);
 		}
 		EXPECT_EQ(768, aie_for_each_row(site_one_round, &round))
 			TH_LOG("round %d", round);
