@@ -21,6 +21,10 @@
 #   make bench           time the allocators in a VM (icount) with and
 #                        without allocinfo_ext; print the tables of
 #                        Documentation/benchmarks.rst
+#   make bench-profile OP=<op>[:<n>]
+#                        where one aie_bench operation's instructions go,
+#                        function by function, not loaded and under full
+#                        tracking (a QEMU plugin counts them), on KERNEL
 #   make dkms-check      add, build, install and remove the module with
 #                        DKMS for Debian's 6.12 and 6.1 (root)
 #   make bench-bcc       measure BCC's memleak beside allocinfo_ext on
@@ -38,7 +42,7 @@ PREFIX ?= /usr/local
 INSTALL_MOD_PATH ?= $(DESTDIR)
 
 .PHONY: all modules tools install install-module install-tools clean \
-	check check-all stress dkms-check run bench bench-bcc kdir
+	check check-all stress dkms-check run bench bench-profile bench-bcc kdir
 
 all: modules
 
@@ -111,6 +115,10 @@ run:
 bench:
 	$(if $(filter file,$(origin KERNEL)),,AIE_BENCH_KERNELS=$(KERNEL)) \
 		tools/vm/bench.sh
+
+bench-profile:
+	$(if $(OP),,$(error OP=<op>[:<n>] is needed, an operation of aie_bench: kmalloc-64, pages-0, ...))
+	AIE_BENCH_PROFILE=$(OP) AIE_BENCH_KERNELS=$(KERNEL) tools/vm/bench.sh
 
 # BCC memleak beside allocinfo_ext, in a VM with a Debian root over 9p.
 bench-bcc:

@@ -18,6 +18,13 @@
 # sysctl.vm.mem_profiling=0). Raw figures and logs go to build/bench/.
 # AIE_BENCH_QUICK=1: the main boot only, five operations (see guest/bench.sh).
 # AIE_BENCH_QUICK=read: the main boot only, the reads of 10,000 sites.
+# AIE_BENCH_PROFILE=<op>[:<n>] (make bench-profile OP=...): instead of the
+# tables, where one operation's instructions go, function by function:
+# four boots of the first kernel under the tbprof QEMU plugin
+# (tools/bench/tbprof.c), n and 2n operations with nothing loaded and
+# with full tracking; profile-report.py prints the second less the first,
+# per operation, so that boot and module load cancel out (both boots with
+# nothing loaded list the kernel's functions, for the same reason).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -62,6 +69,39 @@ aie_bench_boot() {
 	aie_log "$set boot of $AIE_KREL: $((SECONDS - t0)) s"
 }
 
+# aie_bench_profile SPEC: make bench-profile on one kernel.
+aie_bench_profile() {
+	local op=${AIE_BENCH_PROFILE%%:*} n cfg k prof=$AIE_BENCH_OUT/profile
+	n=${AIE_BENCH_PROFILE#"$op"}
+	n=${n#:}
+	n=${n:-20000}
+	case "$n" in
+	*[!0-9]* | 0) aie_die "AIE_BENCH_PROFILE=$AIE_BENCH_PROFILE: <op>[:<n>], n a count" ;;
+	esac
+	aie_kernel "$1"
+	aie_bench_build
+	make -s -C "$AIE_TOP/tools/bench" tbprof.so >&2 ||
+		aie_die "tools/bench/tbprof.so build failed"
+	rm -rf "$prof" && mkdir -p "$prof"
+	for cfg in none full; do
+		for k in 1 2; do
+			AIE_APPEND="aie.bench=profile aie.profile=$op:$((k * n)) aie.config=$cfg nokaslr $([ $cfg = none ] && echo aie.syms)" \
+			AIE_VM_CPUS=1 AIE_QEMU_EXTRA="-icount shift=0,sleep=off -plugin $AIE_TOP/tools/bench/tbprof.so,out=$prof/$cfg$k.tb" \
+				aie_boot bench "${AIE_TIMEOUT:-900}" || true
+			tr -d '\r' <"$AIE_OUT/output.log" >"$prof/$cfg$k.log"
+			grep -q '^AIE-END 0' "$prof/$cfg$k.log" && [ -s "$prof/$cfg$k.tb" ] ||
+				aie_die "the profile boot $cfg$k of $AIE_KREL did not complete: see $prof"
+			grep -q "^R $cfg $op " "$prof/$cfg$k.log" ||
+				aie_die "$op: no such operation, or it failed (see $prof/$cfg$k.log)"
+		done
+	done
+	python3 "$AIE_TOP/tools/bench/profile-report.py" --op "$op" --n "$n" \
+		--passes "$(($(sed -n 's/^#define AIE_BENCH_ROUNDS[[:space:]]*\([0-9]*\).*/\1/p' \
+			"$AIE_TOP/tools/bench/aie_bench/main.c") + 1))" \
+		--ko "$AIE_TOP/module/allocinfo_ext.ko" --kernel "$AIE_KREL" "$prof" |
+		tee "$prof/report.rst"
+}
+
 # aie_bench_kernel SPEC: every boot of one kernel, then its tables.
 aie_bench_kernel() {
 	local t0=$SECONDS raw auto
@@ -100,6 +140,10 @@ kernels=${AIE_BENCH_KERNELS:-}
 if [ -z "$kernels" ]; then
 	kernels=6.12
 	[ -f "$AIE_ALLOCPROF" ] && kernels="$kernels $AIE_ALLOCPROF"
+fi
+if [ -n "${AIE_BENCH_PROFILE:-}" ]; then
+	aie_bench_profile "${kernels%% *}"
+	exit
 fi
 for k in $kernels; do
 	aie_bench_kernel "$k"

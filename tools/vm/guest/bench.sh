@@ -25,7 +25,8 @@
 # slabdebug (kmalloc-64 under slab_debug=U), pageowner (pages-0 under
 # page_owner=on), quick (full's configurations for five operations, no
 # workloads, no memory, reading or accuracy: for a change to the hot path)
-# or read (the reads of 10,000 sites only: for a change to the read path).
+# or read (the reads of 10,000 sites only: for a change to the read path),
+# or profile (one operation, for make bench-profile: see below).
 set=$(sed -n 's/.*aie\.bench=\([a-z]*\).*/\1/p' /proc/cmdline)
 quick=
 ctl=/sys/kernel/debug/aie_bench/ctl
@@ -41,7 +42,7 @@ vmalloc:1000"
 	set=full
 	quick=1
 fi
-[ "$set" = read ] && quick=1
+[ "$set" = read ] || [ "$set" = profile ] && quick=1
 
 # run_ops CONFIG OP:N...: each operation through aie_bench
 run_ops() {
@@ -175,6 +176,25 @@ if [ -z "$quick" ]; then
 fi
 facts
 case "$set" in
+profile)
+	# aie.profile=<op>:<n> under aie.config=none or full, for make
+	# bench-profile (tools/vm/bench.sh): the module's text address, and
+	# with aie.syms the kernel's functions, for the host to name blocks by
+	spec=$(sed -n 's/.*aie\.profile=\([a-z0-9_:-]*\).*/\1/p' /proc/cmdline)
+	case $(sed -n 's/.*aie\.config=\([a-z]*\).*/\1/p' /proc/cmdline) in
+	none)
+		run_ops none "$spec" ;;
+	full)
+		insmod /aie/allocinfo_ext.ko hooks=slab,page,vmalloc,percpu || exit 1
+		echo "M text $(cat /sys/module/allocinfo_ext/sections/.text)"
+		run_ops full "$spec"
+		rmmod allocinfo_ext ;;
+	*)
+		echo "aie.config= wants none or full"
+		exit 1 ;;
+	esac
+	grep -q 'aie\.syms' /proc/cmdline &&
+		awk '$2 ~ /^[tT]$/ && NF == 3 { print "S", $1, $3 }' /proc/kallsyms ;;
 profiler)
 	run_all profiler ;;
 slabdebug)
