@@ -71,7 +71,7 @@ aie_bench_boot() {
 
 # aie_bench_profile SPEC: make bench-profile on one kernel.
 aie_bench_profile() {
-	local op=${AIE_BENCH_PROFILE%%:*} n cfg k prof=$AIE_BENCH_OUT/profile
+	local op=${AIE_BENCH_PROFILE%%:*} n cfg k extra= prof=$AIE_BENCH_OUT/profile
 	n=${AIE_BENCH_PROFILE#"$op"}
 	n=${n#:}
 	n=${n:-20000}
@@ -82,10 +82,13 @@ aie_bench_profile() {
 	aie_bench_build
 	make -s -C "$AIE_TOP/tools/bench" tbprof.so >&2 ||
 		aie_die "tools/bench/tbprof.so build failed"
+	# as in the main boot of make bench: the in-kernel profiler off
+	grep -qx 'CONFIG_MEM_ALLOC_PROFILING=y' "$AIE_KDIR/include/config/auto.conf" 2>/dev/null &&
+		extra=sysctl.vm.mem_profiling=0
 	rm -rf "$prof" && mkdir -p "$prof"
 	for cfg in none full; do
 		for k in 1 2; do
-			AIE_APPEND="aie.bench=profile aie.profile=$op:$((k * n)) aie.config=$cfg nokaslr $([ $cfg = none ] && echo aie.syms)" \
+			AIE_APPEND="aie.bench=profile aie.profile=$op:$((k * n)) aie.config=$cfg nokaslr $extra $([ $cfg = none ] && echo aie.syms)" \
 			AIE_VM_CPUS=1 AIE_QEMU_EXTRA="-icount shift=0,sleep=off -plugin $AIE_TOP/tools/bench/tbprof.so,out=$prof/$cfg$k.tb" \
 				aie_boot bench "${AIE_TIMEOUT:-900}" || true
 			tr -d '\r' <"$AIE_OUT/output.log" >"$prof/$cfg$k.log"
