@@ -464,32 +464,36 @@ static __always_inline u64 aie_slab_val(u32 idx, u64 bytes, u64 slack,
 /*
  * aie_track_slab_alloc_at() of an object whose page frame has no entry
  * yet, or whose block has no records: a large kmalloc(), a KFENCE object,
- * a slab of too many granules. Its block's entry made if it has none, the
- * object goes to the object map with the site already found, or, for
- * anything else (a record to be had after all, a spill), through
- * __aie_track_alloc(). Out of line: once per slab, once per large
- * kmalloc().
+ * a slab of too many granules. A large kmalloc() of four pages or more
+ * keeps its record in its pages' entries (aie_slab_large_put()); else its
+ * block's entry is made if it has none, and the object goes to the
+ * object map with the site already found, or, for anything else (a
+ * record to be had after all, a spill), through __aie_track_alloc(). Out
+ * of line: once per slab, once per large kmalloc().
  */
 static noinline void aie_track_slab_alloc_none(struct aie_site *site,
 					       const void *ptr, u64 bytes,
 					       u64 slack, bool accounted)
 {
+	u64 val = aie_slab_val(aie_site_index(site), bytes, slack, accounted);
 	enum aie_objmap_result res;
 	u32 e = aie_slab_entry(ptr);
 	u64 old;
 
-	if (!e)
+	if (!e) {
+		if (aie_slab_large_put(ptr, val)) {
+			aie_site_charge(site, bytes, slack, 1, accounted);
+			goto capture;
+		}
 		e = aie_slab_block_make(ptr, bytes);
+	}
 	if (e != AIE_SLAB_NONE) {
 		/* bytes - slack: a request that gives @slack */
 		__aie_track_alloc(site->call_site, AIE_TYPE_SLAB, ptr, bytes,
 				  bytes - slack, 1, accounted);
 		return;
 	}
-	res = aie_objects_insert((unsigned long)ptr,
-				 aie_slab_val(aie_site_index(site), bytes,
-					      slack, accounted),
-				 &old);
+	res = aie_objects_insert((unsigned long)ptr, val, &old);
 	if (unlikely(res == AIE_OBJMAP_FULL)) {
 		aie_count(untracked);
 	} else {
@@ -497,6 +501,7 @@ static noinline void aie_track_slab_alloc_none(struct aie_site *site,
 			aie_track_replaced((unsigned long)ptr, old);
 		aie_site_charge(site, bytes, slack, 1, accounted);
 	}
+capture:
 	if (aie_capture_on())
 		aie_capture_alloc(site, bytes, 1);
 }

@@ -97,10 +97,11 @@ static noinline void aie_page_alloc_rest(const unsigned long *slot,
  * Sampling off and a block allocated: the common walk (frames.h) and the
  * page map's fast path (pagemap.h), inline, with no call on the way. The
  * site's flags are read once: a site with none of AIE_SITE_SLOW's takes
- * the fast path; what that does not take, and a site with other flags
- * than a wrapper's or a retired site's (an allocator's internal one, a
- * disabled one), goes to aie_track_page_alloc()'s general path; the rest
- * of aie_probe_page_alloc() does anything else.
+ * the fast path; an allocator's internal site is counted and left at
+ * once; what the fast path does not take, and a site with other flags
+ * than a wrapper's or a retired site's (a disabled one), goes to
+ * aie_track_page_alloc()'s general path; the rest of
+ * aie_probe_page_alloc() does anything else.
  */
 static noinline void aie_page_alloc_all(const unsigned long *slot,
 					struct page *page, unsigned int order,
@@ -120,6 +121,11 @@ static noinline void aie_page_alloc_all(const unsigned long *slot,
 		return;
 	if (unlikely(flags & (BIT(AIE_SITE_UNLOADED) | BIT(AIE_SITE_WRAPPER))))
 		goto rest;
+	/* The pages under a large kmalloc(): its own event counts them */
+	if (flags & BIT(AIE_SITE_INTERNAL)) {
+		aie_count(internal);
+		return;
+	}
 	aie_track_page_alloc_slow(site, site->call_site, page,
 				  PAGE_SIZE << order, 1, aie_gfp_accounted(gfp));
 	return;

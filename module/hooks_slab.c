@@ -430,6 +430,19 @@ static noinline void aie_slab_free_marked(const void *ptr)
 }
 
 /*
+ * The free of a large kmalloc() recorded in its pages' entries (slabmap.c):
+ * its record taken, its site charged back. Out of line, off the free
+ * probes' path.
+ */
+static noinline void aie_slab_free_large(const void *ptr)
+{
+	u64 val;
+
+	if (aie_slab_large_take(ptr, &val))
+		aie_track_slab_freed(ptr, AIE_SLAB_LARGE, val);
+}
+
+/*
  * The slab map first (slabmap.c), then the object map, which holds the
  * slab objects the slab map has no record for (large kmalloc(), KFENCE's,
  * and those of spilt blocks). No static branch: with the slab map off,
@@ -453,6 +466,9 @@ static __always_inline void aie_slab_free(const void *ptr)
 		return;
 	case AIE_SLAB_MARKED:
 		aie_slab_free_marked(ptr);
+		return;
+	case AIE_SLAB_LARGE_FOUND:
+		aie_slab_free_large(ptr);
 		return;
 	case AIE_SLAB_ELSEWHERE:
 		break;

@@ -16,7 +16,10 @@
  *                       (slabmap.h); AIE_SLAB_NONE for each page of a
  *                       slab block that has none, and for the pages of a
  *                       large kmalloc() or a KFENCE object up to that of
- *                       its first byte; or 0
+ *                       its first byte; AIE_SLAB_LARGE for the first page
+ *                       of a large kmalloc() whose record is in its
+ *                       second and third pages' entries, and those two
+ *                       halves of its record; or 0
  *   aie_slab_order[]    per 32 records: 1 + the order of the block whose
  *                       array starts there, or 0
  *
@@ -37,15 +40,21 @@
  * entries say so (AIE_SLAB_NONE), and its objects go to the object map. A
  * block that has an array is marked spilt when one of its objects goes to
  * the object map all the same (its slot below the granule), before the
- * object does: frees of its objects that find no record look there. The
- * pages of a KFENCE object or of a large kmalloc() (one object's), from
- * the block's first to that of the object's first byte, which its free
- * names (one page as a rule), are marked AIE_SLAB_NONE at its tracked
- * allocation too: so the page of every tracked object's first
- * byte has an entry, and a free whose page has none, the most common free
- * when the allocations are sampled or disabled, is done without a look in
- * the object map. A large kmalloc()'s marks go at its free, once the
- * object map's record is taken (aie_slab_unmark()). The array goes back,
+ * object does: frees of its objects that find no record look there. A
+ * large kmalloc() (one object's block, of four pages or more) tracked at
+ * full weight keeps its record in the entries of its own second and third
+ * pages, which no slab's entry can be, its first page's entry saying so
+ * (AIE_SLAB_LARGE): no object map, no lock, and its free takes the record
+ * from there (aie_slab_large_put(), aie_slab_large_take()). The pages of
+ * a KFENCE object or of any other large kmalloc() (a sampled one, whose
+ * weight is in the object map, or one past the map), from the block's
+ * first to that of the object's first byte, which its free names (one
+ * page as a rule), are marked AIE_SLAB_NONE at its tracked allocation:
+ * so the page of every tracked object's first byte has an entry, and a
+ * free whose page has none, the most common free when the allocations
+ * are sampled or disabled, is done without a look in the object map. A
+ * large kmalloc()'s marks go at its free, once the object map's record is
+ * taken (aie_slab_unmark()). The array goes back,
  * and the entries are cleared, when the page allocator frees the block:
  * this file's probe on mm_page_free, attached before the slab hooks,
  * finds the block by its first page's entry, whose record index is that
@@ -54,8 +63,9 @@
  * without its kprobe): it is charged back (hooks.c, unseen_frees) before
  * the array goes back to the pool. Of a block marked AIE_SLAB_NONE, only
  * the object at its first byte is looked for in the object map then: all
- * of a large kmalloc() whose free was not seen. KFENCE's pages never go
- * back.
+ * of a large kmalloc() whose free was not seen; one marked AIE_SLAB_LARGE
+ * has its record charged back from its pages' entries. KFENCE's pages
+ * never go back.
  *
  * Why an array cannot go while a hook uses it: a hook reads a block's
  * entry for an object that is live in it (an allocation's tracepoint
@@ -80,7 +90,8 @@
  *   only after it is released (aie_track_unseen_key()).
  * - Not taken for the pages of a large kmalloc(): one object's, which its
  *   owner alone reaches between its allocation and its free, so no other
- *   hook writes their entries meanwhile, and they take no array. Nor for
+ *   hook writes their entries meanwhile (its record among them), and they
+ *   take no array. Nor for
  *   the free of a block marked AIE_SLAB_NONE: no hook runs in a block the
  *   page allocator is freeing, and the pages go to their next owner after
  *   the probe, ordered by the page allocator's hand-over as the page
@@ -304,6 +315,44 @@ void aie_slab_spill(const void *ptr, u32 e)
 }
 
 /*
+ * A large kmalloc() at @ptr, tracked at full weight, whose page frame has
+ * no entry: if its block is of four pages or more, @ptr its first byte,
+ * and the map holds its first three pages, its record @val goes in the
+ * entries of its second and third pages, low half then high half, and
+ * its first page's entry says so (AIE_SLAB_LARGE). Those entries are no
+ * other block's, and a large kmalloc()'s second and third pages have no
+ * entry of their own otherwise: its marks go to the page of its first
+ * byte at most. A value's low half holds its size, never 0. No lock: the
+ * block's owner alone reaches it until its free (see above). False for
+ * anything else, which goes its usual way: a slab's object (a KFENCE
+ * object's page is a slab's too, and a single page), a block too small
+ * or past the map.
+ */
+bool aie_slab_large_put(const void *ptr, u64 val)
+{
+	unsigned long pfn = aie_slab_pfn_of(ptr);
+	struct folio *folio;
+	u32 *pe;
+
+	/* A kernel address >> 62 is 3, which takes the entry to record 0 */
+	BUILD_BUG_ON(aie_slab_shift(AIE_SLAB_LARGE) != 62 ||
+		     !(AIE_SLAB_LARGE & AIE_SLAB_SPILT) ||
+		     aie_slab_index_g(AIE_SLAB_LARGE, 3));
+	if (!PAGE_ALIGNED(ptr) || pfn + 2 >= aie_slab_npfn)
+		return false;
+	folio = page_folio(pfn_to_page(pfn));
+	if (folio_test_slab(folio) || folio_order(folio) < 2 ||
+	    folio_pfn(folio) != pfn)
+		return false;
+	pe = &aie_slab_pfn[pfn];
+	WRITE_ONCE(pe[1], lower_32_bits(val));
+	WRITE_ONCE(pe[2], upper_32_bits(val));
+	WRITE_ONCE(pe[0], AIE_SLAB_LARGE);
+	this_cpu_inc(aie_stats.slab_records);
+	return true;
+}
+
+/*
  * The free of @ptr, in a block marked AIE_SLAB_NONE, was seen, and the
  * object map's record of it taken: if the block is a large kmalloc()'s,
  * the only object it holds is gone, and its marks go now, from its first
@@ -343,6 +392,17 @@ static noinline void aie_slab_block_drop(unsigned long pfn, unsigned int order,
 	unsigned int shift = aie_slab_shift(e), nr, k;
 	u64 *rec;
 
+	/*
+	 * A large kmalloc() whose free went unseen: its record is charged
+	 * back, its entries cleared. No lock, as at its allocation.
+	 */
+	if (e == AIE_SLAB_LARGE) {
+		u64 val;
+
+		if (aie_slab_large_take((void *)first, &val))
+			aie_track_unseen(first, val);
+		return;
+	}
 	/*
 	 * A block that has no array: nothing of the pool's to give back.
 	 * No hook runs in a block while the page allocator frees it, and

@@ -27,12 +27,17 @@
  * free that finds no record looks there. AIE_SLAB_NONE, a block that has
  * no records (none to be had, or too many granules): every bit set, so
  * spilt, with a shift no slot passes; a kernel address shifted by 63 is
- * 1, which takes it to record 0, which stays 0.
+ * 1, which takes it to record 0, which stays 0. AIE_SLAB_LARGE, the first
+ * page of a large kmalloc() whose record is in the entries of its second
+ * and third pages, low half then high half (aie_slab_large_put()): spilt
+ * too, with a shift of 62, which no slot passes either and which makes a
+ * kernel address 3, and an index that 3 takes to record 0.
  */
 #define AIE_SLAB_SHIFT_MASK	0x3fU
 #define AIE_SLAB_SPILT		BIT(6)
 #define AIE_SLAB_INDEX_SHIFT	7
 #define AIE_SLAB_NONE		U32_MAX
+#define AIE_SLAB_LARGE		0xfffffefeU
 #define AIE_SLAB_MAX_POOL	BIT(32 - AIE_SLAB_INDEX_SHIFT)
 
 extern u32 *aie_slab_pfn;
@@ -115,6 +120,28 @@ static __always_inline unsigned long aie_slab_gkey(u32 entry, const void *ptr)
 }
 
 u32 aie_slab_block_make(const void *ptr, u64 bytes);
+bool aie_slab_large_put(const void *ptr, u64 val);
+
+/*
+ * Take the record of the large kmalloc() at @ptr, whose first page's
+ * entry is AIE_SLAB_LARGE, into *@val, and clear its entries: at its
+ * free, or at its block's (aie_slab_block_drop()) if that went unseen.
+ * False if there was none (cannot happen: the entry says there is). No
+ * lock, as at the put (aie_slab_large_put()).
+ */
+static inline bool aie_slab_large_take(const void *ptr, u64 *val)
+{
+	u32 *pe = &aie_slab_pfn[aie_slab_pfn_of(ptr)];
+
+	*val = (u64)pe[2] << 32 | pe[1];
+	WRITE_ONCE(pe[1], 0);
+	WRITE_ONCE(pe[2], 0);
+	WRITE_ONCE(pe[0], 0);
+	if (!*val)
+		return false;
+	this_cpu_dec(aie_stats.slab_records);
+	return true;
+}
 void aie_slab_spill(const void *ptr, u32 entry);
 void aie_slab_unmark(const void *ptr);
 
@@ -173,6 +200,7 @@ enum aie_slab_found {
 	AIE_SLAB_ABSENT,	/* tracked nowhere */
 	AIE_SLAB_ELSEWHERE,	/* not here: look in the object map */
 	AIE_SLAB_MARKED,	/* the object map, then aie_slab_unmark() */
+	AIE_SLAB_LARGE_FOUND,	/* in its pages' entries: aie_slab_large_take() */
 };
 
 /*
@@ -186,6 +214,8 @@ enum aie_slab_found {
  * past the map, and every pointer with the map off (aie_slab_npfn 0),
  * is looked for in the object map; so is one of a block marked
  * AIE_SLAB_NONE (MARKED), whose marks may go with it (aie_slab_unmark()).
+ * A large kmalloc() whose first page says AIE_SLAB_LARGE has its record
+ * in its pages' entries (LARGE_FOUND): aie_slab_large_take().
  */
 static __always_inline enum aie_slab_found
 aie_slabmap_remove(const void *ptr, u64 *val, u32 *entry)
@@ -209,6 +239,8 @@ aie_slabmap_remove(const void *ptr, u64 *val, u32 *entry)
 	}
 	if (likely(!(e & AIE_SLAB_SPILT)))
 		return AIE_SLAB_ABSENT;
+	if (e == AIE_SLAB_LARGE)
+		return AIE_SLAB_LARGE_FOUND;
 	return e == AIE_SLAB_NONE ? AIE_SLAB_MARKED : AIE_SLAB_ELSEWHERE;
 }
 

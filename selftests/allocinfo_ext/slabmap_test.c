@@ -2,8 +2,9 @@
 /*
  * slabmap_test - the slab map (slabmap=1): slab objects' records kept
  * beside their slab's pages. Its memory, exactly; rows exact through it,
- * for kmalloc and a private cache; sampled objects' weights found again
- * at their frees; a block's records taken at the first allocation in a
+ * for kmalloc, a private cache and large kmalloc()s, whose records are
+ * kept in the entries of their own pages; sampled objects' weights found
+ * again at their frees; a block's records taken at the first allocation in a
  * slab and given back when the slab goes back to the page allocator, and
  * taken again for the next; off with lifetimes=1 and with slabmap=0.
  * The page map, which goes with it: page rows exact through it, sampled
@@ -313,12 +314,59 @@ TEST_F(slabmap, objects_across_pages)
 }
 
 /*
- * A large kmalloc() is tracked in the object map, and its pages are marked
- * in the slab map (so that a free whose page has no entry needs no look in
- * the object map): a kfree() finds it there. One whose kfree() goes unseen
- * ("unseen": its pages freed as kfree() frees them, less the event) is
- * charged back when its pages go back to the page allocator, counted in
- * unseen_frees; it does not stay live. 3 pages + 1 byte: an order-2 block.
+ * A large kmalloc() of four pages or more, tracked at full weight, has its
+ * record in the slab map, in the entries of its own second and third
+ * pages (slabmap.c): counted in slab_map_objects, not in the object map
+ * (objmap_objects()), which the old way took one object each; rows exact
+ * at its allocation and its free, for a size known at build time and
+ * one that is not. 3 pages + 1 byte: an order-2 block.
+ */
+/*
+ * The object map's objects: tracked_objects counts the slab and page maps'
+ * records too. Three reads, a little apart.
+ */
+static long long objmap_objects(void)
+{
+	return aie_stat("tracked_objects") - aie_stat("slab_map_objects") -
+	       aie_stat("page_map_objects");
+}
+
+TEST_F(slabmap, large_kmalloc_in_its_pages)
+{
+	long long page = sysconf(_SC_PAGESIZE), req = 3 * page + 1;
+	long long block = 4 * page, recs, objs, unseen;
+	const char *kind[] = { "large_const", "large_var" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kind); i++) {
+		char func[64];
+
+		snprintf(func, sizeof(func), "aie_helper_kmalloc_%s", kind[i]);
+		recs = aie_stat("slab_map_objects");
+		objs = objmap_objects();
+		unseen = aie_stat("unseen_frees");
+		ASSERT_EQ(0, aie_helper("alloc %s 40", kind[i]));
+		EXPECT_ROW(func, "slab", 40, 40 * block, 40 * (block - req), 40,
+			   40 * block, 40 * block, 0);
+		EXPECT_LE(recs + 40 - OTHER_RECORDS,
+			  aie_stat("slab_map_objects")) TH_LOG("%s", kind[i]);
+		EXPECT_GT(objs + 40 / 2, objmap_objects())
+			TH_LOG("%s", kind[i]);
+		ASSERT_EQ(0, aie_helper("free %s 40", kind[i]));
+		EXPECT_ROW(func, "slab", 0, 0, 0, 40, 40 * block, 40 * block,
+			   0);
+		EXPECT_GE(recs + OTHER_RECORDS, aie_stat("slab_map_objects"))
+			TH_LOG("%s", kind[i]);
+		EXPECT_EQ(unseen, aie_stat("unseen_frees"));
+	}
+}
+
+/*
+ * A large kmalloc() whose kfree() goes unseen ("unseen": its pages freed
+ * as kfree() frees them, less the event) is charged back when its pages
+ * go back to the page allocator, from its record in the entries of its
+ * pages, counted in unseen_frees; it does not stay live. 3 pages + 1
+ * byte: an order-2 block.
  */
 TEST_F(slabmap, large_kmalloc_unseen_free)
 {
