@@ -142,6 +142,7 @@ static inline bool aie_slab_large_take(const void *ptr, u64 *val)
 	this_cpu_dec(aie_stats.slab_records);
 	return true;
 }
+
 void aie_slab_spill(const void *ptr, u32 entry);
 void aie_slab_unmark(const void *ptr);
 
