@@ -102,7 +102,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--op", required=True)
     ap.add_argument("--n", type=int, required=True)
-    ap.add_argument("--passes", type=int, required=True)
+    ap.add_argument("--passes", type=int, required=True,
+                    help="operations per n: aie_bench's passes of a run, "
+                    "or a workload's operations a round")
+    ap.add_argument("--rounds", action="store_true",
+                    help="n counts a userspace workload's rounds")
     ap.add_argument("--ko", required=True)
     ap.add_argument("--kernel", default="")
     ap.add_argument("--min", type=float, default=0.5,
@@ -146,10 +150,14 @@ def main():
 
     w = max([len(r[1]) for r in rows] + [40])
     rule = "=" * w + "  " + "  ".join(["=" * 11] * 3)
-    print("%s%s: instructions per operation, from runs of %d and %d "
-          "operations, %d passes each"
-          % (a.op, " on " + a.kernel if a.kernel else "", a.n, 2 * a.n,
-             a.passes))
+    if a.rounds:
+        how = ("%d and %d rounds of %d operations"
+               % (a.n, 2 * a.n, a.passes))
+    else:
+        how = ("runs of %d and %d operations, %d passes each"
+               % (a.n, 2 * a.n, a.passes))
+    print("%s%s: instructions per operation, from %s"
+          % (a.op, " on " + a.kernel if a.kernel else "", how))
     print()
     print(rule)
     print("%-*s  %11s  %11s  %11s" % (w, "function", "not loaded", "full",
@@ -161,9 +169,10 @@ def main():
                                              tf - tn))
     print(rule)
     print()
-    print("make bench's figure for the same boots (fastest round): "
+    print("make bench's figure for the same boots (%s round): "
           "%.1f not loaded, %.1f full tracking"
-          % (result(p("none2.log"), "none", a.op),
+          % ("median" if a.rounds else "fastest",
+             result(p("none2.log"), "none", a.op),
              result(p("full2.log"), "full", a.op)))
 
 

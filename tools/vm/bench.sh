@@ -19,7 +19,9 @@
 # AIE_BENCH_QUICK=1: the main boot only, five operations (see guest/bench.sh).
 # AIE_BENCH_QUICK=read: the main boot only, the reads of 10,000 sites.
 # AIE_BENCH_PROFILE=<op>[:<n>] (make bench-profile OP=...): instead of the
-# tables, where one operation's instructions go, function by function:
+# tables, where one operation's instructions go, function by function (an
+# operation of aie_bench, or a message or file of a userspace workload,
+# msg-pipe, msg-socket or files, whose n is its rounds):
 # four boots of the first kernel under the tbprof QEMU plugin
 # (tools/bench/tbprof.c), n and 2n operations with nothing loaded and
 # with full tracking; profile-report.py prints the second less the first,
@@ -72,9 +74,14 @@ aie_bench_boot() {
 # aie_bench_profile SPEC: make bench-profile on one kernel.
 aie_bench_profile() {
 	local op=${AIE_BENCH_PROFILE%%:*} n cfg k extra= prof=$AIE_BENCH_OUT/profile
+	local passes rounds=
 	n=${AIE_BENCH_PROFILE#"$op"}
 	n=${n#:}
-	n=${n:-20000}
+	# a userspace workload's n counts its rounds
+	case "$op" in
+	msg-pipe | msg-socket | files) rounds=--rounds; n=${n:-3} ;;
+	*) n=${n:-20000} ;;
+	esac
 	case "$n" in
 	*[!0-9]* | 0) aie_die "AIE_BENCH_PROFILE=$AIE_BENCH_PROFILE: <op>[:<n>], n a count" ;;
 	esac
@@ -98,9 +105,16 @@ aie_bench_profile() {
 				aie_die "$op: no such operation, or it failed (see $prof/$cfg$k.log)"
 		done
 	done
+	if [ -n "$rounds" ]; then
+		# the operations of a round, as benchload reports them
+		passes=$(awk -v op="$op" '$1 == "R" && $3 == op { print $4; exit }' "$prof/none1.log")
+	else
+		# aie_bench's warm-up and its rounds
+		passes=$(($(sed -n 's/^#define AIE_BENCH_ROUNDS[[:space:]]*\([0-9]*\).*/\1/p' \
+			"$AIE_TOP/tools/bench/aie_bench/main.c") + 1))
+	fi
 	python3 "$AIE_TOP/tools/bench/profile-report.py" --op "$op" --n "$n" \
-		--passes "$(($(sed -n 's/^#define AIE_BENCH_ROUNDS[[:space:]]*\([0-9]*\).*/\1/p' \
-			"$AIE_TOP/tools/bench/aie_bench/main.c") + 1))" \
+		--passes "$passes" $rounds \
 		--ko "$AIE_TOP/module/allocinfo_ext.ko" --kernel "$AIE_KREL" "$prof" |
 		tee "$prof/report.rst"
 }

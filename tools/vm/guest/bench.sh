@@ -180,19 +180,27 @@ profile)
 	# aie.profile=<op>:<n> under aie.config=none or full, for make
 	# bench-profile (tools/vm/bench.sh): the module's text address, and
 	# with aie.syms the kernel's functions, for the host to name blocks by
+	# (a userspace workload's n is its rounds)
 	spec=$(sed -n 's/.*aie\.profile=\([a-z0-9_:-]*\).*/\1/p' /proc/cmdline)
+	w=$(echo "$user_work" | awk -v op="${spec%:*}" \
+		'($1 == "msg" ? $1 "-" $2 : $1) == op')
 	case $(sed -n 's/.*aie\.config=\([a-z]*\).*/\1/p' /proc/cmdline) in
 	none)
-		run_ops none "$spec" ;;
+		cfg=none ;;
 	full)
 		insmod /aie/allocinfo_ext.ko hooks=slab,page,vmalloc,percpu || exit 1
 		echo "M text $(cat /sys/module/allocinfo_ext/sections/.text)"
-		run_ops full "$spec"
-		rmmod allocinfo_ext ;;
+		cfg=full ;;
 	*)
 		echo "aie.config= wants none or full"
 		exit 1 ;;
 	esac
+	if [ -n "$w" ]; then
+		echo "R $cfg $(/aie/benchload $w "${spec#*:}" </dev/null)"
+	else
+		run_ops $cfg "$spec"
+	fi
+	[ $cfg = full ] && rmmod allocinfo_ext
 	grep -q 'aie\.syms' /proc/cmdline &&
 		awk '$2 ~ /^[tT]$/ && NF == 3 { print "S", $1, $3 }' /proc/kallsyms ;;
 profiler)
