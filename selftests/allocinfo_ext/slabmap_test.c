@@ -337,7 +337,7 @@ TEST_F(slabmap, large_kmalloc_in_its_pages)
 {
 	long long page = sysconf(_SC_PAGESIZE), req = 3 * page + 1;
 	long long block = 4 * page, recs, mid, objs, unseen;
-	const char *kind[] = { "large_const", "large_var" };
+	static const char * const kind[] = { "large_const", "large_var" };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(kind); i++) {
