@@ -753,16 +753,6 @@ static __always_inline u32 aie_site_cache_index(unsigned long call_site,
 	return aie_site_cache_hash(call_site) >> (32 - bits);
 }
 
-static __always_inline u32 aie_site_cache_slab_index(unsigned long call_site)
-{
-	return aie_site_cache_index(call_site, AIE_SITE_CACHE_SLAB_BITS);
-}
-
-static __always_inline u32 aie_site_cache_page_index(unsigned long call_site)
-{
-	return aie_site_cache_index(call_site, AIE_SITE_CACHE_PAGE_BITS);
-}
-
 /* Whether the cache entry @e is @call_site's. */
 static __always_inline bool aie_site_cache_is(u64 e, unsigned long call_site)
 {
@@ -808,7 +798,8 @@ static __always_inline bool aie_site_cache_find(const u64 *cache,
 	return false;
 }
 
-void aie_site_cache_fill(u64 *cache, u32 i, const struct aie_site *site);
+void aie_site_cache_fill(u64 *cache, unsigned int bits,
+			 const struct aie_site *site);
 
 /* The site in (@call_site, @type)'s home bucket, if it is its; or NULL. */
 static __always_inline struct aie_site *

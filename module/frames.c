@@ -207,8 +207,7 @@ struct aie_frames_found aie_frames_caller(const unsigned long *slot)
 			return f;
 		if (!(READ_ONCE(f.site->flags) & BIT(AIE_SITE_WRAPPER))) {
 			aie_site_cache_fill(aie_site_cache_page,
-					    aie_site_cache_page_index(ret),
-					    f.site);
+					    AIE_SITE_CACHE_PAGE_BITS, f.site);
 			return f;
 		}
 		frame = READ_ONCE(f.site->frame);

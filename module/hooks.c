@@ -602,7 +602,7 @@ static noinline void aie_track_slab_alloc_get(unsigned long call_site,
 	aie_count(slab_site_misses);
 	if (site)
 		aie_site_cache_fill(aie_site_cache_slab,
-				    aie_site_cache_slab_index(call_site), site);
+				    AIE_SITE_CACHE_SLAB_BITS, site);
 	if (unlikely(!site || (READ_ONCE(site->flags) & AIE_SITE_SLOW))) {
 		aie_track_slab_alloc_flagged(site, call_site, ptr, bytes, req,
 					     accounted);
@@ -618,14 +618,16 @@ static noinline void aie_track_slab_alloc_get(unsigned long call_site,
  * slab site cache (or, not there, through aie_track_slab_alloc_get()),
  * the record from the page frame's entry, the charge. What it does not
  * take: an allocator's internal site is counted and left
- * (aie_track_slab_alloc_flagged()); a page marked AIE_SLAB_NONE, or
- * marked so now (a large kmalloc(), a KFENCE object, a slab that can
- * have no records), puts the object in the object map with the site
- * found (aie_track_slab_alloc_none()); a site with other flags or none to
- * be had, a granule above the slot, or a value that does not pack, goes
- * to __aie_track_alloc(), which does it all again its way. Six arguments
- * in registers: @unused is the slab probes' own first argument, so that
- * they pass theirs on in the registers they came in (hooks_slab.c).
+ * (aie_track_slab_alloc_flagged()); a page with no entry or marked
+ * AIE_SLAB_NONE goes to aie_track_slab_alloc_none(), with the site
+ * found: a large kmalloc() puts its record in its pages' entries, a new
+ * slab has its block made, and an object that can have no record (a
+ * KFENCE object's, a slab's of too many granules) goes to the object
+ * map; a site with other flags or none to be had, a granule above the
+ * slot, or a value that does not pack, goes to __aie_track_alloc(),
+ * which does it all again its way. Six arguments in registers: @unused
+ * is the slab probes' own first argument, so that they pass theirs on in
+ * the registers they came in (hooks_slab.c).
  */
 void aie_track_slab_alloc(void *unused, unsigned long call_site,
 			  const void *ptr, u64 req, u64 bytes, bool accounted)

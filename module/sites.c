@@ -223,9 +223,9 @@ size_t aie_sites_memory(void)
 }
 
 /*
- * Put @site, found by a hook whose call site's own entry in @cache is
- * @i, in the first way of its group that is empty (in
- * aie_site_cache_find()'s order), unless one holds its call site already
+ * Put @site, found by a hook, in the first way of its call site's group
+ * in @cache of 2^@bits entries that is empty (in aie_site_cache_find()'s
+ * order), unless one holds its call site already
  * (its site, or a retired one's: see aie.h): the first sites to come keep
  * their entries, so that busy sites that share a group do not take
  * entries from each other on every call, and a site takes one way at
@@ -234,8 +234,10 @@ size_t aie_sites_memory(void)
  * fill one entry at once each leave a whole entry of a site of the
  * cache's type, and the last stays.
  */
-void aie_site_cache_fill(u64 *cache, u32 i, const struct aie_site *site)
+void aie_site_cache_fill(u64 *cache, unsigned int bits,
+			 const struct aie_site *site)
 {
+	u32 i = aie_site_cache_index(site->call_site, bits);
 	u64 *empty = NULL, e;
 	unsigned int w;
 
