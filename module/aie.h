@@ -299,8 +299,8 @@ void aie_ctr_miss(struct aie_site *site, s64 bytes, s64 calls, s64 slack,
 		  s64 accounted, bool charge);
 void aie_charge_missed(struct aie_site *site, u64 bytes, u64 slack,
 		       bool accounted);
-void aie_charge_high(struct aie_site *site, s64 live, u64 bytes);
-void aie_site_new_high(struct aie_site *site, s64 live);
+void aie_charge_high(struct aie_site *site, u64 bytes);
+void aie_site_new_high(struct aie_site *site);
 bool aie_site_sum(u32 idx, struct aie_site_sums *sums);
 void aie_ctrs_reset(void);
 
@@ -412,10 +412,10 @@ void aie_track_failed(unsigned long call_site, enum aie_type type);
 void aie_track_failed_n(unsigned long call_site, enum aie_type type,
 			u64 weight);
 void __aie_track_free(const void *key, u64 hash);
-void aie_track_slab_freed(const void *ptr, u32 entry, u64 val);
+void aie_track_slab_weighted_freed(const void *ptr, u32 entry, u64 val);
 void aie_track_unseen(unsigned long gkey, u64 val);
 void aie_track_unseen_key(unsigned long key);
-void aie_track_page_freed(const struct page *page, u32 rec);
+void aie_track_page_weighted_freed(const struct page *page, u32 rec);
 void aie_track_page_replaced(const struct page *page, u32 rec);
 struct tracepoint *aie_tracepoint_find(const char *name);
 struct kretprobe;
@@ -861,15 +861,13 @@ static __always_inline bool aie_slot_holds(struct aie_ctr_slot __percpu *s,
 
 /*
  * The charge's adds to this CPU's slot @s, which holds the site: @bytes
- * and @slack for @weight allocations, already multiplied. Returns the
- * slot's live bytes after them.
+ * and @slack for @weight allocations, already multiplied.
  */
-static __always_inline s64 aie_slot_charge(struct aie_ctr_slot __percpu *s,
-					   u64 bytes, u64 slack, u64 weight,
-					   bool accounted)
+static __always_inline void aie_slot_charge(struct aie_ctr_slot __percpu *s,
+					    u64 bytes, u64 slack, u64 weight,
+					    bool accounted)
 {
-	s64 live = this_cpu_add_return(s->live_bytes, bytes);
-
+	this_cpu_add(s->live_bytes, bytes);
 	this_cpu_add(s->live_calls, weight);
 	/* No add of a slack known to be 0 (pages, vmalloc) */
 	if (!__builtin_constant_p(slack) || slack)
@@ -878,7 +876,21 @@ static __always_inline s64 aie_slot_charge(struct aie_ctr_slot __percpu *s,
 	this_cpu_add(s->total_bytes, bytes);
 	if (accounted)
 		this_cpu_add(s->live_accounted, bytes);
-	return live;
+}
+
+/*
+ * Whether this CPU's slot @s, which holds the site, holds more live bytes
+ * than its high, after a charge: a load and a comparison in memory, where
+ * an add that returned the sum would take three instructions, and the
+ * high's read one more. Plain reads (preemption is disabled), after the
+ * adds' asm, which tells the compiler the sum changed. An interrupt's
+ * charge or free of the site between the add and the read is in what
+ * is read: the slot's live bytes as they are then, which is what the
+ * high follows.
+ */
+static __always_inline bool aie_slot_above_high(struct aie_ctr_slot __percpu *s)
+{
+	return raw_cpu_read(s->live_bytes) > raw_cpu_read(s->high);
 }
 
 static __always_inline void aie_site_charge(struct aie_site *site,
@@ -886,15 +898,14 @@ static __always_inline void aie_site_charge(struct aie_site *site,
 					    bool accounted)
 {
 	struct aie_ctr_slot __percpu *s = site->slot;
-	s64 live;
 
 	bytes *= weight;
 	slack *= weight;
 	this_cpu_inc(aie_ctr_nest);
 	if (likely(aie_slot_holds(s, site))) {
-		live = aie_slot_charge(s, bytes, slack, weight, accounted);
-		if (unlikely(live > this_cpu_read(s->high)))
-			aie_site_new_high(site, live);
+		aie_slot_charge(s, bytes, slack, weight, accounted);
+		if (unlikely(aie_slot_above_high(s)))
+			aie_site_new_high(site);
 	} else {
 		aie_ctr_miss(site, bytes, weight, slack, accounted ? bytes : 0,
 			     true);
@@ -925,16 +936,15 @@ static __always_inline void aie_site_charge_last(struct aie_site *site,
 						 bool accounted)
 {
 	struct aie_ctr_slot __percpu *s = site->slot;
-	s64 live;
 
 	this_cpu_inc(aie_ctr_nest);
 	if (unlikely(!aie_slot_holds(s, site))) {
 		aie_charge_missed(site, bytes, slack, accounted);
 		return;
 	}
-	live = aie_slot_charge(s, bytes, slack, 1, accounted);
-	if (unlikely(live > this_cpu_read(s->high))) {
-		aie_charge_high(site, live, bytes);
+	aie_slot_charge(s, bytes, slack, 1, accounted);
+	if (unlikely(aie_slot_above_high(s))) {
+		aie_charge_high(site, bytes);
 		return;
 	}
 	aie_charge_done(site, bytes);

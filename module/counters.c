@@ -160,15 +160,20 @@ static void aie_site_raise_peak(const struct aie_site *site)
 }
 
 /*
- * This CPU's slot of @site held @live bytes of it, above its high: keep
- * that as the high, and see whether the site's peak rose. Only when the
+ * This CPU's slot of @site was found holding more live bytes of it than
+ * its high: keep what it holds as the high (unless an interrupt took it
+ * back below since), and see whether the site's peak rose. Only when the
  * slot's share reaches a new high, so a peak can be missed when several
  * CPUs each climb back to an earlier high of theirs at once. From the
  * hooks, inside aie_ctr_nest: the slot is still @site's.
  */
-void aie_site_new_high(struct aie_site *site, s64 live)
+void aie_site_new_high(struct aie_site *site)
 {
-	this_cpu_write(site->slot->high, live);
+	struct aie_ctr_slot __percpu *s = site->slot;
+	s64 live = this_cpu_read(s->live_bytes);
+
+	if (live > this_cpu_read(s->high))
+		this_cpu_write(s->high, live);
 	aie_site_raise_peak(site);
 }
 
@@ -186,11 +191,11 @@ void aie_charge_missed(struct aie_site *site, u64 bytes, u64 slack,
 
 /*
  * The rest of aie_site_charge_last() when its charge of @bytes took this
- * CPU's slot to @live, above its high. As aie_charge_missed().
+ * CPU's slot above its high. As aie_charge_missed().
  */
-void aie_charge_high(struct aie_site *site, s64 live, u64 bytes)
+void aie_charge_high(struct aie_site *site, u64 bytes)
 {
-	aie_site_new_high(site, live);
+	aie_site_new_high(site);
 	aie_charge_done(site, bytes);
 }
 

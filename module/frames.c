@@ -40,10 +40,11 @@
  * only the frames below the allocator's caller, which are live while the
  * probe runs; it never sleeps and never allocates. site->frame is written
  * with WRITE_ONCE() by whichever CPU learns it first; CPUs that learn it
- * at once write the same value. An entry of the wrapper table is set
- * under aie_wrappers_lock (raw, interrupts off, taken with trylock: a
- * CPU that finds it taken leaves the wrapper to a later walk), its frame
- * before its key, the key with a release; once set, it never changes.
+ * at once write the same value. An entry of the wrapper table, and the
+ * walk's first frame (aie_walk_first_key, frames.h), are set under
+ * aie_wrappers_lock (raw, interrupts off, taken with trylock: a CPU that
+ * finds it taken leaves the wrapper to a later walk), the frame before
+ * the key, the key with a release; once set, they never change.
  */
 
 #include <linux/hash.h>
@@ -72,6 +73,8 @@
 
 u32 aie_wrapper_keys[BIT(AIE_WRAPPERS_BITS)];
 unsigned long aie_wrapper_frames[BIT(AIE_WRAPPERS_BITS)];
+u32 aie_walk_first_key;
+unsigned long aie_walk_first_frame;
 static DEFINE_RAW_SPINLOCK(aie_wrappers_lock);
 
 /*
@@ -128,6 +131,29 @@ static void aie_wrapper_keep(unsigned long ret, unsigned int frame)
 			smp_store_release(&aie_wrapper_keys[k], (u32)ret);
 			break;
 		}
+	}
+	raw_spin_unlock_irqrestore(&aie_wrappers_lock, flags);
+}
+
+/*
+ * @ret, a wrapper's return address found at the first frame of a walk,
+ * whose frame is @frame: keep it as the first frame of the common walk
+ * (frames.h), if none is kept yet. As aie_wrapper_keep(), under
+ * aie_wrappers_lock.
+ */
+static void aie_walk_first_keep(unsigned long ret, unsigned int frame)
+{
+	unsigned long flags;
+
+	if (likely(READ_ONCE(aie_walk_first_key)) ||
+	    upper_32_bits(ret) != U32_MAX)
+		return;
+	if (!raw_spin_trylock_irqsave(&aie_wrappers_lock, flags))
+		return;
+	if (!aie_walk_first_key) {
+		WRITE_ONCE(aie_walk_first_frame, frame);
+		/* The frame, then the key: see aie_wrapper_is() */
+		smp_store_release(&aie_walk_first_key, (u32)ret);
 	}
 	raw_spin_unlock_irqrestore(&aie_wrappers_lock, flags);
 }
@@ -190,15 +216,13 @@ struct aie_frames_found aie_frames_caller(const unsigned long *slot)
 		h = aie_wrapper_hash(ret);
 		/* No text address has 0 in its low half: an empty key is none */
 		if (likely(aie_wrapper_is_acquire(h, ret))) {
-			slot = aie_frame_up(slot, aie_wrapper_frame(h));
-			continue;
+			frame = aie_wrapper_frame(h);
+			goto up;
 		}
 		if (unlikely(READ_ONCE(aie_wrapper_keys[h]))) {
 			frame = aie_wrapper_frame_far(ret, h);
-			if (frame) {
-				slot = aie_frame_up(slot, frame);
-				continue;
-			}
+			if (frame)
+				goto up;
 		}
 		/* The call site, or a wrapper not kept in the table */
 		f.caller = ret;
@@ -220,6 +244,9 @@ struct aie_frames_found aie_frames_caller(const unsigned long *slot)
 			return f;
 		}
 		aie_wrapper_keep(ret, frame);
+up:
+		if (!i)
+			aie_walk_first_keep(ret, frame);
 		slot = aie_frame_up(slot, frame);
 	}
 	aie_count(walk_stops);

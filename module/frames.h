@@ -38,6 +38,18 @@ extern u32 aie_wrapper_keys[BIT(AIE_WRAPPERS_BITS)];
 extern unsigned long aie_wrapper_frames[BIT(AIE_WRAPPERS_BITS)];
 
 /*
+ * The first frame of the walk: the probe's return address, which is the
+ * same at nearly every page allocation (the tracepoint's call in
+ * __alloc_pages()), and its frame size, set once, the frame first, by
+ * the first walk of frames.c that goes through a wrapper from there, and
+ * never changed. The common walk compares the first return address with
+ * it before it hashes anything: a comparison and an add, with no hash.
+ * Read as the wrapper table's entries are (see aie_wrapper_is()).
+ */
+extern u32 aie_walk_first_key;
+extern unsigned long aie_walk_first_frame;
+
+/*
  * Whether the entry at @h is the wrapper's whose return address is @ret,
  * for the inline walk. A plain read, which the compiler folds into the
  * comparison, as it folds the frame's into the add: neither changes once
@@ -77,7 +89,8 @@ aie_frame_up(const unsigned long *slot, unsigned long frame)
  * are at their hash's home entry, then a return address that is no
  * wrapper's there, the call site's as a rule, whose site is in the page
  * site cache (aie.h): true, with the site in *@sitep and its index in
- * *@idx; the caller tests its flags. False for anything else: the caller
+ * *@idx; the caller tests its flags. The first frame, as a rule the
+ * tracepoint's, is tried against aie_walk_first_key before the table. False for anything else: the caller
  * then takes aie_frames_caller(), which walks again from @slot and fills
  * the cache. Kernel text is told by the low 32 bits of its addresses
  * (frames.c), which are all the walk compares. The loop is unrolled: a
@@ -93,6 +106,9 @@ static __always_inline bool aie_frames_caller_fast(const unsigned long *slot,
 	u32 h;
 	u64 e;
 
+	/* Racy by design: see aie_wrapper_is() */
+	if (likely(data_race(aie_walk_first_key) == (u32)READ_ONCE(*slot)))
+		slot = aie_frame_up(slot, data_race(aie_walk_first_frame));
 #pragma GCC unroll 8
 	for (i = 0; i < AIE_FRAMES_FAST + 1; i++) {
 		h = aie_wrapper_hash(*slot);

@@ -789,21 +789,14 @@ void __aie_track_free(const void *key, u64 hash)
 }
 
 /*
- * The free of the slab object @ptr whose record the slab map gave: @val,
- * taken from the page whose entry is @entry. Its granule, the key of its
- * weight, is worked out only for a weighted object.
+ * The free of a weighted slab object @ptr whose record the slab map gave:
+ * @val, taken from the page whose entry is @entry, from where its
+ * granule, the key of its weight, is worked out. Out of line, off the
+ * free probes' path (aie_slab_freed(), slabmap.h).
  */
-void aie_track_slab_freed(const void *ptr, u32 entry, u64 val)
+void aie_track_slab_weighted_freed(const void *ptr, u32 entry, u64 val)
 {
-	if (unlikely(val & AIE_OBJ_WEIGHTED)) {
-		aie_uncharge(aie_slab_gkey(entry, ptr), val);
-		return;
-	}
-	/* aie_uncharge_weighted() of a slab object: its size is in bytes. */
-	aie_site_uncharge(&aie_sites[FIELD_GET(AIE_OBJ_SITE, val)],
-			  FIELD_GET(AIE_OBJ_SIZE, val),
-			  FIELD_GET(AIE_OBJ_SLACK, val), 1,
-			  val & AIE_OBJ_ACCOUNTED);
+	aie_uncharge(aie_slab_gkey(entry, ptr), val);
 }
 
 /*
@@ -817,18 +810,13 @@ void aie_track_unseen(unsigned long gkey, u64 val)
 }
 
 /*
- * The free of the page block @page whose record the page map gave, @rec
- * (pagemap.h). A weighted block's weight is under @page in aie_weights.
+ * The free of a weighted page block @page whose record the page map gave,
+ * @rec: its weight is under @page in aie_weights. Out of line, off the
+ * page free probe's path (aie_page_freed(), pagemap.h).
  */
-void aie_track_page_freed(const struct page *page, u32 rec)
+void aie_track_page_weighted_freed(const struct page *page, u32 rec)
 {
-	if (unlikely(rec & AIE_PAGE_WEIGHTED)) {
-		aie_uncharge((unsigned long)page, aie_page_val_of(rec));
-		return;
-	}
-	aie_site_uncharge(&aie_sites[FIELD_GET(AIE_PAGE_SITE, rec)],
-			  (u64)(rec & AIE_PAGE_UNITS) << PAGE_SHIFT, 0, 1,
-			  rec & AIE_PAGE_ACCOUNTED);
+	aie_uncharge((unsigned long)page, aie_page_val_of(rec));
 }
 
 /*
@@ -840,7 +828,7 @@ void aie_track_page_freed(const struct page *page, u32 rec)
 void aie_track_page_replaced(const struct page *page, u32 rec)
 {
 	this_cpu_dec(aie_stats.page_records);
-	aie_track_page_freed(page, rec);
+	aie_page_freed(page, rec);
 	aie_count(replaced);
 }
 

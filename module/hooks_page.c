@@ -37,6 +37,7 @@
 #include "aie.h"
 #include "compat.h"
 #include "frames.h"
+#include "hooks_page_entry.h"
 #include "pagemap.h"
 
 /* A kretprobe on an exact allocator: alloc_pages_exact(size, gfp), ... */
@@ -66,8 +67,9 @@ static bool aie_page_frees_shared;
 static bool aie_page_alloc_on;
 
 /*
- * The rest of aie_probe_page_alloc(): @slot is where its return address
- * is; @every, sampling's interval then (0: off).
+ * The rest of the probe's work (aie_page_alloc_entry()): @slot is where
+ * the probe's return address is; @every, sampling's interval then (0:
+ * off).
  */
 static noinline void aie_page_alloc_rest(const unsigned long *slot,
 					 struct page *page, unsigned int order,
@@ -94,30 +96,53 @@ static noinline void aie_page_alloc_rest(const unsigned long *slot,
 }
 
 /*
+ * Sampling on: it decides first, before the walk; a failure is always
+ * counted, and exactly. Out of line, off the common path's.
+ */
+static noinline void aie_page_alloc_sampled(const unsigned long *slot,
+					    struct page *page,
+					    unsigned int order, gfp_t gfp)
+{
+	unsigned long every = READ_ONCE(aie_sample_bytes);
+
+	if (likely(page) && aie_sample_skip(every, PAGE_SIZE << order))
+		return;
+	aie_page_alloc_rest(slot, page, order, gfp, every);
+}
+
+/*
+ * The mm_page_alloc probe's work: @slot is where the probe's return
+ * address is, which the walk of frames.c starts from (the probe passes
+ * it: hooks_page_entry.S).
+ *
  * Sampling off and a block allocated: the common walk (frames.h) and the
  * page map's fast path (pagemap.h), inline, with no call on the way. The
  * site's flags are read once: a site with none of AIE_SITE_SLOW's takes
  * the fast path; an allocator's internal site is counted and left at
  * once; what the fast path does not take, and a site with other flags
  * than a wrapper's or a retired site's (a disabled one), goes to
- * aie_track_page_alloc()'s general path; the rest of
- * aie_probe_page_alloc() does anything else.
+ * aie_track_page_alloc()'s general path; the rest of the probe's work,
+ * aie_page_alloc_rest(), does anything else.
  */
-static noinline void aie_page_alloc_all(const unsigned long *slot,
-					struct page *page, unsigned int order,
-					gfp_t gfp)
+__aie_page_entry void aie_page_alloc_entry(const unsigned long *slot,
+					   struct page *page,
+					   unsigned int order, gfp_t gfp)
 {
 	struct aie_site *site;
 	unsigned long flags;
 	u32 idx;
 
-	if (aie_all_off() ||
+	if (aie_sampling_on()) {
+		aie_page_alloc_sampled(slot, page, order, gfp);
+		return;
+	}
+	if (unlikely(!page) || aie_all_off() ||
 	    unlikely(!aie_frames_caller_fast(slot, &site, &idx)))
 		goto rest;
 	flags = READ_ONCE(site->flags);
 	if (likely(!(flags & AIE_SITE_SLOW)) &&
-	    likely(__aie_pagemap_track(site, idx, page, PAGE_SIZE << order,
-				       aie_gfp_accounted(gfp))))
+	    likely(__aie_pagemap_track(site, idx, page, order,
+				       aie_page_gfp_acct(gfp))))
 		return;
 	if (unlikely(flags & (BIT(AIE_SITE_UNLOADED) | BIT(AIE_SITE_WRAPPER))))
 		goto rest;
@@ -133,31 +158,19 @@ rest:
 	aie_page_alloc_rest(slot, page, order, gfp, 0);
 }
 
+#ifndef AIE_PAGE_ENTRY_ASM
 /*
- * mm_page_alloc(page, order, gfp, migratetype). The probe keeps a frame
- * pointer, so that its return address is at a known place: the walk of
- * frames.c starts there, in the functions the probe jumps to, whose
- * saved registers go below it. Sampling decides first, in the probe,
- * before the walk; a failure is always counted, and exactly.
+ * mm_page_alloc(page, order, gfp, migratetype), in C: the probe keeps a
+ * frame pointer, so that its return address is at a known place, and
+ * the walk starts there.
  */
 static void aie_probe_page_alloc(void *data, struct page *page,
 				 unsigned int order, gfp_t gfp, int migratetype)
 {
-	const unsigned long *slot = (unsigned long *)__builtin_frame_address(0) + 1;
-	unsigned long every;
-
-	if (!aie_sampling_on()) {
-		if (likely(page))
-			aie_page_alloc_all(slot, page, order, gfp);
-		else
-			aie_page_alloc_rest(slot, page, order, gfp, 0);
-		return;
-	}
-	every = READ_ONCE(aie_sample_bytes);
-	if (likely(page) && aie_sample_skip(every, PAGE_SIZE << order))
-		return;
-	aie_page_alloc_rest(slot, page, order, gfp, every);
+	aie_page_alloc_entry((unsigned long *)__builtin_frame_address(0) + 1,
+			     page, order, gfp);
 }
+#endif
 
 /* What the entry handler of an exact allocator leaves for its return. */
 struct aie_page_call {

@@ -439,7 +439,7 @@ static noinline void aie_slab_free_large(const void *ptr)
 	u64 val;
 
 	if (aie_slab_large_take(ptr, &val))
-		aie_track_slab_freed(ptr, AIE_SLAB_LARGE, val);
+		aie_slab_freed(ptr, AIE_SLAB_LARGE, val);
 }
 
 /*
@@ -459,7 +459,7 @@ static __always_inline void aie_slab_free(const void *ptr)
 
 	switch (aie_slabmap_remove(ptr, &val, &e)) {
 	case AIE_SLAB_FOUND:
-		aie_track_slab_freed(ptr, e, val);
+		aie_slab_freed(ptr, e, val);
 		return;
 	case AIE_SLAB_ABSENT:
 		aie_count(unmatched_frees);

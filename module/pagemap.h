@@ -9,6 +9,7 @@
 
 #include <linux/bitfield.h>
 #include <linux/jump_label.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 
 #include "aie.h"
@@ -96,32 +97,59 @@ aie_pagemap_insert(const struct page *page, u64 val, u64 *old)
 }
 
 /*
+ * Whether a buddy block of @order is too large for a record: never where
+ * the largest buddy block fits (x86's 1,024 pages), and the test goes.
+ */
+static __always_inline bool aie_page_order_over(unsigned int order)
+{
+	return MAX_ORDER_NR_PAGES > AIE_PAGE_UNITS &&
+	       order > ilog2(AIE_PAGE_UNITS);
+}
+
+/*
+ * The record's AIE_PAGE_ACCOUNTED for an allocation of @gfp: set when it
+ * has __GFP_ACCOUNT (memcg.c). A shift and a mask of @gfp, a power of two
+ * above the record's bit, where a test would take four instructions.
+ */
+static __always_inline u32 aie_page_gfp_acct(gfp_t gfp)
+{
+	u32 acct = (__force u32)__GFP_ACCOUNT;
+
+	BUILD_BUG_ON(!is_power_of_2(acct) || acct < AIE_PAGE_ACCOUNTED);
+	if (!IS_ENABLED(CONFIG_MEMCG))
+		return 0;
+	return (__force u32)gfp / (acct / AIE_PAGE_ACCOUNTED) &
+	       AIE_PAGE_ACCOUNTED;
+}
+
+/*
  * The fast path of a page block's allocation, inline in the page probe's
  * common walk (hooks_page.c) and, through aie_pagemap_track(), in
  * aie_track_page_alloc() (hooks.c): an enabled site, @site, whose flags
  * the caller has found clear of AIE_SITE_SLOW, and the page map's entry
  * of the block's first page frame empty: the record is packed from the
- * site and stored there, and the site charged with @bytes, the block's
- * size, of weight 1. False for anything else, left to
+ * site, @acct (AIE_PAGE_ACCOUNTED or 0) and the block's size in pages
+ * (1 << @order, one bit set), and stored there, and the site charged
+ * with the block's bytes, of weight 1. False for anything else, left to
  * aie_track_page_alloc()'s general path. @idx: the site's index.
  */
 static __always_inline bool __aie_pagemap_track(struct aie_site *site,
 						u32 idx, struct page *page,
-						u64 bytes, bool accounted)
+						unsigned int order, u32 acct)
 {
-	unsigned long pfn = page_to_pfn(page), units = bytes >> PAGE_SHIFT;
+	unsigned long pfn = page_to_pfn(page);
+	u64 bytes = PAGE_SIZE << order;
 	u32 *pe;
 
 	if (unlikely(!aie_pagemap_on() || pfn >= aie_page_npfn ||
-		     units > AIE_PAGE_UNITS))
+		     aie_page_order_over(order)))
 		return false;
 	pe = &aie_page_pfn[pfn];
 	if (unlikely(*pe))
 		return false;
-	WRITE_ONCE(*pe, FIELD_PREP(AIE_PAGE_SITE, idx) |
-			(accounted ? AIE_PAGE_ACCOUNTED : 0) | units);
+	WRITE_ONCE(*pe, (FIELD_PREP(AIE_PAGE_SITE, idx) | acct) | 1U << order);
 	this_cpu_inc(aie_stats.page_records);
-	aie_site_charge(site, bytes, 0, 1, accounted);
+	aie_site_charge(site, bytes, 0, 1, acct);
 	if (aie_capture_on())
 		aie_capture_alloc(site, bytes, 1);
 	return true;
@@ -134,8 +162,27 @@ static __always_inline bool aie_pagemap_track(struct aie_site *site,
 {
 	if (unlikely(READ_ONCE(site->flags) & AIE_SITE_SLOW))
 		return false;
-	return __aie_pagemap_track(site, aie_site_index(site), page, bytes,
-				   accounted);
+	/* @bytes: a buddy block's, whose order this is */
+	return __aie_pagemap_track(site, aie_site_index(site), page,
+				   ilog2(bytes >> PAGE_SHIFT),
+				   accounted ? AIE_PAGE_ACCOUNTED : 0);
+}
+
+/*
+ * The free of the page block @page whose record is @rec: its site's
+ * counters, inline in the mm_page_free probe (slabmap.c), where the call
+ * it saves is a sixth of the free's cost; a weighted block's, whose
+ * weight is under @page in aie_weights, out of line.
+ */
+static __always_inline void aie_page_freed(const struct page *page, u32 rec)
+{
+	if (unlikely(rec & AIE_PAGE_WEIGHTED)) {
+		aie_track_page_weighted_freed(page, rec);
+		return;
+	}
+	aie_site_uncharge(&aie_sites[FIELD_GET(AIE_PAGE_SITE, rec)],
+			  (u64)(rec & AIE_PAGE_UNITS) << PAGE_SHIFT, 0, 1,
+			  rec & AIE_PAGE_ACCOUNTED);
 }
 
 /*
@@ -161,7 +208,7 @@ static __always_inline void aie_pagemap_free(struct page *page,
 		return;
 	}
 	this_cpu_dec(aie_stats.page_records);
-	aie_track_page_freed(page, rec);
+	aie_page_freed(page, rec);
 }
 
 #endif /* _AIE_PAGEMAP_H */

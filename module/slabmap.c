@@ -134,8 +134,13 @@ static unsigned long aie_slab_bump;	/* records never handed out from here */
 static unsigned long aie_slab_free_head[AIE_SLAB_CLASSES]; /* 1 + index */
 static unsigned int aie_slab_blocks;	/* blocks that have an array */
 static struct tracepoint *aie_slab_page_free_tp;
-/* hooks_page.c's frees done here: see aie_slabmap_page_frees() */
-static DEFINE_STATIC_KEY_FALSE(aie_slab_page_frees);
+/*
+ * hooks_page.c's frees done here (see aie_slabmap_page_frees()): with the
+ * page map on, or with it off, the object map's. One key or the other,
+ * so that the common free of a page block tests one static key.
+ */
+static DEFINE_STATIC_KEY_FALSE(aie_slab_frees_pagemap);
+static DEFINE_STATIC_KEY_FALSE(aie_slab_frees_objmap);
 
 /* The smallest class whose arrays hold @nr records. */
 static unsigned int aie_slab_class(unsigned int nr)
@@ -465,11 +470,9 @@ unlock:
 static __always_inline void aie_slab_page_freed(struct page *page,
 						unsigned long pfn)
 {
-	if (!static_branch_likely(&aie_slab_page_frees))
-		return;
-	if (aie_pagemap_on())
+	if (static_branch_likely(&aie_slab_frees_pagemap))
 		aie_pagemap_free(page, pfn);
-	else
+	else if (static_branch_unlikely(&aie_slab_frees_objmap))
 		aie_track_free(page);
 }
 
@@ -502,7 +505,8 @@ static void aie_slab_probe_page_free(void *data, struct page *page,
 	u32 e;
 
 	if (unlikely(pfn >= aie_slab_npfn)) {
-		if (static_branch_likely(&aie_slab_page_frees))
+		if (static_branch_likely(&aie_slab_frees_pagemap) ||
+		    static_branch_unlikely(&aie_slab_frees_objmap))
 			aie_track_free(page);
 		return;
 	}
@@ -523,14 +527,21 @@ bool aie_slabmap_probing(void)
 /*
  * hooks_page.c's frees, done by this file's probe while @on: set before
  * its allocation probe attaches, cleared after it is detached (process
- * context). A static key: a page free tests it with no load.
+ * context), while the page map is on or off for good (aie_pagemap_init()
+ * before, aie_pagemap_exit() after). Static keys: a page free tests them
+ * with no load.
  */
 void aie_slabmap_page_frees(bool on)
 {
-	if (on)
-		static_branch_enable(&aie_slab_page_frees);
-	else
-		static_branch_disable(&aie_slab_page_frees);
+	if (on) {
+		if (aie_pagemap_on())
+			static_branch_enable(&aie_slab_frees_pagemap);
+		else
+			static_branch_enable(&aie_slab_frees_objmap);
+	} else {
+		static_branch_disable(&aie_slab_frees_objmap);
+		static_branch_disable(&aie_slab_frees_pagemap);
+	}
 }
 
 /* The highest page frame number of any online node, plus one. */
