@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -59,6 +60,62 @@ TEST_F(mm, pages)
 		ASSERT_EQ(0, aie_helper("free %s 2", k[i].kind));
 		EXPECT_ROW(k[i].func, "page", 0, 0, 0, 3, 3 * b, 3 * b, 0);
 	}
+}
+
+/*
+ * Turn the kmem:mm_page_alloc trace event on or off: a second probe on
+ * the tracepoint, which then calls its probes through its iterator.
+ * Mounts tracefs where it is not. False if there is no such event.
+ */
+static bool page_alloc_event(bool on)
+{
+	static const char *const dirs[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	char path[128];
+	size_t i;
+	FILE *f;
+
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		snprintf(path, sizeof(path), "%s/events/kmem/mm_page_alloc/enable",
+			 dirs[i]);
+		if (access(path, W_OK) && i == 0)
+			mount("nodev", dirs[i], "tracefs", 0, NULL);
+		f = fopen(path, "w");
+		if (!f)
+			continue;
+		fputs(on ? "1" : "0", f);
+		return !fclose(f);
+	}
+	return false;
+}
+
+/*
+ * With another probe on mm_page_alloc, the probe returns into the
+ * tracepoint's iterator, not into __alloc_pages(): the walk's first
+ * frame is not the one it keeps (frames.h), and it goes the wrapper
+ * table's way through the iterator's frame. The figures are exact all
+ * the same, before, during and after, and no walk stops.
+ */
+TEST_F(mm, pages_with_another_probe)
+{
+	long long b = self->page << 2, stops = aie_stat("page_walk_stops");
+	int round;
+
+	for (round = 0; round < 3; round++) {
+		if (round == 1 && !page_alloc_event(true))
+			SKIP(return, "no kmem:mm_page_alloc trace event");
+		TH_LOG("round %d: the event %s", round, round == 1 ? "on" : "off");
+		ASSERT_EQ(0, aie_helper("alloc pages2 3"));
+		EXPECT_ROW("aie_helper_pages2", "page", 3, 3 * b, 0,
+			   3 * round + 3, (3 * round + 3) * b, 3 * b, 0);
+		ASSERT_EQ(0, aie_helper("free pages2 3"));
+		EXPECT_ROW("aie_helper_pages2", "page", 0, 0, 0, 3 * round + 3,
+			   (3 * round + 3) * b, 3 * b, 0);
+		if (round == 1)
+			ASSERT_TRUE(page_alloc_event(false));
+	}
+	EXPECT_EQ(stops, aie_stat("page_walk_stops"));
 }
 
 /* alloc_pages_exact: the pages kept, not the power-of-two block taken. */
