@@ -71,6 +71,19 @@ static __always_inline unsigned long aie_wrapper_frame(u32 h)
 	return data_race(aie_wrapper_frames[h]);
 }
 
+/* Whether @ret is the walk's first frame kept, as aie_wrapper_is() */
+static __always_inline bool aie_walk_first_is(unsigned long ret)
+{
+	/* Racy by design: see aie_wrapper_is() */
+	return data_race(aie_walk_first_key) == (u32)ret;
+}
+
+static __always_inline unsigned long aie_walk_first_frame_read(void)
+{
+	/* Racy by design: see aie_wrapper_is() */
+	return data_race(aie_walk_first_frame);
+}
+
 static __always_inline u32 aie_wrapper_hash(unsigned long ret)
 {
 	return hash_32((u32)ret, AIE_WRAPPERS_BITS);
@@ -90,12 +103,12 @@ aie_frame_up(const unsigned long *slot, unsigned long frame)
  * wrapper's there, the call site's as a rule, whose site is in the page
  * site cache (aie.h): true, with the site in *@sitep and its index in
  * *@idx; the caller tests its flags. The first frame, as a rule the
- * tracepoint's, is tried against aie_walk_first_key before the table. False for anything else: the caller
- * then takes aie_frames_caller(), which walks again from @slot and fills
- * the cache. Kernel text is told by the low 32 bits of its addresses
- * (frames.c), which are all the walk compares. The loop is unrolled: a
- * frame costs its load, the hash, a comparison with the key in memory
- * and an add of the frame in memory.
+ * tracepoint's, is tried against aie_walk_first_key before the table.
+ * False for anything else: the caller then takes aie_frames_caller(),
+ * which walks again from @slot and fills the cache. Kernel text is told
+ * by the low 32 bits of its addresses (frames.c), which are all the walk
+ * compares. The loop is unrolled: a frame costs its load, the hash, a
+ * comparison with the key in memory and an add of the frame in memory.
  */
 static __always_inline bool aie_frames_caller_fast(const unsigned long *slot,
 						   struct aie_site **sitep,
@@ -106,9 +119,8 @@ static __always_inline bool aie_frames_caller_fast(const unsigned long *slot,
 	u32 h;
 	u64 e;
 
-	/* Racy by design: see aie_wrapper_is() */
-	if (likely(data_race(aie_walk_first_key) == (u32)READ_ONCE(*slot)))
-		slot = aie_frame_up(slot, data_race(aie_walk_first_frame));
+	if (likely(aie_walk_first_is(READ_ONCE(*slot))))
+		slot = aie_frame_up(slot, aie_walk_first_frame_read());
 #pragma GCC unroll 8
 	for (i = 0; i < AIE_FRAMES_FAST + 1; i++) {
 		h = aie_wrapper_hash(*slot);

@@ -96,14 +96,16 @@ aie_pagemap_insert(const struct page *page, u64 val, u64 *old)
 	return AIE_OBJMAP_INSERTED;
 }
 
+/* The largest buddy block fits a record's size (x86's 1,024 pages) */
+#define AIE_PAGE_BUDDY_FITS	(MAX_ORDER_NR_PAGES <= AIE_PAGE_UNITS)
+
 /*
  * Whether a buddy block of @order is too large for a record: never where
- * the largest buddy block fits (x86's 1,024 pages), and the test goes.
+ * AIE_PAGE_BUDDY_FITS, and the test goes.
  */
 static __always_inline bool aie_page_order_over(unsigned int order)
 {
-	return MAX_ORDER_NR_PAGES > AIE_PAGE_UNITS &&
-	       order > ilog2(AIE_PAGE_UNITS);
+	return !AIE_PAGE_BUDDY_FITS && order > ilog2(AIE_PAGE_UNITS);
 }
 
 /*
