@@ -132,4 +132,19 @@ long long aie_helper_cache_bytes(void);
  */
 int aie_helper_remade(long long *bytes, int *reused);
 
+/*
+ * The harness gives each test 30 s before it kills it. On the KASAN,
+ * lockdep and kmemleak kernel under TCG, sharing the machine with another
+ * kernel's VM (make check-all runs two at a time), tests that make and
+ * read a few thousand sites take longer than that, and were killed with
+ * nothing wrong. Each test gets 120 s here, the binary its 600 s
+ * (settings): limits for a test that hangs, not a measure of speed,
+ * which no test asserts. Tests that need more say so with
+ * TEST_F_TIMEOUT().
+ */
+#ifdef TEST_TIMEOUT_DEFAULT
+#undef TEST_TIMEOUT_DEFAULT
+#define TEST_TIMEOUT_DEFAULT 120
+#endif
+
 #endif /* _AIE_UTIL_H */
