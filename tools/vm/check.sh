@@ -15,7 +15,7 @@
 # AIE_CHECK_ONE=1 keeps make check on one kernel even then.
 #
 # AIE_HOST_TESTS=0 skips the host-side tests (check-all.sh runs them
-# once); AIE_TIMEOUT bounds each boot (900 s, 1800 s for a KASAN kernel);
+# once); AIE_TIMEOUT bounds each boot (900 s, 3600 s for a KASAN kernel);
 # AIE_VM_MEM sets the guest's memory.
 #
 # Everything before the boots (packages, unpacking, the builds in the
