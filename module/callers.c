@@ -35,11 +35,11 @@
 #define AIE_STACK_DEPTH	24
 
 struct aie_fn {
-	const char *name[2];	/* one name, or the 6.10+ name and the older */
+	const char *name[3];	/* one name, or its names, the newest first */
 	unsigned long flag;	/* AIE_SITE_INTERNAL, _WRAPPER or _HELPER */
 };
 
-/* One name, or an AIE_FN_* of compat.h (one name or two). */
+/* One name, or an AIE_FN_* of compat.h (one to three names). */
 #define INTERNAL(...)	{ { __VA_ARGS__ }, AIE_SITE_INTERNAL }
 #define HELPER(...)	{ { __VA_ARGS__ }, AIE_SITE_HELPER }
 #define WRAPPER(...)	{ { __VA_ARGS__ }, AIE_SITE_WRAPPER }

@@ -32,10 +32,10 @@
  * - mm_page_free(page, order) (hooks_page.c): the same in 6.1 and 6.12.
  * - percpu_alloc_percpu(call_site, reserved, is_atomic, size, align,
  *   base_addr, off, ptr, bytes_alloc, gfp_flags) (hooks_percpu.c): call_site,
- *   bytes_alloc and gfp_flags were added in 5.19. Until 6.10 call_site is
- *   inside the __alloc_percpu*() functions; from 6.10 those are macros
- *   around pcpu_alloc_noprof() and call_site is the caller. See
- *   AIE_FN_ALLOC_PERCPU*.
+ *   bytes_alloc and gfp_flags were added in 5.19 (AIE_PERCPU_TP_HAS_CALLER).
+ *   Until 6.10 call_site is inside the __alloc_percpu*() functions; from
+ *   6.10 those are macros around pcpu_alloc_noprof() and call_site is the
+ *   caller. See AIE_FN_ALLOC_PERCPU*.
  * - percpu_free_percpu(base_addr, off, ptr): the same in 6.1 and 6.12.
  * - get_kretprobe() (5.11, replacing ri->rp) and get_kretprobe_retaddr()
  *   (5.18, with rethook); kretprobe.nmissed and .maxactive unchanged. The
@@ -117,9 +117,11 @@
  * The functions that take pages for a large kmalloc: kmalloc_large() and
  * kmalloc_large_node() became __kmalloc_large_noprof() and
  * __kmalloc_large_node_noprof() in 6.10, and their common static helper
- * __kmalloc_large_node() became ___kmalloc_large_node().
+ * __kmalloc_large_node() became ___kmalloc_large_node(). Before 6.1 the
+ * pages were taken in kmalloc_order(), below an inline kmalloc_large().
  */
-#define AIE_FN_KMALLOC_LARGE		"__kmalloc_large_noprof", "kmalloc_large"
+#define AIE_FN_KMALLOC_LARGE		"__kmalloc_large_noprof", "kmalloc_large", \
+					"kmalloc_order"
 #define AIE_FN_KMALLOC_LARGE_NODE	"__kmalloc_large_node_noprof", \
 					"kmalloc_large_node"
 #define AIE_FN_KMALLOC_LARGE_INNER	"___kmalloc_large_node", \
@@ -145,5 +147,294 @@
  * pcpu_alloc_noprof(), which the alloc_percpu*() macros call, since.
  */
 #define AIE_FN_PCPU_ALLOC		"pcpu_alloc_noprof", "pcpu_alloc"
+
+#include <linux/linkage.h>
+#include <linux/version.h>
+
+/*
+ * Control-flow integrity (hooks_page_entry.h): kCFI checks the type of an
+ * indirect call's target; CONFIG_CFI_CLANG, CONFIG_CFI since 6.18.
+ */
+#if defined(CONFIG_CFI_CLANG) || defined(CONFIG_CFI)
+#define AIE_KCFI
+#endif
+
+#ifdef __ASSEMBLER__
+/*
+ * The start of an assembly function called indirectly, with the ENDBR of
+ * an IBT kernel (5.18): SYM_TYPED_FUNC_START() since 6.1, which
+ * SYM_FUNC_START() also began with until 6.16 or so. 5.10 has neither the
+ * macro nor IBT.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+#include <linux/cfi_types.h>
+#else
+#define SYM_TYPED_FUNC_START(name)	SYM_FUNC_START(name)
+#endif
+
+#else /* !__ASSEMBLER__ */
+
+#include <linux/bitops.h>
+
+/*
+ * __noendbr (asm/ibt.h, 5.18): a function reached by a jump alone needs no
+ * ENDBR. Before 5.18 no kernel has one.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 18, 0)
+#include <asm/ibt.h>
+#endif
+#ifndef __noendbr
+#define __noendbr
+#endif
+
+/*
+ * test_bit_acquire() since 6.0: before it, the same load with acquire
+ * ordering, written out.
+ */
+#ifndef test_bit_acquire
+#define test_bit_acquire(nr, addr)					\
+	(!!(smp_load_acquire(&(addr)[BIT_WORD(nr)]) & BIT_MASK(nr)))
+#endif
+
+/*
+ * interrupt_context_level() (symbols.c) since 5.16: 0 in a task, 1 in a
+ * softirq, 2 in a hardirq, 3 in an NMI; the same count before it.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 16, 0)
+#include <linux/preempt.h>
+
+static __always_inline unsigned char interrupt_context_level(void)
+{
+	unsigned long pc = preempt_count();
+
+	return !!(pc & NMI_MASK) + !!(pc & (NMI_MASK | HARDIRQ_MASK)) +
+	       !!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
+}
+#endif
+
+/* KFENCE (linux/kfence.h) since 5.12: before it, no object is one of its. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 12, 0)
+#include <linux/kfence.h>
+#else
+#define is_kfence_address(addr)	false
+#endif
+
+/*
+ * percpu_alloc_percpu carries call_site, bytes_alloc and gfp_flags since
+ * 5.19: hooks_percpu.c falls back to it, when its kretprobe cannot attach,
+ * only where it has them.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 19, 0)
+#define AIE_PERCPU_TP_HAS_CALLER	1
+#else
+#define AIE_PERCPU_TP_HAS_CALLER	0
+#endif
+
+/*
+ * A page allocation from a node mask, for the test helper's allocation
+ * that no node can serve: __alloc_pages_nodemask() until 5.13, then
+ * __alloc_pages() (a macro around __alloc_pages_noprof() from 6.10), which
+ * 7.x no longer offers to modules; __folio_alloc() (5.16) then.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 13, 0)
+#define aie_alloc_pages_mask(gfp, order, nid, mask)			\
+	__alloc_pages_nodemask(gfp, order, nid, mask)
+#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 10, 0) || defined(__alloc_pages)
+#define aie_alloc_pages_mask(gfp, order, nid, mask)			\
+	__alloc_pages(gfp, order, nid, mask)
+#else
+#define aie_alloc_pages_mask(gfp, order, nid, mask)			\
+	((struct page *)__folio_alloc(gfp, order, nid, mask))
+#endif
+
+/*
+ * The test helper's folio allocations: folios since 5.16; before, the
+ * helper answers EOPNOTSUPP and the tests leave those kinds out.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 16, 0)
+#define aie_folio_alloc(gfp, order)	((void *)folio_alloc(gfp, order))
+#define aie_folio_alloc_node(gfp, order, nid)				\
+	((void *)__folio_alloc_node(gfp, order, nid))
+#define aie_folio_put(p)		folio_put((struct folio *)(p))
+#else
+#define aie_folio_alloc(gfp, order)	ERR_PTR(-EOPNOTSUPP)
+#define aie_folio_alloc_node(gfp, order, nid)	ERR_PTR(-EOPNOTSUPP)
+#define aie_folio_put(p)		do { } while (0)
+#endif
+
+/*
+ * A large kmalloc's pages count in NR_SLAB_UNRECLAIMABLE_B of their
+ * lruvec (mod_lruvec_page_state()) since 5.11, of their node before; the
+ * test helper takes them out of it as kfree() would.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
+#define aie_mod_slab_pages(page, bytes)					\
+	mod_node_page_state(page_pgdat(page), NR_SLAB_UNRECLAIMABLE_B, bytes)
+#else
+#define aie_mod_slab_pages(page, bytes)					\
+	mod_lruvec_page_state(page, NR_SLAB_UNRECLAIMABLE_B, bytes)
+#endif
+
+/* pde_data() since 5.17, PDE_DATA() before. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 17, 0)
+#include <linux/proc_fs.h>
+#define pde_data(inode)		PDE_DATA(inode)
+#endif
+
+/*
+ * Return probes: get_kretprobe() since 5.11 (ri->rp before), and
+ * get_kretprobe_retaddr() since 5.18 (ri->ret_addr before).
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 18, 0)
+#include <linux/kprobes.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
+static inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
+{
+	return ri->rp;
+}
+#endif
+
+static inline unsigned long
+get_kretprobe_retaddr(struct kretprobe_instance *ri)
+{
+	return (unsigned long)ri->ret_addr;
+}
+#endif
+
+/*
+ * The slab allocator's tracepoints
+ * --------------------------------
+ * hooks_slab.c writes its probes in the form of 6.1 and later:
+ * kmalloc(call_site, ptr, bytes_req, bytes_alloc, gfp_flags, node),
+ * kmem_cache_alloc(call_site, ptr, s, gfp_flags, node) and
+ * kmem_cache_free(call_site, ptr, s). AIE_SLAB_TP_PROBES(km, kc, kf),
+ * expanded once after them, defines the functions that attach them to
+ * this kernel's events:
+ *
+ *   aie_slab_tp_allocs_register()    km and kc
+ *   aie_slab_tp_allocs_unregister()
+ *   aie_slab_tp_cache_free_register()    kf
+ *   aie_slab_tp_cache_free_unregister()
+ *
+ * Before 6.1 kmalloc and kmem_cache_alloc carry no node, and the
+ * kmalloc_node and kmem_cache_alloc_node events, which do, fire for the
+ * _node allocations instead; kmem_cache_alloc's events carry the object's
+ * and slot's sizes where 6.1 has the cache: the cache is read from the
+ * object's page (page->slab_cache, which SLUB and SLAB set), NULL for a
+ * failure, which the probe counts without it. Before 5.12
+ * kmem_cache_free carries no cache; the probe does not read it. Each
+ * adapter is one more call on those kernels only.
+ */
+/* (hooks_slab.c includes trace/events/kmem.h, where these expand) */
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#define AIE_SLAB_TP_ALLOCS(km, kc)					\
+static void km##_nonode(void *data, unsigned long call_site,		\
+			const void *ptr, size_t bytes_req,		\
+			size_t bytes_alloc, gfp_t gfp_flags)		\
+{									\
+	km(data, call_site, ptr, bytes_req, bytes_alloc, gfp_flags,	\
+	   NUMA_NO_NODE);						\
+}									\
+static void kc##_sizes_node(void *data, unsigned long call_site,	\
+			    const void *ptr, size_t bytes_req,		\
+			    size_t bytes_alloc, gfp_t gfp_flags,	\
+			    int node)					\
+{									\
+	kc(data, call_site, ptr,					\
+	   ptr ? virt_to_head_page(ptr)->slab_cache : NULL, gfp_flags,	\
+	   node);							\
+}									\
+static void kc##_sizes(void *data, unsigned long call_site,		\
+		       const void *ptr, size_t bytes_req,		\
+		       size_t bytes_alloc, gfp_t gfp_flags)		\
+{									\
+	kc##_sizes_node(data, call_site, ptr, bytes_req, bytes_alloc,	\
+			gfp_flags, NUMA_NO_NODE);			\
+}									\
+static void aie_slab_tp_allocs_unregister(void)			\
+{									\
+	unregister_trace_kmem_cache_alloc_node(kc##_sizes_node, NULL);	\
+	unregister_trace_kmem_cache_alloc(kc##_sizes, NULL);		\
+	unregister_trace_kmalloc_node(km, NULL);			\
+	unregister_trace_kmalloc(km##_nonode, NULL);			\
+}									\
+static int aie_slab_tp_allocs_register(void)				\
+{									\
+	int ret = register_trace_kmalloc(km##_nonode, NULL);		\
+									\
+	if (!ret)							\
+		ret = register_trace_kmalloc_node(km, NULL);		\
+	if (!ret)							\
+		ret = register_trace_kmem_cache_alloc(kc##_sizes, NULL);	\
+	if (!ret)							\
+		ret = register_trace_kmem_cache_alloc_node(kc##_sizes_node, \
+							   NULL);	\
+	if (ret)							\
+		aie_slab_tp_allocs_unregister();			\
+	return ret;							\
+}
+#else
+#define AIE_SLAB_TP_ALLOCS(km, kc)					\
+static void aie_slab_tp_allocs_unregister(void)			\
+{									\
+	unregister_trace_kmem_cache_alloc(kc, NULL);			\
+	unregister_trace_kmalloc(km, NULL);				\
+}									\
+static int aie_slab_tp_allocs_register(void)				\
+{									\
+	int ret = register_trace_kmalloc(km, NULL);			\
+									\
+	if (ret)							\
+		return ret;						\
+	ret = register_trace_kmem_cache_alloc(kc, NULL);		\
+	if (ret)							\
+		unregister_trace_kmalloc(km, NULL);			\
+	return ret;							\
+}
+#endif
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 12, 0)
+#define AIE_SLAB_TP_CACHE_FREE(kf)					\
+static void kf##_nocache(void *data, unsigned long call_site,		\
+			 const void *ptr)				\
+{									\
+	kf(data, call_site, ptr, NULL);					\
+}									\
+static int aie_slab_tp_cache_free_register(void)			\
+{									\
+	return register_trace_kmem_cache_free(kf##_nocache, NULL);	\
+}									\
+static void aie_slab_tp_cache_free_unregister(void)			\
+{									\
+	unregister_trace_kmem_cache_free(kf##_nocache, NULL);		\
+}
+#else
+#define AIE_SLAB_TP_CACHE_FREE(kf)					\
+static int aie_slab_tp_cache_free_register(void)			\
+{									\
+	return register_trace_kmem_cache_free(kf, NULL);		\
+}									\
+static void aie_slab_tp_cache_free_unregister(void)			\
+{									\
+	unregister_trace_kmem_cache_free(kf, NULL);			\
+}
+#endif
+
+/* trace_kmalloc() as the test helper fires it: with a node since 6.1. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#define aie_trace_kmalloc(call_site, ptr, req, alloc, gfp)		\
+	trace_kmalloc(call_site, ptr, req, alloc, gfp)
+#else
+#define aie_trace_kmalloc(call_site, ptr, req, alloc, gfp)		\
+	trace_kmalloc(call_site, ptr, req, alloc, gfp, NUMA_NO_NODE)
+#endif
+
+#define AIE_SLAB_TP_PROBES(km, kc, kf)					\
+	AIE_SLAB_TP_ALLOCS(km, kc)					\
+	AIE_SLAB_TP_CACHE_FREE(kf)
+
+#endif /* __ASSEMBLER__ */
 
 #endif /* _AIE_COMPAT_H */

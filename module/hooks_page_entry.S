@@ -13,7 +13,7 @@
  *
  * Called with the tracepoint's arguments (data, page, order, gfp,
  * migratetype), in any context the page allocator runs in (not NMI),
- * preemption disabled; it touches nothing but %rdi. SYM_FUNC_START()
+ * preemption disabled; it touches nothing but %rdi. SYM_TYPED_FUNC_START()
  * gives it the ENDBR of an indirect call's target and the padding of a
  * kernel function. A kernel built with kCFI checks the type of an
  * indirect call's target, which this file does not declare: there
@@ -26,7 +26,7 @@
 
 #ifdef AIE_PAGE_ENTRY_ASM
 	.text
-SYM_FUNC_START(aie_probe_page_alloc)
+SYM_TYPED_FUNC_START(aie_probe_page_alloc)
 	movq	%rsp, %rdi
 	jmp	aie_page_alloc_entry
 SYM_FUNC_END(aie_probe_page_alloc)

@@ -7,16 +7,16 @@
 #ifndef _AIE_HOOKS_PAGE_ENTRY_H
 #define _AIE_HOOKS_PAGE_ENTRY_H
 
-#if defined(CONFIG_X86_64) && !defined(CONFIG_CFI_CLANG)
+#include "compat.h"
+
+#if defined(CONFIG_X86_64) && !defined(AIE_KCFI)
 #define AIE_PAGE_ENTRY_ASM
 #endif
 
-#ifndef __ASSEMBLY__
+#ifndef __ASSEMBLER__
 struct page;
 
 #ifdef AIE_PAGE_ENTRY_ASM
-#include <asm/ibt.h>
-
 /* mm_page_alloc(page, order, gfp, migratetype), hooks_page_entry.S */
 void aie_probe_page_alloc(void *data, struct page *page, unsigned int order,
 			  gfp_t gfp, int migratetype);
@@ -31,6 +31,6 @@ void aie_probe_page_alloc(void *data, struct page *page, unsigned int order,
 __aie_page_entry void aie_page_alloc_entry(const unsigned long *slot,
 					   struct page *page,
 					   unsigned int order, gfp_t gfp);
-#endif /* __ASSEMBLY__ */
+#endif /* __ASSEMBLER__ */
 
 #endif /* _AIE_HOOKS_PAGE_ENTRY_H */

@@ -162,12 +162,19 @@ int aie_percpu_hooks_register(void)
 	aie_pcpu_rp_hooked = !aie_pcpu_rp_register();
 	if (aie_pcpu_rp_hooked)
 		return 0;
+	if (!AIE_PERCPU_TP_HAS_CALLER) {
+		ret = -ENOENT;
+		pr_warn("no kretprobe on %s, and no call site in percpu_alloc_percpu: percpu is not counted\n",
+			aie_pcpu_alloc_names[0]);
+		goto err_free;
+	}
 	pr_warn("no kretprobe on %s: percpu failures are not counted\n",
 		aie_pcpu_alloc_names[0]);
 	ret = tracepoint_probe_register(aie_percpu_alloc_tp,
 					aie_probe_percpu_alloc, NULL);
 	if (!ret)
 		return 0;
+err_free:
 	tracepoint_probe_unregister(aie_percpu_free_tp, aie_probe_percpu_free,
 				    NULL);
 err:

@@ -557,6 +557,9 @@ static void aie_probe_kmem_cache_free(void *data, unsigned long call_site,
 	aie_slab_free(ptr);
 }
 
+AIE_SLAB_TP_PROBES(aie_probe_kmalloc, aie_probe_kmem_cache_alloc,
+		   aie_probe_kmem_cache_free)
+
 /* kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p) */
 static int aie_kp_free_bulk(struct kprobe *kp, struct pt_regs *regs)
 {
@@ -592,25 +595,20 @@ int aie_slab_hooks_register(void)
 	ret = register_trace_kfree(aie_probe_kfree, NULL);
 	if (ret)
 		goto err_kfree;
-	ret = register_trace_kmem_cache_free(aie_probe_kmem_cache_free, NULL);
+	ret = aie_slab_tp_cache_free_register();
 	if (ret)
 		goto err_cache_free;
-	ret = register_trace_kmalloc(aie_probe_kmalloc, NULL);
+	ret = aie_slab_tp_allocs_register();
 	if (ret)
-		goto err_kmalloc;
-	ret = register_trace_kmem_cache_alloc(aie_probe_kmem_cache_alloc, NULL);
-	if (ret)
-		goto err_cache_alloc;
+		goto err_allocs;
 
 	aie_bulk_free_hooked = !register_kprobe(&aie_free_bulk_kp);
 	if (!aie_bulk_free_hooked)
 		pr_warn("no kprobe on kmem_cache_free_bulk: objects freed in bulk stay live\n");
 	return 0;
 
-err_cache_alloc:
-	unregister_trace_kmalloc(aie_probe_kmalloc, NULL);
-err_kmalloc:
-	unregister_trace_kmem_cache_free(aie_probe_kmem_cache_free, NULL);
+err_allocs:
+	aie_slab_tp_cache_free_unregister();
 err_cache_free:
 	unregister_trace_kfree(aie_probe_kfree, NULL);
 err_kfree:
@@ -630,20 +628,12 @@ err_kfree:
  */
 void aie_slab_allocs_pause(void)
 {
-	unregister_trace_kmem_cache_alloc(aie_probe_kmem_cache_alloc, NULL);
-	unregister_trace_kmalloc(aie_probe_kmalloc, NULL);
+	aie_slab_tp_allocs_unregister();
 }
 
 int aie_slab_allocs_resume(void)
 {
-	int ret = register_trace_kmalloc(aie_probe_kmalloc, NULL);
-
-	if (ret)
-		return ret;
-	ret = register_trace_kmem_cache_alloc(aie_probe_kmem_cache_alloc, NULL);
-	if (ret)
-		unregister_trace_kmalloc(aie_probe_kmalloc, NULL);
-	return ret;
+	return aie_slab_tp_allocs_register();
 }
 
 /*
@@ -656,7 +646,7 @@ void aie_slab_hooks_unregister(bool allocs)
 		aie_slab_allocs_pause();
 	if (aie_bulk_free_hooked)
 		unregister_kprobe(&aie_free_bulk_kp);
-	unregister_trace_kmem_cache_free(aie_probe_kmem_cache_free, NULL);
+	aie_slab_tp_cache_free_unregister();
 	unregister_trace_kfree(aie_probe_kfree, NULL);
 	if (aie_cache_destroy_hooked)
 		unregister_kprobe(&aie_cache_destroy_kp);

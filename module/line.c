@@ -8,13 +8,9 @@
  * copied to the line with the padding. Process context.
  */
 
-#ifdef __KERNEL__
-#include <linux/kernel.h>
-#else
-static const char hex_asc[] = "0123456789abcdef";
-#endif
-
 #include "line.h"
+
+static const char aie_hex_digits[] = "0123456789abcdef";
 
 /* Enough for 2^64 - 1 in decimal, and a sign. */
 #define AIE_NUM_MAX	21
@@ -77,7 +73,7 @@ void aie_line_hex(struct aie_line *l, u64 num)
 	char buf[AIE_NUM_MAX], *end = buf + sizeof(buf), *p = end;
 
 	do {
-		*--p = hex_asc[num & 0xf];
+		*--p = aie_hex_digits[num & 0xf];
 		num >>= 4;
 	} while (num);
 	aie_line_mem(l, p, end - p);

@@ -109,7 +109,6 @@
  *   map; its free comes after that hook.
  */
 
-#include <linux/kfence.h>
 #include <linux/mmzone.h>
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
@@ -336,7 +335,7 @@ void aie_slab_spill(const void *ptr, u32 e)
 bool aie_slab_large_put(const void *ptr, u64 val)
 {
 	unsigned long pfn = aie_slab_pfn_of(ptr);
-	struct folio *folio;
+	struct page *head;
 	u32 *pe;
 
 	/* A kernel address >> 62 is 3, which takes the entry to record 0 */
@@ -345,9 +344,9 @@ bool aie_slab_large_put(const void *ptr, u64 val)
 		     aie_slab_index_g(AIE_SLAB_LARGE, 3));
 	if (!PAGE_ALIGNED(ptr) || pfn + 2 >= aie_slab_npfn)
 		return false;
-	folio = page_folio(pfn_to_page(pfn));
-	if (folio_test_slab(folio) || folio_order(folio) < 2 ||
-	    folio_pfn(folio) != pfn)
+	head = compound_head(pfn_to_page(pfn));
+	if (PageSlab(head) || compound_order(head) < 2 ||
+	    page_to_pfn(head) != pfn)
 		return false;
 	pe = &aie_slab_pfn[pfn];
 	WRITE_ONCE(pe[1], lower_32_bits(val));

@@ -130,11 +130,17 @@ TEST_F(slabmap, pages_in_page_map)
 	};
 	long long page = sysconf(_SC_PAGESIZE), b, before;
 	size_t i;
+	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(k); i++) {
 		b = k[i].pages * page;
 		before = aie_stat("page_map_objects");
-		ASSERT_EQ(0, aie_helper("alloc %s 40", k[i].kind));
+		ret = aie_helper("alloc %s 40", k[i].kind);
+		if (ret == -EOPNOTSUPP) {	/* folios: 5.16 */
+			TH_LOG("%s: not in this kernel", k[i].kind);
+			continue;
+		}
+		ASSERT_EQ(0, ret);
 		EXPECT_LE(before + 40 - OTHER_RECORDS,
 			  aie_stat("page_map_objects")) TH_LOG("%s", k[i].kind);
 		EXPECT_ROW(k[i].func, "page", 40, 40 * b, 0, 40, 40 * b,

@@ -86,6 +86,8 @@
 #include <linux/vmalloc.h>
 #include <trace/events/kmem.h>
 
+#include "compat.h"
+
 #define AIE_HELPER_MAX_HELD	4096
 #define AIE_HELPER_LARGE	(3 * PAGE_SIZE + 1)
 #define AIE_HELPER_HUGE		(8UL << 20)	/* above KMALLOC_MAX_SIZE */
@@ -256,7 +258,7 @@ static void aie_helper_free_page_addr(const void *p)
 
 static noinline void *aie_helper_folio_alloc(void)
 {
-	void *p = folio_alloc(GFP_KERNEL, 2);
+	void *p = aie_folio_alloc(GFP_KERNEL, 2);
 
 	barrier();
 	return p;
@@ -264,12 +266,12 @@ static noinline void *aie_helper_folio_alloc(void)
 
 static void aie_helper_folio_put(const void *p)
 {
-	folio_put((struct folio *)p);
+	aie_folio_put(p);
 }
 
 static noinline void *aie_helper_folio_node(void)
 {
-	void *p = __folio_alloc_node(GFP_KERNEL, 1, numa_node_id());
+	void *p = aie_folio_alloc_node(GFP_KERNEL, 1, numa_node_id());
 
 	barrier();
 	return p;
@@ -297,8 +299,8 @@ static void aie_helper_free_pages_exact(const void *p)
 static noinline void *aie_helper_pages_fail(void)
 {
 	nodemask_t none = NODE_MASK_NONE;
-	void *p = __alloc_pages(GFP_KERNEL | __GFP_NOWARN, 2, numa_node_id(),
-				&none);
+	void *p = aie_alloc_pages_mask(GFP_KERNEL | __GFP_NOWARN, 2,
+				       numa_node_id(), &none);
 
 	barrier();
 	return p;
@@ -403,13 +405,23 @@ AIE_HELPER_VMALLOC(vmalloc_nowarn, __vmalloc(3 * PAGE_SIZE, GFP_KERNEL | __GFP_N
 /* The largest percpu allocation (PCPU_MIN_UNIT_SIZE): 8 pages per CPU. */
 #define AIE_HELPER_PERCPU_BIG		(32 << 10)
 
+/*
+ * A percpu pointer kept where the tests keep every other: as a plain one.
+ * Through an integer, as 7.x gives percpu pointers an address space of
+ * their own (x86's %gs) that a cast cannot leave.
+ */
+static void *aie_helper_pcpu_plain(void __percpu *p)
+{
+	return (void *)(__force unsigned long)p;
+}
+
 static noinline void *aie_helper_percpu_fail(void)
 {
 	void __percpu *p = __alloc_percpu_gfp(AIE_HELPER_PERCPU_TOO_BIG, 8,
 					      GFP_KERNEL | __GFP_NOWARN);
 
 	barrier();
-	return (void __force *)p;
+	return aie_helper_pcpu_plain(p);
 }
 
 /* Needs pages populated for it, which fault injection can fail. */
@@ -419,7 +431,7 @@ static noinline void *aie_helper_percpu_big(void)
 					      GFP_KERNEL | __GFP_NOWARN);
 
 	barrier();
-	return (void __force *)p;
+	return aie_helper_pcpu_plain(p);
 }
 
 /*
@@ -431,7 +443,7 @@ AIE_HELPER_VMALLOC(cache_acct, kmem_cache_alloc(aie_helper_acct_cache, GFP_KERNE
 AIE_HELPER_VMALLOC(cache_gfp_acct, kmem_cache_alloc(aie_helper_cache, GFP_KERNEL_ACCOUNT))
 AIE_HELPER_VMALLOC(pages_acct, alloc_pages(GFP_KERNEL_ACCOUNT, 1))
 AIE_HELPER_VMALLOC(vmalloc_acct_10000, __vmalloc(10000, GFP_KERNEL_ACCOUNT))
-AIE_HELPER_VMALLOC(percpu_acct_40, (void __force *)__alloc_percpu_gfp(40, 8, GFP_KERNEL_ACCOUNT))
+AIE_HELPER_VMALLOC(percpu_acct_40, aie_helper_pcpu_plain(__alloc_percpu_gfp(40, 8, GFP_KERNEL_ACCOUNT)))
 
 static void aie_helper_acct_cache_free(const void *p)
 {
@@ -444,12 +456,12 @@ static noinline void *aie_helper_percpu_40(void)
 	void __percpu *p = __alloc_percpu(40, 8);
 
 	barrier();
-	return (void __force *)p;
+	return aie_helper_pcpu_plain(p);
 }
 
 static void aie_helper_free_percpu(const void *p)
 {
-	free_percpu((void __percpu __force *)p);
+	free_percpu((void __percpu *)(__force unsigned long)p);
 }
 
 /*
@@ -463,8 +475,8 @@ static noinline void *aie_helper_unknown_site(void)
 	static unsigned long n;
 	void *p = (char *)aie_helper_cache + 16 + n++ % 64;
 
-	trace_kmalloc((unsigned long)aie_helper_cache + 8, p, 24, 32,
-		      GFP_KERNEL, NUMA_NO_NODE);
+	aie_trace_kmalloc((unsigned long)aie_helper_cache + 8, p, 24, 32,
+			  GFP_KERNEL);
 	return p;
 }
 
@@ -824,8 +836,7 @@ static void aie_helper_free_unseen(void *p)
 	unsigned int order = compound_order(page);
 
 	kmemleak_free(p);
-	mod_lruvec_page_state(page, NR_SLAB_UNRECLAIMABLE_B,
-			      -(PAGE_SIZE << order));
+	aie_mod_slab_pages(page, -(PAGE_SIZE << order));
 	__free_pages(page, order);
 }
 
