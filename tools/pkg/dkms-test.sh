@@ -1,8 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # dkms-test.sh - `make dkms-check`, and part of make check's host tests:
-# the module through Debian's DKMS, as Documentation/admin-guide.rst
-# tells an administrator, for Debian's 6.12 and 6.1 headers:
+# the module through each Debian release's own DKMS, in that release's
+# root (tools/vm/kernels.sh), for every kernel of the matrix it ships:
+#
+#   bullseye root: 5.10     bookworm root: 6.1, 6.12, 6.12-rt, 6.12-cloud
+#   trixie root: 7
+#
+# In each root, as Documentation/admin-guide.rst tells an administrator:
 #
 #   copy dkms.conf Kbuild Makefile include module to /usr/src/<name>-<ver>
 #   dkms add; then for each kernel: dkms build -k, dkms install -k
@@ -16,9 +21,11 @@
 # signing key in /var/lib/dkms, depmod's indexes of a kernel that had
 # none) is removed when it was not there before.
 #
-# Needs root; installs Debian's dkms package when it is missing. Does
-# nothing (SKIP) when allocinfo-ext is registered with DKMS already.
-# Prints TAP lines "ok - host: dkms: ..." and exits 1 when one failed.
+# Needs root (chroot); SKIP otherwise. In a root, does nothing (SKIP)
+# when allocinfo-ext is registered with DKMS already. Run by itself it
+# goes through the roots; with AIE_DKMS_RELS (the kernel releases) set,
+# it is the part that runs inside one root. Prints TAP lines "ok - host:
+# dkms: ..." and exits 1 when one failed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -34,17 +41,30 @@ if [ "$(id -u)" != 0 ]; then
 	aie_skip "dkms: add, build, install, remove" "not root"
 	exit 0
 fi
+
+# On the host: each root in turn, its kernels' headers installed there.
+if [ -z "${AIE_DKMS_RELS:-}" ]; then
+	rc=0
+	for group in "5.10" "6.1 6.12 6.12-rt 6.12-cloud" "7"; do
+		rels=()
+		for name in $group; do
+			aie_kernel_name "$name"
+			aie_root "$AIE_ROOT_REL"
+			aie_root_apt "$AIE_ROOT_REL" "linux-headers-$AIE_KREL"
+			rels+=("$AIE_KREL")
+		done
+		aie_root_run "$AIE_ROOT_REL" env AIE_DKMS_RELS="${rels[*]}" \
+			AIE_DKMS_ROOT="$AIE_ROOT_REL" bash "$0" || rc=1
+	done
+	exit "$rc"
+fi
 if [ -e "$SRC" ] || [ -e "/var/lib/dkms/$NAME" ]; then
 	aie_skip "dkms: add, build, install, remove" \
 		"$NAME is registered with DKMS already; left alone"
 	exit 0
 fi
 
-aie_apt_install dkms kmod
-aie_debian_headers 6.12
-RELS=("$AIE_KREL")
-aie_debian_headers 6.1
-RELS+=("$AIE_KREL")
+read -r -a RELS <<<"$AIE_DKMS_RELS"
 
 TMP=$(mktemp -d)
 had_key=$([ -e "$MOK_KEY" ] && echo 1 || true)
@@ -120,7 +140,7 @@ add_source() {
 		dkms add -m "$NAME" -v "$VER"
 }
 
-aie_check "dkms: add $NAME/$VER from $SRC" "$TMP/add.log" add_source
+aie_check "dkms: $AIE_DKMS_ROOT: add $NAME/$VER from $SRC" "$TMP/add.log" add_source
 for rel in "${RELS[@]}"; do
 	aie_check "dkms: build for $rel" "$TMP/build.log" \
 		dkms build -m "$NAME" -v "$VER" -k "$rel"
@@ -129,16 +149,16 @@ for rel in "${RELS[@]}"; do
 	aie_check "dkms: $rel: modinfo -k finds it in updates/dkms, vermagic $rel" \
 		"$TMP/check.log" check_installed "$rel"
 done
-aie_check "dkms: remove --all" "$TMP/remove.log" \
+aie_check "dkms: $AIE_DKMS_ROOT: remove --all" "$TMP/remove.log" \
 	dkms remove -m "$NAME" -v "$VER" --all
-aie_check "dkms: nothing registered or found after remove" \
+aie_check "dkms: $AIE_DKMS_ROOT: nothing registered or found after remove" \
 	"$TMP/removed.log" check_removed
 cleanup
 snapshot >"$TMP/after"
 if cmp -s "$TMP/before" "$TMP/after"; then
-	aie_ok "dkms: no trace left in /usr/src, /var/lib/dkms, /lib/modules"
+	aie_ok "dkms: $AIE_DKMS_ROOT: no trace left in /usr/src, /var/lib/dkms, /lib/modules"
 else
-	aie_not_ok "dkms: no trace left in /usr/src, /var/lib/dkms, /lib/modules" \
+	aie_not_ok "dkms: $AIE_DKMS_ROOT: no trace left in /usr/src, /var/lib/dkms, /lib/modules" \
 		"$(diff "$TMP/before" "$TMP/after")"
 fi
 exit "$AIE_PKG_FAILED"

@@ -58,3 +58,22 @@ aie_module_suffix() {
 		echo .ko
 	fi
 }
+
+# aie_debian_headers SERIES: install on this Debian 12 host the headers of
+# Debian's kernel of that series (6.12 or 6.1), as a user of the host
+# would, and set AIE_KREL to its release; its kbuild tree is then
+# /lib/modules/$AIE_KREL/build. (make check builds in roots, kernels.sh;
+# install-test.sh tests make install on the host itself.)
+aie_debian_headers() {
+	local meta
+	case "$1" in
+	6.12) meta=linux-headers-6.12-amd64 ;;
+	6.1) meta=linux-headers-amd64 ;;
+	*) aie_die "aie_debian_headers: expected 6.12 or 6.1, not $1" ;;
+	esac
+	aie_apt_install "$meta"
+	AIE_KREL=$(dpkg-query -W -f='${Depends}' "$meta" |
+		sed -n 's/.*linux-headers-\([^ ,]*\).*/\1/p')
+	[ -n "$AIE_KREL" ] || aie_die "cannot tell the release of $meta"
+	aie_apt_install "linux-headers-$AIE_KREL"
+}

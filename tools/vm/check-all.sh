@@ -1,28 +1,36 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # check-all.sh - `make check-all`, and `make check` in CI (CI=true): the
-# suite of check.sh on every kernel we test:
+# suite of check.sh on every kernel we support (kernels.sh's names), then
+# on every test kernel of ../shared/kernels:
 #
-#   6.12    Debian's 6.12 (the host-side tests run with this one only)
-#   6.1     Debian's 6.1
-#   ../shared/kernels/linux-image-*.deb, each with the linux-headers deb
-#           beside it: the allocprof and debug test kernels (a KASAN
-#           kernel gets 2 GiB, see aie_vm_mem in lib.sh)
+#   6.12 6.1 5.10 7 6.12-rt 6.12-cloud
+#   ../shared/kernels/linux-image-*.deb and ../shared/kernels/*/linux-image-*.deb,
+#           each with the linux-headers deb beside it: the allocprof and
+#           debug test kernels (a KASAN kernel gets 2 GiB, see aie_vm_mem
+#           in lib.sh)
 #
 # AIE_CHECK_KERNELS (a space-separated list of check.sh KERNEL= values)
 # replaces that list; AIE_SHARED_KERNELS names another directory of debs.
 #
+# The whole suite runs on the first kernel (Debian's 6.12, which also runs
+# the host-side tests and the multi-threaded boot) and on a KASAN kernel;
+# every other kernel runs the acceptance subset (AIE_ACCEPT_TESTS in
+# lib.sh: a test of every hook). AIE_CHECK_SUITE=full runs the whole suite
+# on every kernel.
+#
 # The kernels run AIE_CHECK_JOBS at a time (2: the host's two cores), a
-# KASAN kernel first, the longest; check.sh runs what comes before each
-# boot under a lock, so only the guests overlap. No test is timed: a guest
-# that shares the host with another runs slower and passes all the same.
+# KASAN kernel first, the longest, then the first kernel; check.sh runs
+# what comes before each boot under a lock, so only the guests overlap.
+# No test is timed: a guest that shares the host with another runs slower
+# and passes all the same.
 #
 # Prints each kernel's TAP under a "# kernel <name>" heading, then one
 # summary line per kernel, "# kernel <name>: N passed, N failed, N skipped
-# (T s)", and closes with one line "N passed, N failed, N skipped" summed
-# over the kernels. A kernel whose check.sh ends without its summary line, or
-# fails without a failed test, counts one failure. Exits non-zero when
-# any failed.
+# (T s, suite)", and closes with one line "N passed, N failed, N skipped"
+# summed over the kernels. A kernel whose check.sh ends without its
+# summary line, or fails without a failed test, counts one failure. Exits
+# non-zero when any failed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -30,10 +38,11 @@ SHARED=${AIE_SHARED_KERNELS:-$AIE_TOP/../shared/kernels}
 if [ -n "${AIE_CHECK_KERNELS:-}" ]; then
 	read -r -a kernels <<<"$AIE_CHECK_KERNELS"
 else
-	kernels=(6.12 6.1)
+	kernels=(6.12 6.1 5.10 7 6.12-rt 6.12-cloud)
 	while IFS= read -r deb; do
 		kernels+=("$deb")
-	done < <(ls "$SHARED"/linux-image-*.deb 2>/dev/null | sort)
+	done < <(ls "$SHARED"/linux-image-*.deb "$SHARED"/*/linux-image-*.deb \
+		2>/dev/null | sort)
 fi
 [ ${#kernels[@]} -gt 0 ] || aie_die "AIE_CHECK_KERNELS is empty"
 
@@ -54,14 +63,25 @@ kasan() {
 	grep -qx 'CONFIG_KASAN=y' <<<"$conf"
 }
 
+# suite K: the tests kernel K runs, "full" or "accept".
+suite() {
+	if [ "${AIE_CHECK_SUITE:-}" = full ] || [ "$1" = "${kernels[0]}" ] ||
+		kasan "$1"; then
+		echo full
+	else
+		echo accept
+	fi
+}
+
 # run_one K HOST: check.sh on kernel K into $logs, with the host-side tests
 # (and the multi-threaded boot) when HOST is 1.
 run_one() {
-	local k=$1 host=$2 name rc=0 start=$SECONDS
+	local k=$1 host=$2 name rc=0 start=$SECONDS tests=
 	name=$(basename "$k")
-	aie_log "check-all: kernel $name (log: $logs/$name.log)"
+	[ "$(suite "$k")" = accept ] && tests=$AIE_ACCEPT_TESTS
+	aie_log "check-all: kernel $name, $(suite "$k") suite (log: $logs/$name.log)"
 	AIE_CHECK_ONE=1 KERNEL=$k AIE_HOST_TESTS=$host \
-		AIE_SMP=${AIE_SMP:-$host} \
+		AIE_SMP=${AIE_SMP:-$host} AIE_TESTS=$tests \
 		"$AIE_TOP/tools/vm/check.sh" >"$logs/$name.log" || rc=$?
 	echo "$rc" >"$logs/$name.rc"
 	echo $((SECONDS - start)) >"$logs/$name.secs"
@@ -72,6 +92,7 @@ run_one() {
 queue=()
 for k in "${kernels[@]}"; do kasan "$k" && queue+=("$k"); done
 for k in "${kernels[@]}"; do kasan "$k" || queue+=("$k"); done
+# (the first kernel, the longest after a KASAN one, is first of the rest)
 jobs_max=${AIE_CHECK_JOBS:-2}
 running=0
 for k in "${queue[@]}"; do
@@ -106,7 +127,7 @@ for k in "${kernels[@]}"; do
 		echo "not ok - kernel $name: check.sh exited $rc without its summary line"
 		pass=0 fail=1 skip=0
 	fi
-	summaries+=("# kernel $name: $pass passed, $fail failed, $skip skipped (${secs} s)")
+	summaries+=("# kernel $name: $pass passed, $fail failed, $skip skipped (${secs} s, $(suite "$k"))")
 	total_pass=$((total_pass + pass))
 	total_fail=$((total_fail + fail))
 	total_skip=$((total_skip + skip))

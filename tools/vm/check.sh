@@ -14,7 +14,9 @@
 # kernel and closes with the same single line, summed over the kernels.
 # AIE_CHECK_ONE=1 keeps make check on one kernel even then.
 #
-# AIE_HOST_TESTS=0 skips the host-side tests (check-all.sh runs them
+# AIE_TESTS=a_test,b_test runs only those test programs (check-all.sh
+# gives the acceptance subset, AIE_ACCEPT_TESTS in lib.sh, to most
+# kernels). AIE_HOST_TESTS=0 skips the host-side tests (check-all.sh runs them
 # once); AIE_TIMEOUT bounds each boot (900 s, 3600 s for a KASAN kernel);
 # AIE_VM_MEM sets the guest's memory.
 #
@@ -73,7 +75,8 @@ if [ "${AIE_SMP:-1}" != 0 ] && [ "${AIE_MODE:-check}" = check ]; then
 fi
 
 set +e
-aie_boot "${AIE_MODE:-check}" "$limit"
+AIE_APPEND="${AIE_TESTS:+aie.tests=$AIE_TESTS} ${AIE_APPEND:-}" \
+	aie_boot "${AIE_MODE:-check}" "$limit"
 qemu_rc=$?
 set -e
 

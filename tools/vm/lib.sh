@@ -8,6 +8,8 @@ AIE_CACHE=${AIE_CACHE:-$AIE_TOP/.cache}
 AIE_BUILD=${AIE_BUILD:-$AIE_TOP/build}
 AIE_KSRC_TAR=/usr/src/linux-source-6.12.tar.xz
 
+. "$AIE_TOP/tools/vm/kernels.sh"
+
 aie_die() { echo "error: $*" >&2; exit 1; }
 aie_log() { echo ">>> $*" >&2; }
 
@@ -49,64 +51,72 @@ aie_deb_extract() {
 	mkdir -p "$debs" "$dest"
 	deb=$(ls "$debs/${pkg}_"*.deb 2>/dev/null | head -n1 || true)
 	if [ -z "$deb" ]; then
-		[ -z "${AIE_APT_UPDATED:-}" ] && { aie_sudo apt-get update -qq >&2; AIE_APT_UPDATED=1; }
-		(cd "$debs" && apt-get download "$pkg" >&2) ||
+		aie_apt_update
+		(cd "$debs" && aie_apt apt-get download "$pkg" >&2) ||
 			aie_die "apt-get download $pkg failed"
 		deb=$(ls "$debs/${pkg}_"*.deb | head -n1)
 	fi
-	[ -e "$dest/.extracted" ] || { dpkg -x "$deb" "$dest" && touch "$dest/.extracted"; } ||
+	[ -e "$dest/.extracted-$pkg" ] || { dpkg -x "$deb" "$dest" && touch "$dest/.extracted-$pkg"; } ||
 		aie_die "cannot unpack $deb"
 }
 
-# aie_debian_headers SERIES: install the headers of Debian's kernel of
-# that series (6.12 or 6.1) and set AIE_KREL to its release; its kbuild
-# tree is then /lib/modules/$AIE_KREL/build.
-aie_debian_headers() {
-	local meta
-	case "$1" in
-	6.12) meta=linux-headers-6.12-amd64 ;;
-	6.1) meta=linux-headers-amd64 ;;
-	*) aie_die "aie_debian_headers: expected 6.12 or 6.1, not $1" ;;
-	esac
-	aie_apt_install "$meta"
-	AIE_KREL=$(dpkg-query -W -f='${Depends}' "$meta" |
-		sed -n 's/.*linux-headers-\([^ ,]*\).*/\1/p')
-	[ -n "$AIE_KREL" ] || aie_die "cannot tell the release of $meta"
-	aie_apt_install "linux-headers-$AIE_KREL"
-}
-
-# aie_kernel SPEC: set AIE_KREL, AIE_VMLINUZ and AIE_KDIR.
-#   6.12 or 6.1: Debian's own kernel of that series (headers installed with
-#   apt, the image unpacked into the cache); a path to linux-image-*.deb:
-#   that kernel, with the linux-headers deb of the same release beside it.
+# aie_kernel SPEC: set AIE_KREL, AIE_VMLINUZ, AIE_ROOT_REL (the release
+# whose root builds for it, kernels.sh), AIE_KDIR (its kbuild tree in that
+# root) and AIE_KDIR_HOST (the same seen from the host).
+#   A name of kernels.sh's table: Debian's kernel of that series and
+#   flavour, the newest the archive has, its headers installed in the
+#   root by the root's apt, its image unpacked into the cache; a path to
+#   linux-image-*.deb: that kernel, with the linux-headers deb of the same
+#   release beside it, unpacked into the root of the release whose
+#   compiler built it.
 aie_kernel() {
-	local spec=${1:-6.12} dir hdr
-	case "$spec" in
-	6.12 | 6.1) ;;
-	*.deb)
-		[ -f "$spec" ] || aie_die "no such kernel package: $spec"
+	local spec=${1:-6.12} dir hdr img root
+	if aie_kernel_name "$spec"; then
+		aie_root "$AIE_ROOT_REL"
+		aie_root_apt "$AIE_ROOT_REL" "linux-headers-$AIE_KREL"
+		dir=$AIE_CACHE/kernels/$AIE_KREL
+		# vmlinuz is in linux-image-<rel>-unsigned up to 6.12, in
+		# linux-binary-<rel> from 7.x on (linux-image-<rel> is then the
+		# package that depends on it and on the modules)
+		for img in "linux-image-$AIE_KREL-unsigned" "linux-binary-$AIE_KREL" ""; do
+			[ -n "$img" ] || aie_die "no image package for $AIE_KREL"
+			aie_apt apt-cache show "$img" >/dev/null 2>&1 && break
+		done
+		aie_deb_extract "$img" "$dir"
+	else
+		case "$spec" in
+		*.deb) [ -f "$spec" ] || aie_die "no such kernel package: $spec" ;;
+		*) aie_die "KERNEL=$spec: expected 5.10, 6.1, 6.12, 6.12-rt, 6.12-cloud, 7 or a path to linux-image-*.deb" ;;
+		esac
 		AIE_KREL=$(dpkg-deb -f "$spec" Package | sed 's/^linux-image-//')
 		dir=$AIE_CACHE/kernels/$AIE_KREL
 		hdr=$(ls "$(dirname "$spec")/linux-headers-${AIE_KREL}_"*.deb 2>/dev/null | head -n1 || true)
 		[ -n "$hdr" ] || aie_die "no linux-headers-${AIE_KREL}_*.deb beside $spec"
+		AIE_ROOT_REL=$(aie_deb_root "$hdr")
+		aie_root "$AIE_ROOT_REL"
+		root=$AIE_ROOTS/$AIE_ROOT_REL
+		[ -d "$root/usr/src/linux-headers-$AIE_KREL" ] ||
+			aie_sudo dpkg -x "$hdr" "$root" || aie_die "cannot unpack $hdr"
 		if [ ! -e "$dir/.extracted" ]; then
 			mkdir -p "$dir"
-			dpkg -x "$spec" "$dir" && dpkg -x "$hdr" "$dir" &&
-				touch "$dir/.extracted" || aie_die "cannot unpack $spec"
+			dpkg -x "$spec" "$dir" && touch "$dir/.extracted" ||
+				aie_die "cannot unpack $spec"
 		fi
-		AIE_VMLINUZ=$dir/boot/vmlinuz-$AIE_KREL
-		AIE_KDIR=$dir/usr/src/linux-headers-$AIE_KREL
-		[ -f "$AIE_VMLINUZ" ] && [ -d "$AIE_KDIR" ] ||
-			aie_die "$spec: no vmlinuz or kbuild tree inside"
-		return 0 ;;
-	*) aie_die "KERNEL=$spec: expected 6.12, 6.1 or a path to linux-image-*.deb" ;;
-	esac
-	aie_debian_headers "$spec"
-	dir=$AIE_CACHE/kernels/$AIE_KREL
-	aie_deb_extract "linux-image-$AIE_KREL-unsigned" "$dir"
-	AIE_VMLINUZ=$dir/boot/vmlinuz-$AIE_KREL
-	AIE_KDIR=/lib/modules/$AIE_KREL/build
-	[ -f "$AIE_VMLINUZ" ] || aie_die "no $AIE_VMLINUZ in linux-image-$AIE_KREL-unsigned"
+	fi
+	# /boot until 6.12; Debian's 7.x packages it in /usr/lib/modules
+	for AIE_VMLINUZ in "$dir/boot/vmlinuz-$AIE_KREL" \
+		"$dir/usr/lib/modules/$AIE_KREL/vmlinuz"; do
+		[ -f "$AIE_VMLINUZ" ] && break
+	done
+	AIE_KDIR=/usr/src/linux-headers-$AIE_KREL
+	AIE_KDIR_HOST=$AIE_ROOTS/$AIE_ROOT_REL$AIE_KDIR
+	[ -f "$AIE_VMLINUZ" ] || aie_die "no $AIE_VMLINUZ"
+	[ -f "$AIE_KDIR_HOST/Makefile" ] || aie_die "no kbuild tree $AIE_KDIR_HOST"
+}
+
+# aie_make ARGS...: make in the root that builds for $AIE_KREL.
+aie_make() {
+	aie_root_run "$AIE_ROOT_REL" make "$@"
 }
 
 # The kselftest framework, taken from the kernel source tarball at build time.
@@ -137,9 +147,9 @@ aie_build() {
 	st=$AIE_OUT/stage
 	rm -rf "$st" "$AIE_OUT/ksft" && mkdir -p "$st/kselftest" "$AIE_OUT/ksft"
 	aie_log "building for $AIE_KREL"
-	make -s -C "$AIE_TOP" clean KDIR="$AIE_KDIR" >/dev/null 2>&1 || true
-	make -s -C "$AIE_TOP" KDIR="$AIE_KDIR" >&2 || aie_die "module build failed"
-	make -s -C "$AIE_TOP/selftests/allocinfo_ext" KSFT_DIR="$ksft" \
+	aie_make -s -C "$AIE_TOP" clean KDIR="$AIE_KDIR" >/dev/null 2>&1 || true
+	aie_make -s -C "$AIE_TOP" KDIR="$AIE_KDIR" >&2 || aie_die "module build failed"
+	aie_make -s -C "$AIE_TOP/selftests/allocinfo_ext" KSFT_DIR="$ksft" \
 		KDIR="$AIE_KDIR" OUTPUT="$AIE_OUT/ksft" \
 		INSTALL_PATH="$st/kselftest/allocinfo_ext" install >&2 ||
 		aie_die "selftest build failed"
@@ -166,11 +176,12 @@ aie_build() {
 aie_allocator_functions() {
 	local names
 	names=$( {
-		echo '#include "compat.h"'
+		# compat.h's names of functions, which come before its includes
+		sed -e '/^#include/,$d' -e '/_AIE_COMPAT_H/d' "$AIE_TOP/module/compat.h"
 		printf '#define %s(...) __VA_ARGS__\n' INTERNAL HELPER
 		sed -n '/^static const struct aie_fn aie_fns\[\] = {$/,/^};$/{//!p}' \
 			"$AIE_TOP/module/callers.c"
-	} | gcc -E -P -I "$AIE_TOP/module" - | grep -o '"[^"]*"' | tr -d '"') ||
+	} | gcc -E -P - | grep -o '"[^"]*"' | tr -d '"') ||
 		aie_die "cannot list the functions of module/callers.c"
 	[ "$(wc -l <<<"$names")" -ge 20 ] ||
 		aie_die "module/callers.c: its table of functions was not found"
@@ -213,7 +224,7 @@ aie_initramfs() {
 }
 
 aie_kasan() {
-	grep -qx 'CONFIG_KASAN=y' "$AIE_KDIR/include/config/auto.conf" 2>/dev/null
+	grep -qx 'CONFIG_KASAN=y' "$AIE_KDIR_HOST/include/config/auto.conf" 2>/dev/null
 }
 
 # The guest's memory: AIE_VM_MEM, else 2G for a KASAN kernel (its shadow
@@ -260,6 +271,17 @@ aie_boot() {
 		-serial "file:$AIE_OUT/console.log" \
 		-serial "file:$AIE_OUT/output.log" </dev/null
 }
+
+# The acceptance subset, the test programs every kernel of the matrix runs
+# (check-all.sh): attribution exact on every hook and path (slab, large
+# kmalloc, pages behind their wrappers, vmalloc, percpu, helpers),
+# failures, accounted bytes, rules, capture, lifetimes, sampling, load and
+# unload, the proc files. Left to the whole suite: the bounds of the
+# site table and counters (sites_test, counters_test), the storms
+# (stress_test), the DWARF annotation (annotate_test), the comparison
+# with /proc/allocinfo (compare_test) and the parsers (ctl_fuzz_test,
+# line_test), none of which differs between kernels but in time.
+AIE_ACCEPT_TESTS=load_test,proc_test,slab_test,slabmap_test,mm_test,callers_test,fault_test,accounted_test,ctl_test,hooks_test,capture_test,lifetime_test,sample_test
 
 # Kernel log lines that fail a run whatever the tests said.
 AIE_BAD_LOG='BUG:|WARNING:|Oops|KASAN|Kernel panic|UBSAN|general protection fault|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|kmemleak: [0-9]+ new suspected|blocked for more than|Call Trace:'

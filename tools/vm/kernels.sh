@@ -1,0 +1,227 @@
+# SPDX-License-Identifier: GPL-2.0
+# kernels.sh - the kernels make check, run and bench take by name, and the
+# Debian roots their modules are built in. Sourced by lib.sh.
+#
+#   name        series, flavour               built in (compiler)
+#   5.10        bullseye's 5.10               bullseye root (gcc-10)
+#   6.1         bookworm's 6.1                bookworm root (gcc-12)
+#   6.12        bookworm-security's 6.12      bookworm root (gcc-12)
+#   6.12-rt     the same, PREEMPT_RT          bookworm root (gcc-12)
+#   6.12-cloud  the same, cloud flavour       bookworm root (gcc-12)
+#   7           trixie-backports' newest 7.x  trixie root (gcc-14)
+#   a .deb      linux-image-*.deb with its linux-headers-*.deb beside it,
+#               in the root of the release whose gcc built it
+#               (CONFIG_CC_VERSION_TEXT)
+#
+# Each name is resolved to the newest ABI the archive has when the script
+# runs (the archive drops old point releases), through an apt
+# configuration of the project's own in $AIE_CACHE/apt: its sources list
+# (the host's mirrors, every suite above, amd64), lists and cache; the
+# host's /etc/apt is read for its mirrors and never written.
+#
+# A root is a minimal Debian of that release (debootstrap) with its DKMS,
+# compiler and the kernel headers installed by its own apt, as DKMS on
+# that release builds a module. Roots live in $AIE_ROOTS, outside the
+# clone so that a fresh clone reuses them (default
+# /var/cache/allocinfo-ext/roots); one without its stamp is made again.
+# Commands run in a root under a mount namespace of their own, with the
+# source tree, the cache and the build directory at the same paths as
+# on the host.
+
+AIE_ROOTS=${AIE_ROOTS:-/var/cache/allocinfo-ext/roots}
+AIE_APT=$AIE_CACHE/apt
+# What a root has besides debootstrap's minbase; bump the stamp's version
+# when this list changes, so that older roots are made again.
+AIE_ROOT_PKGS="dkms binutils gcc make libc6-dev libelf-dev kmod rsync"
+AIE_ROOT_STAMP=.aie-root-1
+
+# aie_host_mirror SUITE: the URI the host's apt sources give for SUITE.
+aie_host_mirror() {
+	local uri
+	uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		2>/dev/null | awk -v s="$1" '
+		$1 == "deb" {
+			i = 2
+			if ($i ~ /^\[/) while ($i !~ /\]$/) i++
+			if ($i ~ /^\[/ || $i ~ /\]$/) i++
+			if ($(i + 1) == s) { print $i; exit }
+		}')
+	[ -n "$uri" ] || uri=$(cat /etc/apt/sources.list.d/*.sources \
+		2>/dev/null | awk -v s="$1" '
+		/^[ \t]*$/ { uris = ""; suites = ""; next }
+		/^URIs:/ { uris = $2 }
+		/^Suites:/ { for (i = 2; i <= NF; i++) suites = suites " " $i " " }
+		uris != "" && index(suites, " " s " ") { print uris; exit }')
+	[ -n "$uri" ] || aie_die "the host's apt sources name no mirror for $1"
+	echo "${uri%/}"
+}
+
+# aie_suites RELEASE: the suites a root of RELEASE, and the project's apt,
+# read for it.
+aie_suites() {
+	case "$1" in
+	bullseye) echo "bullseye bullseye-security" ;;
+	bookworm) echo "bookworm bookworm-security" ;;
+	trixie) echo "trixie trixie-security trixie-backports" ;;
+	*) aie_die "no suites known for $1" ;;
+	esac
+}
+
+# aie_sources_list RELEASE...: sources.list lines for those releases, the
+# mirrors taken from the host's own sources for its release.
+aie_sources_list() {
+	local host main sec r s
+	host=$(. /etc/os-release && echo "$VERSION_CODENAME")
+	main=$(aie_host_mirror "$host")
+	sec=$(aie_host_mirror "$host-security")
+	for r in "$@"; do
+		for s in $(aie_suites "$r"); do
+			case "$s" in
+			*-security) echo "deb $sec $s main" ;;
+			*) echo "deb $main $s main" ;;
+			esac
+		done
+	done
+}
+
+# aie_apt apt-get|apt-cache ARGS...: apt through the project's own
+# configuration in $AIE_APT.
+aie_apt() {
+	local tool=$1
+	shift
+	"$tool" -o Dir::Etc::sourcelist="$AIE_APT/sources.list" \
+		-o Dir::Etc::sourceparts=/nonexistent \
+		-o Dir::State::Lists="$AIE_APT/lists" \
+		-o Dir::State::status="$AIE_APT/status" \
+		-o Dir::Cache="$AIE_APT/cache" \
+		-o Debug::NoLocking=1 "$@"
+}
+
+# aie_apt_update: the project's apt lists, fetched again when older than
+# ten minutes (so once per run of make check-all), under a lock.
+aie_apt_update() {
+	mkdir -p "$AIE_APT/lists/partial" "$AIE_APT/cache/archives/partial"
+	(
+		flock 8
+		aie_sources_list bullseye bookworm trixie | sed 's/^deb /deb [arch=amd64] /' \
+			>"$AIE_APT/sources.list.new"
+		: >>"$AIE_APT/status"
+		if [ -n "$(find "$AIE_APT/updated" -mmin -10 2>/dev/null)" ] &&
+			cmp -s "$AIE_APT/sources.list.new" "$AIE_APT/sources.list"; then
+			exit 0
+		fi
+		mv "$AIE_APT/sources.list.new" "$AIE_APT/sources.list"
+		aie_log "updating the project's apt lists ($AIE_APT)"
+		aie_apt apt-get update -qq >&2 || aie_die "apt-get update ($AIE_APT) failed"
+		touch "$AIE_APT/updated"
+	) 8>"$AIE_APT/.lock" || exit 1
+}
+
+# aie_newest REGEX: the newest package whose name matches REGEX whole.
+aie_newest() {
+	aie_apt apt-cache pkgnames linux- | grep -xE "$1" | sort -V | tail -n 1
+}
+
+# aie_kernel_name NAME: for a name of the table above, set AIE_ROOT_REL
+# and AIE_KREL (the newest release of that series); returns 1 for
+# anything else.
+aie_kernel_name() {
+	local re
+	case "$1" in
+	5.10) AIE_ROOT_REL=bullseye re='5\.10\.0-[0-9]+-amd64' ;;
+	6.1) AIE_ROOT_REL=bookworm re='6\.1\.0-[0-9]+-amd64' ;;
+	6.12) AIE_ROOT_REL=bookworm re='6\.12\.[0-9]+\+deb12-amd64' ;;
+	6.12-rt) AIE_ROOT_REL=bookworm re='6\.12\.[0-9]+\+deb12-rt-amd64' ;;
+	6.12-cloud) AIE_ROOT_REL=bookworm re='6\.12\.[0-9]+\+deb12-cloud-amd64' ;;
+	7) AIE_ROOT_REL=trixie re='7\.[0-9]+\.[0-9]+\+deb13-amd64' ;;
+	*) return 1 ;;
+	esac
+	aie_apt_update
+	AIE_KREL=$(aie_newest "linux-headers-$re")
+	AIE_KREL=${AIE_KREL#linux-headers-}
+	[ -n "$AIE_KREL" ] || aie_die "KERNEL=$1: no linux-headers-$re in the archive"
+}
+
+# aie_root_run RELEASE CMD...: CMD in the root of RELEASE, with the source
+# tree, $AIE_CACHE and $AIE_BUILD mounted at their own paths and /proc
+# (objtool reads it), in a mount namespace that ends with CMD.
+aie_root_run() {
+	local root=$AIE_ROOTS/$1 d
+	shift
+	for d in "$AIE_TOP" "$AIE_CACHE" "$AIE_BUILD"; do
+		mkdir -p "$d" "$root$d"
+	done
+	aie_sudo unshare -m -- sh -c '
+		root=$1 top=$2 cache=$3 build=$4
+		shift 4
+		mount --make-rprivate / &&
+		mount --bind "$top" "$root$top" &&
+		mount --bind "$cache" "$root$cache" &&
+		mount --bind "$build" "$root$build" &&
+		mount -t proc proc "$root/proc" &&
+		exec chroot "$root" env PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"' \
+		sh "$root" "$AIE_TOP" "$AIE_CACHE" "$AIE_BUILD" "$@"
+}
+
+# aie_root RELEASE: make the root of RELEASE if it has no stamp, under a
+# lock (check-all.sh runs several kernels at once).
+aie_root() {
+	local rel=$1 root=$AIE_ROOTS/$1 host main
+	aie_sudo mkdir -p "$AIE_ROOTS"
+	(
+		flock 8
+		[ -e "$root/$AIE_ROOT_STAMP" ] && exit 0
+		aie_apt_install debootstrap
+		host=$(. /etc/os-release && echo "$VERSION_CODENAME")
+		main=$(aie_host_mirror "$host")
+		aie_log "making the $rel root in $root (debootstrap, about a minute)"
+		aie_sudo rm -rf "$root"
+		aie_sudo debootstrap --variant=minbase "$rel" "$root" "$main" \
+			>"$AIE_ROOTS/$rel.log" 2>&1 ||
+			aie_die "debootstrap $rel failed: see $AIE_ROOTS/$rel.log"
+		aie_sources_list "$rel" | aie_sudo tee "$root/etc/apt/sources.list" >/dev/null
+		aie_root_apt "$rel" $AIE_ROOT_PKGS
+		aie_sudo touch "$root/$AIE_ROOT_STAMP"
+	) 8>"$AIE_ROOTS/.$rel.lock" || exit 1
+	# what the list has gained since the root was made
+	aie_root_apt "$rel" $AIE_ROOT_PKGS
+}
+
+# aie_root_apt RELEASE PKG...: install PKG in the root of RELEASE with its
+# own apt (lists fetched again when older than ten minutes), unless there.
+aie_root_apt() {
+	local rel=$1 root=$AIE_ROOTS/$1 p have missing=()
+	shift
+	have=$(aie_root_run "$rel" dpkg-query -W -f='${Package} ${Status}\n' \
+		"$@" 2>/dev/null | awk '/ install ok installed$/ { print $1 }')
+	for p in "$@"; do
+		grep -qxF "$p" <<<"$have" || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ -z "$(find "$root/var/lib/apt/aie-updated" -mmin -10 2>/dev/null)" ]; then
+		aie_root_run "$rel" apt-get update -qq >&2 ||
+			aie_die "apt-get update in the $rel root failed"
+		aie_sudo touch "$root/var/lib/apt/aie-updated"
+	fi
+	aie_log "installing ${missing[*]} in the $rel root"
+	aie_root_run "$rel" env DEBIAN_FRONTEND=noninteractive apt-get install \
+		-y -qq --no-install-recommends "${missing[@]}" >&2 ||
+		aie_die "apt-get install ${missing[*]} in the $rel root failed"
+}
+
+# aie_deb_root DEB: the release whose compiler built the kernel of the
+# linux-headers DEB (its CONFIG_CC_VERSION_TEXT): gcc 10 bullseye, 12
+# bookworm, 14 trixie.
+aie_deb_root() {
+	local text major
+	text=$(dpkg-deb --fsys-tarfile "$1" | tar -xO --wildcards \
+		'*/include/config/auto.conf' 2>/dev/null |
+		sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' | head -n 1)
+	major=$(sed -n 's/.*) \([0-9]*\)\..*/\1/p' <<<"$text")
+	case "$major" in
+	10) echo bullseye ;;
+	12) echo bookworm ;;
+	14) echo trixie ;;
+	*) aie_die "$1: built with '$text', a compiler of no Debian release we build in" ;;
+	esac
+}
