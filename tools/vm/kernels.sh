@@ -193,7 +193,8 @@ aie_root_apt() {
 	local rel=$1 root=$AIE_ROOTS/$1 p have missing=()
 	shift
 	have=$(aie_root_run "$rel" dpkg-query -W -f='${Package} ${Status}\n' \
-		"$@" 2>/dev/null | awk '/ install ok installed$/ { print $1 }')
+		"$@" 2>/dev/null | awk '/ install ok installed$/ { print $1 }' ||
+		true)	# dpkg-query fails when one is not installed
 	for p in "$@"; do
 		grep -qxF "$p" <<<"$have" || missing+=("$p")
 	done
@@ -216,7 +217,7 @@ aie_deb_root() {
 	local text major
 	text=$(dpkg-deb --fsys-tarfile "$1" | tar -xO --wildcards \
 		'*/include/config/auto.conf' 2>/dev/null |
-		sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' | head -n 1)
+		sed -n 's/^CONFIG_CC_VERSION_TEXT="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p')
 	major=$(sed -n 's/.*) \([0-9]*\)\..*/\1/p' <<<"$text")
 	case "$major" in
 	10) echo bullseye ;;

@@ -95,8 +95,15 @@ aie_kernel() {
 		AIE_ROOT_REL=$(aie_deb_root "$hdr")
 		aie_root "$AIE_ROOT_REL"
 		root=$AIE_ROOTS/$AIE_ROOT_REL
-		[ -d "$root/usr/src/linux-headers-$AIE_KREL" ] ||
-			aie_sudo dpkg -x "$hdr" "$root" || aie_die "cannot unpack $hdr"
+		# its kbuild tree alone: the deb's /lib would land on the
+		# root's merged /usr
+		if [ ! -d "$root/usr/src/linux-headers-$AIE_KREL" ]; then
+			rm -rf "$dir.hdr" && mkdir -p "$dir.hdr" &&
+				dpkg -x "$hdr" "$dir.hdr" &&
+				aie_sudo mv "$dir.hdr/usr/src/linux-headers-$AIE_KREL" \
+					"$root/usr/src/" && rm -rf "$dir.hdr" ||
+				aie_die "cannot unpack $hdr into the $AIE_ROOT_REL root"
+		fi
 		if [ ! -e "$dir/.extracted" ]; then
 			mkdir -p "$dir"
 			dpkg -x "$spec" "$dir" && touch "$dir/.extracted" ||
