@@ -205,7 +205,9 @@ aie_root_apt() {
 		aie_sudo touch "$root/var/lib/apt/aie-updated"
 	fi
 	aie_log "installing ${missing[*]} in the $rel root"
-	aie_root_run "$rel" env DEBIAN_FRONTEND=noninteractive apt-get install \
+	# INITRD=No: the image a header package may pull in needs no
+	# initramfs in a root that only builds
+	aie_root_run "$rel" env DEBIAN_FRONTEND=noninteractive INITRD=No apt-get install \
 		-y -qq --no-install-recommends "${missing[@]}" >&2 ||
 		aie_die "apt-get install ${missing[*]} in the $rel root failed"
 }
