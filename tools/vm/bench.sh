@@ -41,10 +41,10 @@ aie_bench_build() {
 	st=$AIE_OUT/stage
 	rm -rf "$st" && mkdir -p "$st/aie"
 	aie_log "building for $AIE_KREL"
-	make -s -C "$AIE_TOP" clean KDIR="$AIE_KDIR" >/dev/null 2>&1 || true
-	make -s -C "$AIE_TOP/tools/bench" clean KDIR="$AIE_KDIR" >/dev/null 2>&1 || true
-	make -s -C "$AIE_TOP" KDIR="$AIE_KDIR" >&2 || aie_die "module build failed"
-	make -s -C "$AIE_TOP/tools/bench" KDIR="$AIE_KDIR" >&2 ||
+	aie_make -s -C "$AIE_TOP" clean KDIR="$AIE_KDIR" >/dev/null 2>&1 || true
+	aie_make -s -C "$AIE_TOP/tools/bench" clean KDIR="$AIE_KDIR" >/dev/null 2>&1 || true
+	aie_make -s -C "$AIE_TOP" KDIR="$AIE_KDIR" >&2 || aie_die "module build failed"
+	aie_make -s -C "$AIE_TOP/tools/bench" KDIR="$AIE_KDIR" >&2 ||
 		aie_die "tools/bench build failed"
 	for ko in module/allocinfo_ext.ko tools/bench/aie_bench/aie_bench.ko \
 		tools/bench/aie_floor/aie_floor.ko; do
@@ -90,7 +90,7 @@ aie_bench_profile() {
 	make -s -C "$AIE_TOP/tools/bench" tbprof.so >&2 ||
 		aie_die "tools/bench/tbprof.so build failed"
 	# as in the main boot of make bench: the in-kernel profiler off
-	grep -qx 'CONFIG_MEM_ALLOC_PROFILING=y' "$AIE_KDIR/include/config/auto.conf" 2>/dev/null &&
+	grep -qx 'CONFIG_MEM_ALLOC_PROFILING=y' "$AIE_KDIR_HOST/include/config/auto.conf" 2>/dev/null &&
 		extra=sysctl.vm.mem_profiling=0
 	rm -rf "$prof" && mkdir -p "$prof"
 	for cfg in none full; do
@@ -125,7 +125,7 @@ aie_bench_kernel() {
 	aie_kernel "$1"
 	aie_bench_build
 	raw=$AIE_BENCH_OUT/$AIE_KREL.raw
-	auto=$AIE_KDIR/include/config/auto.conf
+	auto=$AIE_KDIR_HOST/include/config/auto.conf
 	if [ "${AIE_BENCH_QUICK:-0}" = read ]; then
 		: >"$raw"
 		aie_bench_boot read ""
