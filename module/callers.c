@@ -58,8 +58,11 @@ static const struct aie_fn aie_fns[] = {
 	 * of frames.c goes through them to the outermost one's caller
 	 */
 	WRAPPER(AIE_FN_PAGE_ALLOC_TP),
+	WRAPPER(AIE_FN_ALLOC_FROZEN_PAGES_CORE),
 	WRAPPER(AIE_FN_ALLOC_PAGES_CORE),
+	WRAPPER(AIE_FN_ALLOC_FROZEN_PAGES),
 	WRAPPER(AIE_FN_ALLOC_PAGES),
+	WRAPPER(AIE_FN_ALLOC_PAGES_NODE),
 	WRAPPER(AIE_FN_ALLOC_PAGES_MPOL),
 	WRAPPER("alloc_pages_preferred_many"),
 	WRAPPER("alloc_page_interleave"),
@@ -67,6 +70,7 @@ static const struct aie_fn aie_fns[] = {
 	WRAPPER(AIE_FN_FOLIO_ALLOC),
 	WRAPPER(AIE_FN_FOLIO_ALLOC_MPOL),
 	WRAPPER(AIE_FN_VMA_ALLOC_FOLIO),
+	WRAPPER(AIE_FN_ALLOC_PAGES_VMA),
 	WRAPPER(AIE_FN_GET_FREE_PAGES),
 	WRAPPER(AIE_FN_GET_ZEROED_PAGE),
 	/* its fallback page: the array is filled without the tracepoint */
@@ -78,7 +82,7 @@ static const struct aie_fn aie_fns[] = {
 	INTERNAL("__vmalloc_area_node"),
 	INTERNAL("vm_area_alloc_pages"),
 	/* helpers that hide their caller */
-	HELPER(AIE_FN_KVMALLOC_NODE),
+	{ { AIE_FN_KVMALLOC_NODE }, AIE_KVMALLOC_NODE_SITE },
 	HELPER("kvmemdup"),
 	HELPER(AIE_FN_KVREALLOC),
 	HELPER("vmemdup_user"),

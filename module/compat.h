@@ -71,10 +71,25 @@
 /* The mm_page_alloc tracepoint's iterator, when several probes share it. */
 #define AIE_FN_PAGE_ALLOC_TP		"__traceiter_mm_page_alloc"
 
-/* __alloc_pages() since 5.13; __alloc_pages_noprof() since 6.10. */
-#define AIE_FN_ALLOC_PAGES_CORE		"__alloc_pages_noprof", "__alloc_pages"
-/* alloc_pages(); alloc_pages_noprof() since 6.10. */
-#define AIE_FN_ALLOC_PAGES		"alloc_pages_noprof", "alloc_pages"
+/*
+ * __alloc_pages_nodemask(), __alloc_pages() since 5.13,
+ * __alloc_pages_noprof() since 6.10: the tracepoint's function until
+ * frozen pages (6.14), a wrapper around __alloc_frozen_pages_noprof()
+ * since, which fires it.
+ */
+#define AIE_FN_ALLOC_PAGES_CORE		"__alloc_pages_noprof", "__alloc_pages", \
+					"__alloc_pages_nodemask"
+/*
+ * alloc_pages(); alloc_pages_noprof() since 6.10; alloc_pages_current()
+ * behind an inline alloc_pages() on NUMA kernels until 5.13.
+ */
+#define AIE_FN_ALLOC_PAGES		"alloc_pages_noprof", "alloc_pages", \
+					"alloc_pages_current"
+/* Frozen pages (6.14): the allocator's core, and mempolicy's entry. */
+#define AIE_FN_ALLOC_FROZEN_PAGES_CORE	"__alloc_frozen_pages_noprof"
+#define AIE_FN_ALLOC_FROZEN_PAGES	"alloc_frozen_pages_noprof"
+/* alloc_pages_node(): inline around __alloc_pages*() until 7.x. */
+#define AIE_FN_ALLOC_PAGES_NODE		"alloc_pages_node_noprof"
 /* alloc_pages_mpol() since 6.7; alloc_pages_mpol_noprof() since 6.10. */
 #define AIE_FN_ALLOC_PAGES_MPOL		"alloc_pages_mpol_noprof", \
 					"alloc_pages_mpol"
@@ -86,6 +101,8 @@
 #define AIE_FN_FOLIO_ALLOC_MPOL		"folio_alloc_mpol_noprof"
 /* vma_alloc_folio(); vma_alloc_folio_noprof() since 6.10. */
 #define AIE_FN_VMA_ALLOC_FOLIO		"vma_alloc_folio_noprof", "vma_alloc_folio"
+/* alloc_pages_vma(), before vma_alloc_folio() (6.1). */
+#define AIE_FN_ALLOC_PAGES_VMA		"alloc_pages_vma"
 /* __get_free_pages(); get_free_pages_noprof() since 6.10. */
 #define AIE_FN_GET_FREE_PAGES		"get_free_pages_noprof", "__get_free_pages"
 /* get_zeroed_page(); get_zeroed_page_noprof() since 6.10. */
@@ -131,8 +148,12 @@
 
 /* kvmalloc_node(); __kvmalloc_node_noprof() since 6.10. */
 #define AIE_FN_KVMALLOC_NODE		"__kvmalloc_node_noprof", "kvmalloc_node"
-/* kvrealloc(); kvrealloc_noprof() since 6.10. */
-#define AIE_FN_KVREALLOC		"kvrealloc_noprof", "kvrealloc"
+/*
+ * kvrealloc(); kvrealloc_noprof() since 6.10; kvrealloc_node_align_noprof()
+ * since 6.17.
+ */
+#define AIE_FN_KVREALLOC		"kvrealloc_node_align_noprof", \
+					"kvrealloc_noprof", "kvrealloc"
 /*
  * Functions before 6.10, macros around pcpu_alloc_noprof() since: a
  * kernel from 6.10 on has none of these names.
@@ -192,8 +213,12 @@
  * ordering, written out.
  */
 #ifndef test_bit_acquire
-#define test_bit_acquire(nr, addr)					\
-	(!!(smp_load_acquire(&(addr)[BIT_WORD(nr)]) & BIT_MASK(nr)))
+static __always_inline bool test_bit_acquire(unsigned long nr,
+					     const unsigned long *addr)
+{
+	/* pairs with the release that set the bit */
+	return smp_load_acquire(&addr[BIT_WORD(nr)]) & BIT_MASK(nr);
+}
 #endif
 
 /*
@@ -216,7 +241,10 @@ static __always_inline unsigned char interrupt_context_level(void)
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 12, 0)
 #include <linux/kfence.h>
 #else
-#define is_kfence_address(addr)	false
+static inline bool is_kfence_address(const void *addr)
+{
+	return false;
+}
 #endif
 
 /*
@@ -257,9 +285,20 @@ static __always_inline unsigned char interrupt_context_level(void)
 	((void *)__folio_alloc_node(gfp, order, nid))
 #define aie_folio_put(p)		folio_put((struct folio *)(p))
 #else
-#define aie_folio_alloc(gfp, order)	ERR_PTR(-EOPNOTSUPP)
-#define aie_folio_alloc_node(gfp, order, nid)	ERR_PTR(-EOPNOTSUPP)
-#define aie_folio_put(p)		do { } while (0)
+static inline void *aie_folio_alloc(gfp_t gfp, unsigned int order)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static inline void *aie_folio_alloc_node(gfp_t gfp, unsigned int order,
+					 int nid)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static inline void aie_folio_put(const void *p)
+{
+}
 #endif
 
 /*
@@ -273,6 +312,20 @@ static __always_inline unsigned char interrupt_context_level(void)
 #else
 #define aie_mod_slab_pages(page, bytes)					\
 	mod_lruvec_page_state(page, NR_SLAB_UNRECLAIMABLE_B, bytes)
+#endif
+
+/*
+ * The kmalloc events inside kvmalloc_node() (callers.c): it called
+ * __kmalloc_node*(), whose events carry its address, so that it is a
+ * helper, whose caller they are charged to. Since 6.19 it inlines the
+ * kmalloc, whose event carries its caller itself, and the only event
+ * inside it is the inner one of a large kmalloc, which the outer one
+ * repeats: internal. (Debian's 7.3 has it.)
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 19, 0)
+#define AIE_KVMALLOC_NODE_SITE		AIE_SITE_HELPER
+#else
+#define AIE_KVMALLOC_NODE_SITE		AIE_SITE_INTERNAL
 #endif
 
 /* pde_data() since 5.17, PDE_DATA() before. */
@@ -308,9 +361,9 @@ get_kretprobe_retaddr(struct kretprobe_instance *ri)
  * hooks_slab.c writes its probes in the form of 6.1 and later:
  * kmalloc(call_site, ptr, bytes_req, bytes_alloc, gfp_flags, node),
  * kmem_cache_alloc(call_site, ptr, s, gfp_flags, node) and
- * kmem_cache_free(call_site, ptr, s). AIE_SLAB_TP_PROBES(km, kc, kf),
- * expanded once after them, defines the functions that attach them to
- * this kernel's events:
+ * kmem_cache_free(call_site, ptr, s). AIE_SLAB_TP_ALLOCS(km, kc) and
+ * AIE_SLAB_TP_CACHE_FREE(kf), expanded once after them, define the
+ * functions that attach them to this kernel's events:
  *
  *   aie_slab_tp_allocs_register()    km and kc
  *   aie_slab_tp_allocs_unregister()
@@ -430,10 +483,6 @@ static void aie_slab_tp_cache_free_unregister(void)			\
 #define aie_trace_kmalloc(call_site, ptr, req, alloc, gfp)		\
 	trace_kmalloc(call_site, ptr, req, alloc, gfp, NUMA_NO_NODE)
 #endif
-
-#define AIE_SLAB_TP_PROBES(km, kc, kf)					\
-	AIE_SLAB_TP_ALLOCS(km, kc)					\
-	AIE_SLAB_TP_CACHE_FREE(kf)
 
 #endif /* __ASSEMBLER__ */
 
