@@ -557,8 +557,9 @@ static void aie_probe_kmem_cache_free(void *data, unsigned long call_site,
 	aie_slab_free(ptr);
 }
 
-AIE_SLAB_TP_PROBES(aie_probe_kmalloc, aie_probe_kmem_cache_alloc,
-		   aie_probe_kmem_cache_free)
+/* The functions that attach the probes to this kernel's events: compat.h */
+AIE_SLAB_TP_ALLOCS(aie_probe_kmalloc, aie_probe_kmem_cache_alloc)
+AIE_SLAB_TP_CACHE_FREE(aie_probe_kmem_cache_free)
 
 /* kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p) */
 static int aie_kp_free_bulk(struct kprobe *kp, struct pt_regs *regs)

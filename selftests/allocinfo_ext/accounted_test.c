@@ -13,6 +13,7 @@
  * kernels) nothing is accounted, and every figure must be 0.
  */
 #include <stdlib.h>
+#include <sys/mount.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -43,16 +44,41 @@ FIXTURE(accounted) {
 	bool memcg;
 };
 
-/* Whether /proc/cgroups lists the memory controller: CONFIG_MEMCG. */
+/* Whether @buf has a line (or word) starting with @word and @sep. */
+static bool has_word(char *buf, const char *word, const char *sep)
+{
+	char *tok, *save;
+	size_t n = strlen(word);
+
+	for (tok = buf ? strtok_r(buf, sep, &save) : NULL; tok;
+	     tok = strtok_r(NULL, sep, &save))
+		if (!strncmp(tok, word, n) && (!tok[n] || tok[n] == '\t'))
+			return true;
+	return false;
+}
+
+/*
+ * Whether the kernel has the memory controller (CONFIG_MEMCG): /proc/cgroups
+ * lists it, or, since it lists only the controllers cgroup v1 can bind
+ * (6.16), the root of a cgroup2 mount offers it.
+ */
 static bool kernel_has_memcg(void)
 {
-	char *buf = aie_read_file("/proc/cgroups"), *line, *save;
-	bool found = false;
+	char dir[] = "/tmp/aie_cgroup2.XXXXXX", path[64];
+	char *buf = aie_read_file("/proc/cgroups");
+	bool found = has_word(buf, "memory", "\n");
 
-	for (line = buf ? strtok_r(buf, "\n", &save) : NULL; line && !found;
-	     line = strtok_r(NULL, "\n", &save))
-		found = !strncmp(line, "memory\t", 7);
 	free(buf);
+	if (found || !mkdtemp(dir))
+		return found;
+	if (!mount("none", dir, "cgroup2", 0, NULL)) {
+		snprintf(path, sizeof(path), "%s/cgroup.controllers", dir);
+		buf = aie_read_file(path);
+		found = has_word(buf, "memory", " \n");
+		free(buf);
+		umount(dir);
+	}
+	rmdir(dir);
 	return found;
 }
 

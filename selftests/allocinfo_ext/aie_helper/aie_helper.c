@@ -1168,6 +1168,18 @@ static int aie_helper_remade_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(aie_helper_remade);
 
+/*
+ * The helper's source file as its build named it to the compiler, which
+ * its debug information names too (annotate_test): an absolute path, or
+ * one relative to the module's directory (7.x builds M= with those).
+ */
+static int aie_helper_source_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%s\n", __FILE__);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(aie_helper_source);
+
 static int __init aie_helper_init(void)
 {
 	aie_helper_cache = kmem_cache_create("aie_helper_obj",
@@ -1191,6 +1203,8 @@ static int __init aie_helper_init(void)
 			    &aie_helper_storm_fops);
 	debugfs_create_file("remade", 0400, aie_helper_dir, NULL,
 			    &aie_helper_remade_fops);
+	debugfs_create_file("source", 0400, aie_helper_dir, NULL,
+			    &aie_helper_source_fops);
 	return 0;
 }
 
