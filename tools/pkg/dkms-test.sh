@@ -99,6 +99,13 @@ cleanup() {
 	done
 }
 
+# A kernel whose modules are installed has depmod's index, which DKMS
+# needs to run depmod at all; a root may hold only the kernel's headers
+# and the files they pull in (7.x: linux-base), without it.
+for rel in "${RELS[@]}"; do
+	[ -e "/lib/modules/$rel/modules.dep" ] || depmod -a "$rel"
+done
+
 snapshot >"$TMP/before"
 trap 'cleanup; rm -rf "$TMP"' EXIT
 
