@@ -160,7 +160,7 @@ static int alloc_every_kind(void)
 /* The helper's source file as its build named it; "" when unknown. */
 static const char *helper_src(void)
 {
-	static char src[512];
+	static char src[256];
 	char *buf;
 
 	if (!src[0]) {
