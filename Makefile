@@ -16,8 +16,8 @@
 #   make check           run the host tests, then build and run the
 #                        kselftests in a VM; with CI=true in the
 #                        environment, on every kernel, as check-all
-#   make check-all       make check on Debian's 6.1 and 6.12 and on every
-#                        linux-image-*.deb in ../shared/kernels
+#   make check-all       make check on the kernels of CI's list and on
+#                        every linux-image-*.deb in ../shared/kernels
 #   make bench           time the allocators in a VM (icount) with and
 #                        without allocinfo_ext; print the tables of
 #                        Documentation/benchmarks.rst
@@ -26,15 +26,17 @@
 #                        function by function, not loaded and under full
 #                        tracking (a QEMU plugin counts them), on KERNEL
 #   make dkms-check      add, build, install and remove the module with
-#                        DKMS for Debian's 6.12 and 6.1 (root)
+#                        each Debian release's DKMS, in its root, for its
+#                        kernels (root)
 #   make bench-bcc       measure BCC's memleak beside allocinfo_ext on
 #                        Debian's 6.12 in a VM, print the figures (root;
 #                        AIE_BENCH_SRC: aie_bench's source directory)
 #   make clean
 #
 # KDIR defaults to the running kernel's build tree. KERNEL selects the
-# kernel for run and check: 6.12 (default), 6.1, or a path to a
-# linux-image-*.deb with its linux-headers-*.deb beside it.
+# kernel for run, check and bench: 5.10, 6.1, 6.12 (default), 6.12-rt,
+# 6.12-cloud, 7 (Debian's newest of each, tools/vm/kernels.sh), or a path
+# to a linux-image-*.deb with its linux-headers-*.deb beside it.
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 KERNEL ?= 6.12

@@ -41,10 +41,8 @@ aie_host_mirror() {
 	uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
 		2>/dev/null | awk -v s="$1" '
 		$1 == "deb" {
-			i = 2
-			if ($i ~ /^\[/) while ($i !~ /\]$/) i++
-			if ($i ~ /^\[/ || $i ~ /\]$/) i++
-			if ($(i + 1) == s) { print $i; exit }
+			sub(/\[[^]]*\]/, "")	# the options
+			if ($3 == s) { print $2; exit }
 		}')
 	[ -n "$uri" ] || uri=$(cat /etc/apt/sources.list.d/*.sources \
 		2>/dev/null | awk -v s="$1" '
@@ -108,6 +106,7 @@ aie_apt_update() {
 		: >>"$AIE_APT/status"
 		if [ -n "$(find "$AIE_APT/updated" -mmin -10 2>/dev/null)" ] &&
 			cmp -s "$AIE_APT/sources.list.new" "$AIE_APT/sources.list"; then
+			rm -f "$AIE_APT/sources.list.new"
 			exit 0
 		fi
 		mv "$AIE_APT/sources.list.new" "$AIE_APT/sources.list"
