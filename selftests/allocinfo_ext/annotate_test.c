@@ -29,7 +29,8 @@
 static const char * const alloc_calls[] = {
 	"kmalloc(", "kmem_cache_alloc(", "kstrdup(", "kmemdup(", "krealloc(",
 	"alloc_pages(", "alloc_pages_node(", "__get_free_pages(",
-	"get_zeroed_page(", "folio_alloc(", "__folio_alloc_node(",
+	"get_zeroed_page(", "folio_alloc(", "folio_alloc_node(",
+	"alloc_pages_mask(",
 	"alloc_pages_exact(", "__alloc_percpu(", "__alloc_percpu_gfp(",
 	"memdup_user_nul(",
 };
