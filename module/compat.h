@@ -196,6 +196,7 @@
 #else /* !__ASSEMBLER__ */
 
 #include <linux/bitops.h>
+#include <linux/mm.h>
 
 /*
  * __noendbr (asm/ibt.h, 5.18): a function reached by a jump alone needs no
@@ -326,6 +327,29 @@ static inline void aie_folio_put(const void *p)
 #define AIE_KVMALLOC_NODE_SITE		AIE_SITE_HELPER
 #else
 #define AIE_KVMALLOC_NODE_SITE		AIE_SITE_INTERNAL
+#endif
+
+/*
+ * The test helper's free of a large kmalloc's pages without kfree(): 7.x
+ * takes them frozen (a count of zero) and typed LargeKmalloc, and frees
+ * them as such; the page allocator's exported free wants the type gone
+ * and a count of one. (The release that changed it is not checked here:
+ * 6.12 has neither, 7.3 both.)
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 19, 0)
+static inline void aie_free_large_kmalloc_pages(struct page *page,
+						unsigned int order)
+{
+	__ClearPageLargeKmalloc(page);
+	set_page_count(page, 1);
+	__free_pages(page, order);
+}
+#else
+static inline void aie_free_large_kmalloc_pages(struct page *page,
+						unsigned int order)
+{
+	__free_pages(page, order);
+}
 #endif
 
 /* pde_data() since 5.17, PDE_DATA() before. */

@@ -718,12 +718,15 @@ static int aie_helper_storm(unsigned int rounds)
 	atomic_set(&st.running, 1);
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {
-		t = kthread_create_on_cpu(aie_storm_thread, &st, cpu,
-					  "aie_storm/%u");
+		/* kthread_create_on_cpu() is not exported on 5.10 */
+		t = kthread_create_on_node(aie_storm_thread, &st,
+					   cpu_to_node(cpu), "aie_storm/%u",
+					   cpu);
 		if (IS_ERR(t)) {
 			ret = PTR_ERR(t);
 			break;
 		}
+		kthread_bind(t, cpu);
 		atomic_inc(&st.running);
 		wake_up_process(t);
 	}
@@ -837,7 +840,7 @@ static void aie_helper_free_unseen(void *p)
 
 	kmemleak_free(p);
 	aie_mod_slab_pages(page, -(PAGE_SIZE << order));
-	__free_pages(page, order);
+	aie_free_large_kmalloc_pages(page, order);
 }
 
 static int aie_helper_unseen(struct aie_helper_kind *k, unsigned int n)
