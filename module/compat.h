@@ -352,6 +352,50 @@ static inline void aie_free_large_kmalloc_pages(struct page *page,
 }
 #endif
 
+/*
+ * vmalloc (hooks_vmalloc.c): a return probe on the function every vmalloc
+ * reaches, AIE_FN_VMALLOC_ENTRY, with the numbers of its size, gfp and
+ * caller arguments, and of its flags where it serves more than vmalloc
+ * (-1 where not); aie_vmalloc_addr() takes the area's address from what
+ * it returns. A probe on AIE_FN_VFREE, which every free reaches, the
+ * address its first argument.
+ *
+ * From 6.1 that is __vmalloc_node_range() and vfree(). 5.10 inlines a copy
+ * of __vmalloc_node_range() into vmalloc(), __vmalloc(), vzalloc() and
+ * their siblings, which then reach only __get_vm_area_node(size, align,
+ * flags, start, end, node, gfp, caller), also the path of vmap() and
+ * ioremap() (its VM_ALLOC areas are vmalloc's); and its vfree_atomic()
+ * (thread stacks) frees through __vunmap() alone. There a vmalloc whose
+ * pages cannot be had after its area was taken is uncharged, not counted
+ * as failed. (Debian ships no kernel between 5.10 and 6.1.)
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#include <linux/vmalloc.h>
+
+#define AIE_FN_VMALLOC_ENTRY		"__get_vm_area_node"
+#define AIE_VMALLOC_ARG_FLAGS		2
+#define AIE_VMALLOC_ARG_GFP		6
+#define AIE_VMALLOC_ARG_CALLER		7
+#define AIE_FN_VFREE			"__vunmap"
+
+static inline void *aie_vmalloc_addr(unsigned long ret)
+{
+	return ret ? ((struct vm_struct *)ret)->addr : NULL;
+}
+#else
+#define AIE_FN_VMALLOC_ENTRY		AIE_FN_VMALLOC_NODE_RANGE
+#define AIE_VMALLOC_ARG_FLAGS		(-1)
+#define AIE_VMALLOC_ARG_GFP		4
+#define AIE_VMALLOC_ARG_CALLER		8
+#define AIE_FN_VFREE			"vfree"
+
+static inline void *aie_vmalloc_addr(unsigned long ret)
+{
+	return (void *)ret;
+}
+#endif
+#define AIE_VMALLOC_ARG_SIZE		0
+
 /* pde_data() since 5.17, PDE_DATA() before. */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 17, 0)
 #include <linux/proc_fs.h>

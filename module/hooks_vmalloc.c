@@ -7,7 +7,8 @@
  * __vmalloc_node_range(), which takes the caller's address as its last
  * argument. A kretprobe saves the size and the caller at entry and charges
  * the returned area at return; a kprobe on vfree() (which kvfree() and the
- * deferred vfree_atomic() reach) charges it back.
+ * deferred vfree_atomic() reach) charges it back. 5.10 has other functions
+ * there (compat.h, AIE_FN_VMALLOC_ENTRY).
  *
  * Bytes are the pages mapped for the request, PAGE_ALIGN(size). An area
  * the kernel maps with huge pages may take more (up to the next huge-page
@@ -20,14 +21,12 @@
 #include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/ptrace.h>
+#include <linux/vmalloc.h>
 
 #include "aie.h"
 #include "compat.h"
 
-/* __vmalloc_node_range(size, align, start, end, gfp, prot, vm_flags, node, caller) */
-#define AIE_VMALLOC_ARG_SIZE	0
-#define AIE_VMALLOC_ARG_GFP	4
-#define AIE_VMALLOC_ARG_CALLER	8
+/* The function probed and its arguments' numbers: compat.h */
 
 struct aie_vmalloc_call {
 	unsigned long size;
@@ -37,7 +36,7 @@ struct aie_vmalloc_call {
 };
 
 static const char * const aie_vmalloc_names[] = {
-	AIE_FN_VMALLOC_NODE_RANGE
+	AIE_FN_VMALLOC_ENTRY
 };
 
 static int aie_vmalloc_entry(struct kretprobe_instance *ri,
@@ -47,6 +46,10 @@ static int aie_vmalloc_entry(struct kretprobe_instance *ri,
 	gfp_t gfp;
 
 	if (aie_all_off())
+		return 1;
+	/* A function that serves vmap() and ioremap() too: theirs are not */
+	if (AIE_VMALLOC_ARG_FLAGS >= 0 &&
+	    !(regs_get_kernel_argument(regs, AIE_VMALLOC_ARG_FLAGS) & VM_ALLOC))
 		return 1;
 	call->size = regs_get_kernel_argument(regs, AIE_VMALLOC_ARG_SIZE);
 	call->caller = regs_get_kernel_argument(regs, AIE_VMALLOC_ARG_CALLER);
@@ -61,7 +64,7 @@ static int aie_vmalloc_return(struct kretprobe_instance *ri,
 			      struct pt_regs *regs)
 {
 	struct aie_vmalloc_call *call = (struct aie_vmalloc_call *)ri->data;
-	void *addr = (void *)regs_return_value(regs);
+	void *addr = aie_vmalloc_addr(regs_return_value(regs));
 	unsigned long caller = call->caller ?: get_kretprobe_retaddr(ri);
 
 	if (!addr)
@@ -89,7 +92,7 @@ static int aie_kp_vfree(struct kprobe *kp, struct pt_regs *regs)
 }
 
 static struct kprobe aie_vfree_kp = {
-	.symbol_name = "vfree",
+	.symbol_name = AIE_FN_VFREE,
 	.pre_handler = aie_kp_vfree,
 };
 
@@ -111,13 +114,14 @@ int aie_vmalloc_hooks_register(void)
 	int ret = register_kprobe(&aie_vfree_kp);
 
 	if (ret) {
-		pr_warn("no kprobe on vfree (%d): vmalloc is not counted\n", ret);
+		pr_warn("no kprobe on %s (%d): vmalloc is not counted\n",
+			AIE_FN_VFREE, ret);
 		return ret;
 	}
 	ret = aie_vmalloc_rp_register();
 	if (ret) {
-		pr_warn("no kretprobe on __vmalloc_node_range (%d): vmalloc is not counted\n",
-			ret);
+		pr_warn("no kretprobe on %s (%d): vmalloc is not counted\n",
+			aie_vmalloc_names[0], ret);
 		unregister_kprobe(&aie_vfree_kp);
 	}
 	return ret;

@@ -248,7 +248,8 @@ static void check_storm_sites(struct __test_metadata *_metadata,
 	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
 		ASSERT_EQ(now.allocs[i], now.frees[i]) TH_LOG("%s", kinds[i].kind);
 		ASSERT_EQ(1, aie_row_get_type("aie_helper", kinds[i].func,
-					      kinds[i].type, &r));
+					      kinds[i].type, &r))
+			TH_LOG("%s", kinds[i].func);
 		EXPECT_EQ(now.allocs[i] - self->start.allocs[i],
 			  r.total_calls - self->before[i].total_calls)
 			TH_LOG("%s", kinds[i].func);
