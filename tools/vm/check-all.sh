@@ -1,18 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # check-all.sh - `make check-all`, and `make check` in CI (CI=true): the
-# suite of check.sh on the kernels whose tests pass today, then on every
+# suite of check.sh on every kernel of kernels.sh's table, then on every
 # test kernel of ../shared/kernels:
 #
-#   6.12 6.1
-#   ../shared/kernels/linux-image-*.deb, each with the linux-headers deb
-#           beside it: the allocprof and debug test kernels (a KASAN kernel
+#   6.12 6.1 5.10 7 6.12-rt 6.12-cloud
+#   ../shared/kernels/linux-image-*.deb and ../shared/kernels/*/linux-image-*.deb,
+#           each with the linux-headers deb beside it: the allocprof and
+#           debug 6.12 test kernels, the 7.3 allocprof one (a KASAN kernel
 #           gets 2 GiB, see aie_vm_mem in lib.sh)
-#
-# kernels.sh's other names (5.10, 7, 6.12-rt, 6.12-cloud) and the 7.3 test
-# kernel of ../shared/kernels/7.3 build, and join the list when their
-# tests pass (Documentation/testing.rst says where each stands):
-# AIE_CHECK_KERNELS="5.10 7" make check-all runs them.
 #
 # AIE_CHECK_KERNELS (a space-separated list of check.sh KERNEL= values)
 # replaces that list; AIE_SHARED_KERNELS names another directory of debs.
@@ -42,10 +38,11 @@ SHARED=${AIE_SHARED_KERNELS:-$AIE_TOP/../shared/kernels}
 if [ -n "${AIE_CHECK_KERNELS:-}" ]; then
 	read -r -a kernels <<<"$AIE_CHECK_KERNELS"
 else
-	kernels=(6.12 6.1)
+	kernels=(6.12 6.1 5.10 7 6.12-rt 6.12-cloud)
 	while IFS= read -r deb; do
 		kernels+=("$deb")
-	done < <(ls "$SHARED"/linux-image-*.deb 2>/dev/null | sort)
+	done < <(ls "$SHARED"/linux-image-*.deb "$SHARED"/*/linux-image-*.deb \
+		2>/dev/null | sort)
 fi
 [ ${#kernels[@]} -gt 0 ] || aie_die "AIE_CHECK_KERNELS is empty"
 
