@@ -14,8 +14,9 @@
  * (and from 1.1 an optional "unloaded", from 1.2 accounted);
  * later 1.x versions may append key:value fields, which are skipped. The
  * kernel's format has no fields in 1.0; key:value fields that later
- * kernels append are skipped as well. Anything else is an error naming
- * the input and its line.
+ * kernels append are skipped as well, in 1.x and in 2.0 (7.3), which
+ * marks a row whose counts are inexact with "accurate:no". Anything else
+ * is an error naming the input and its line.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -72,7 +73,8 @@ static int parse_version(struct parse_ctx *p, const char *line)
 		minor = strtol(end + 1, &end, 10);
 	if (minor < 0 || *end)
 		return perr(p, "bad version \"%s\": expected <major>.<minor>", ver);
-	if (major != 1)
+	/* The kernel's 2.0 (7.3) adds " accurate:no", a key:value field */
+	if (major != 1 && !(p->t->format == TABLE_KERNEL && major == 2))
 		return perr(p, "format version %ld.%ld is not supported (this tool reads 1.x)",
 			    major, minor);
 	p->t->major = major;

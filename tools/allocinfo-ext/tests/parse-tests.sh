@@ -29,6 +29,8 @@ parse_tests() {
 		"$EXP/ext-a.csv" "$TOOL" export -f csv ext-a.txt
 	expect_out "parse: /proc/allocinfo rows, trailing space, later kernels' key:value" \
 		"$EXP/kernel.csv" "$TOOL" export -f csv kernel.txt
+	expect_out "parse: the kernel's 2.0 rows (7.3), accurate:no skipped" \
+		"$EXP/kernel.csv" "$TOOL" export -f csv kernel-2.0.txt
 	expect_out "parse: fields of a later minor version are skipped" \
 		"$EXP/ext-minor.csv" "$TOOL" export -f csv ext-minor.txt
 	expect_out "parse: 1.1 marks a site of a module that unloaded" \
