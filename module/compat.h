@@ -2,10 +2,14 @@
 /*
  * compat.h - every difference between the kernels allocinfo_ext builds for
  * lives here, with the kernel that made it. The core files use what this
- * file defines and test no kernel version.
+ * file defines and test no kernel version; here AIE_KERNEL_BEFORE() does.
+ * The module is written for 6.1's interfaces, and this file gives them on
+ * the others.
  *
- * Kernels built and tested: Debian's 6.1 (6.1.0-*-amd64) and 6.12
- * (6.12.117+deb12-amd64), and the 6.12.117 test kernels of shared/kernels.
+ * Kernels built and tested: Debian's 5.10, 6.1, 6.12 (and its rt and
+ * cloud flavours) and 7.x (Documentation/admin-guide.rst), and the test
+ * kernels of shared/kernels. The slab adapters below are macros that
+ * define functions, which checkpatch takes for flow control in a macro.
  *
  * Function names
  * --------------
@@ -21,7 +25,8 @@
  *
  * Interfaces that are the same in 6.1 and 6.12
  * ---------------------------------------------
- * These differed in older kernels; the module relies on their 6.1 form:
+ * These differ in 5.10 or 7.x where this file says so below; the module
+ * relies on their 6.1 form:
  *
  * - kmem tracepoints (hooks_slab.c): kmalloc(call_site, ptr, bytes_req,
  *   bytes_alloc, gfp_flags, node) and kmem_cache_alloc(call_site, ptr, s,
@@ -172,6 +177,9 @@
 #include <linux/linkage.h>
 #include <linux/version.h>
 
+/* Whether this kernel is older than release @a.@b.@c: the tree's one test. */
+#define AIE_KERNEL_BEFORE(a, b, c)	(LINUX_VERSION_CODE < KERNEL_VERSION(a, b, c))
+
 /*
  * Control-flow integrity (hooks_page_entry.h): kCFI checks the type of an
  * indirect call's target; CONFIG_CFI_CLANG, CONFIG_CFI since 6.18.
@@ -187,7 +195,7 @@
  * SYM_FUNC_START() also began with until 6.16 or so. 5.10 has neither the
  * macro nor IBT.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+#if !AIE_KERNEL_BEFORE(6, 1, 0)
 #include <linux/cfi_types.h>
 #else
 #define SYM_TYPED_FUNC_START(name)	SYM_FUNC_START(name)
@@ -202,7 +210,7 @@
  * __noendbr (asm/ibt.h, 5.18): a function reached by a jump alone needs no
  * ENDBR. Before 5.18 no kernel has one.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 18, 0)
+#if !AIE_KERNEL_BEFORE(5, 18, 0)
 #include <asm/ibt.h>
 #endif
 #ifndef __noendbr
@@ -226,7 +234,7 @@ static __always_inline bool test_bit_acquire(unsigned long nr,
  * interrupt_context_level() (symbols.c) since 5.16: 0 in a task, 1 in a
  * softirq, 2 in a hardirq, 3 in an NMI; the same count before it.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 16, 0)
+#if AIE_KERNEL_BEFORE(5, 16, 0)
 #include <linux/preempt.h>
 
 static __always_inline unsigned char interrupt_context_level(void)
@@ -239,7 +247,7 @@ static __always_inline unsigned char interrupt_context_level(void)
 #endif
 
 /* KFENCE (linux/kfence.h) since 5.12: before it, no object is one of its. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 12, 0)
+#if !AIE_KERNEL_BEFORE(5, 12, 0)
 #include <linux/kfence.h>
 #else
 static inline bool is_kfence_address(const void *addr)
@@ -253,7 +261,7 @@ static inline bool is_kfence_address(const void *addr)
  * 5.19: hooks_percpu.c falls back to it, when its kretprobe cannot attach,
  * only where it has them.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 19, 0)
+#if !AIE_KERNEL_BEFORE(5, 19, 0)
 #define AIE_PERCPU_TP_HAS_CALLER	1
 #else
 #define AIE_PERCPU_TP_HAS_CALLER	0
@@ -265,10 +273,10 @@ static inline bool is_kfence_address(const void *addr)
  * __alloc_pages() (a macro around __alloc_pages_noprof() from 6.10), which
  * 7.x no longer offers to modules; __folio_alloc() (5.16) then.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 13, 0)
+#if AIE_KERNEL_BEFORE(5, 13, 0)
 #define aie_alloc_pages_mask(gfp, order, nid, mask)			\
 	__alloc_pages_nodemask(gfp, order, nid, mask)
-#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 10, 0) || defined(__alloc_pages)
+#elif AIE_KERNEL_BEFORE(6, 10, 0) || defined(__alloc_pages)
 #define aie_alloc_pages_mask(gfp, order, nid, mask)			\
 	__alloc_pages(gfp, order, nid, mask)
 #else
@@ -280,7 +288,7 @@ static inline bool is_kfence_address(const void *addr)
  * The test helper's folio allocations: folios since 5.16; before, the
  * helper answers EOPNOTSUPP and the tests leave those kinds out.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 16, 0)
+#if !AIE_KERNEL_BEFORE(5, 16, 0)
 #define aie_folio_alloc(gfp, order)	((void *)folio_alloc(gfp, order))
 #define aie_folio_alloc_node(gfp, order, nid)				\
 	((void *)__folio_alloc_node(gfp, order, nid))
@@ -307,7 +315,7 @@ static inline void aie_folio_put(const void *p)
  * lruvec (mod_lruvec_page_state()) since 5.11, of their node before; the
  * test helper takes them out of it as kfree() would.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
+#if AIE_KERNEL_BEFORE(5, 11, 0)
 #define aie_mod_slab_pages(page, bytes)					\
 	mod_node_page_state(page_pgdat(page), NR_SLAB_UNRECLAIMABLE_B, bytes)
 #else
@@ -323,7 +331,7 @@ static inline void aie_folio_put(const void *p)
  * inside it is the inner one of a large kmalloc, which the outer one
  * repeats: internal. (Debian's 7.3 has it.)
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 19, 0)
+#if AIE_KERNEL_BEFORE(6, 19, 0)
 #define AIE_KVMALLOC_NODE_SITE		AIE_SITE_HELPER
 #else
 #define AIE_KVMALLOC_NODE_SITE		AIE_SITE_INTERNAL
@@ -336,7 +344,7 @@ static inline void aie_folio_put(const void *p)
  * and a count of one. (The release that changed it is not checked here:
  * 6.12 has neither, 7.3 both.)
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 19, 0)
+#if !AIE_KERNEL_BEFORE(6, 19, 0)
 static inline void aie_free_large_kmalloc_pages(struct page *page,
 						unsigned int order)
 {
@@ -369,7 +377,7 @@ static inline void aie_free_large_kmalloc_pages(struct page *page,
  * pages cannot be had after its area was taken is uncharged, not counted
  * as failed. (Debian ships no kernel between 5.10 and 6.1.)
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#if AIE_KERNEL_BEFORE(6, 1, 0)
 #include <linux/vmalloc.h>
 
 #define AIE_FN_VMALLOC_ENTRY		"__get_vm_area_node"
@@ -396,8 +404,36 @@ static inline void *aie_vmalloc_addr(unsigned long ret)
 #endif
 #define AIE_VMALLOC_ARG_SIZE		0
 
+/*
+ * The test helper's calls that some kernels lack (kvmemdup() since 6.2,
+ * kmemdup_array() since 6.9), which then answer EOPNOTSUPP and the tests
+ * leave out; kvrealloc() without the old size since 6.11. The calls are
+ * macros, so that their call sites stay the helper's.
+ */
+#if !AIE_KERNEL_BEFORE(6, 2, 0)
+#define aie_kvmemdup(src, len)		kvmemdup(src, len, GFP_KERNEL)
+#else
+static inline void *aie_kvmemdup(const void *src, size_t len)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+#endif
+#if !AIE_KERNEL_BEFORE(6, 9, 0)
+#define aie_kmemdup_array(src, n, size)	kmemdup_array(src, n, size, GFP_KERNEL)
+#else
+static inline void *aie_kmemdup_array(const void *src, size_t n, size_t size)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+#endif
+#if !AIE_KERNEL_BEFORE(6, 11, 0)
+#define aie_kvrealloc(size)		kvrealloc(NULL, size, GFP_KERNEL)
+#else
+#define aie_kvrealloc(size)		kvrealloc(NULL, 0, size, GFP_KERNEL)
+#endif
+
 /* pde_data() since 5.17, PDE_DATA() before. */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 17, 0)
+#if AIE_KERNEL_BEFORE(5, 17, 0)
 #include <linux/proc_fs.h>
 #define pde_data(inode)		PDE_DATA(inode)
 #endif
@@ -406,10 +442,10 @@ static inline void *aie_vmalloc_addr(unsigned long ret)
  * Return probes: get_kretprobe() since 5.11 (ri->rp before), and
  * get_kretprobe_retaddr() since 5.18 (ri->ret_addr before).
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 18, 0)
+#if AIE_KERNEL_BEFORE(5, 18, 0)
 #include <linux/kprobes.h>
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
+#if AIE_KERNEL_BEFORE(5, 11, 0)
 static inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
 {
 	return ri->rp;
@@ -449,7 +485,7 @@ get_kretprobe_retaddr(struct kretprobe_instance *ri)
  */
 /* (hooks_slab.c includes trace/events/kmem.h, where these expand) */
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#if AIE_KERNEL_BEFORE(6, 1, 0)
 #define AIE_SLAB_TP_ALLOCS(km, kc)					\
 static void km##_nonode(void *data, unsigned long call_site,		\
 			const void *ptr, size_t bytes_req,		\
@@ -516,7 +552,7 @@ static int aie_slab_tp_allocs_register(void)				\
 }
 #endif
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 12, 0)
+#if AIE_KERNEL_BEFORE(5, 12, 0)
 #define AIE_SLAB_TP_CACHE_FREE(kf)					\
 static void kf##_nocache(void *data, unsigned long call_site,		\
 			 const void *ptr)				\
@@ -544,7 +580,7 @@ static void aie_slab_tp_cache_free_unregister(void)			\
 #endif
 
 /* trace_kmalloc() as the test helper fires it: with a node since 6.1. */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#if AIE_KERNEL_BEFORE(6, 1, 0)
 #define aie_trace_kmalloc(call_site, ptr, req, alloc, gfp)		\
 	trace_kmalloc(call_site, ptr, req, alloc, gfp)
 #else

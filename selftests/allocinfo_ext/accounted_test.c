@@ -74,7 +74,7 @@ static bool kernel_has_memcg(void)
 	if (!mount("none", dir, "cgroup2", 0, NULL)) {
 		snprintf(path, sizeof(path), "%s/cgroup.controllers", dir);
 		buf = aie_read_file(path);
-		found = has_word(buf, "memory", " \n");
+		found = has_word(buf, "memory", "\n ");
 		free(buf);
 		umount(dir);
 	}

@@ -82,7 +82,6 @@
 #include <linux/stop_machine.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include <linux/version.h>
 #include <linux/vmalloc.h>
 #include <trace/events/kmem.h>
 
@@ -323,27 +322,14 @@ AIE_HELPER_VMALLOC(vmalloc_node_4096, vmalloc_node(4096, NUMA_NO_NODE))
 AIE_HELPER_VMALLOC(__vmalloc_6000, __vmalloc(6000, GFP_KERNEL))
 
 /*
- * The helpers' calls as this kernel spells them. One a kernel lacks
- * answers EOPNOTSUPP, and the test skips it. (Each use of the macros above
+ * The helpers' calls as this kernel spells them (compat.h). One a kernel
+ * lacks answers EOPNOTSUPP, and the test skips it. (Each use of the macros above
  * stays on one line: annotate_test finds a generated function's line by
  * the use that generates it.)
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
-#define AIE_KVMEMDUP(len)	kvmemdup(aie_helper_blob, len, GFP_KERNEL)
-#else
-#define AIE_KVMEMDUP(len)	ERR_PTR(-EOPNOTSUPP)
-#endif
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
-#define AIE_KMEMDUP_ARRAY(n, size) \
-	kmemdup_array(aie_helper_blob, n, size, GFP_KERNEL)
-#else
-#define AIE_KMEMDUP_ARRAY(n, size)	ERR_PTR(-EOPNOTSUPP)
-#endif
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
-#define AIE_KVREALLOC(size)	kvrealloc(NULL, size, GFP_KERNEL)
-#else
-#define AIE_KVREALLOC(size)	kvrealloc(NULL, 0, size, GFP_KERNEL)
-#endif
+#define AIE_KVMEMDUP(len)	aie_kvmemdup(aie_helper_blob, len)
+#define AIE_KMEMDUP_ARRAY(n, size)	aie_kmemdup_array(aie_helper_blob, n, size)
+#define AIE_KVREALLOC(size)	aie_kvrealloc(size)
 #define AIE_KSTRDUP_CONST()	((void *)kstrdup_const(aie_helper_wstr, GFP_KERNEL))
 
 /* Helpers that allocate on their caller's behalf. */
@@ -410,7 +396,7 @@ AIE_HELPER_VMALLOC(vmalloc_nowarn, __vmalloc(3 * PAGE_SIZE, GFP_KERNEL | __GFP_N
  * Through an integer, as 7.x gives percpu pointers an address space of
  * their own (x86's %gs) that a cast cannot leave.
  */
-static void *aie_helper_pcpu_plain(void __percpu *p)
+static void *aie_pcpu_plain(void __percpu *p)
 {
 	return (void *)(__force unsigned long)p;
 }
@@ -421,7 +407,7 @@ static noinline void *aie_helper_percpu_fail(void)
 					      GFP_KERNEL | __GFP_NOWARN);
 
 	barrier();
-	return aie_helper_pcpu_plain(p);
+	return aie_pcpu_plain(p);
 }
 
 /* Needs pages populated for it, which fault injection can fail. */
@@ -431,7 +417,7 @@ static noinline void *aie_helper_percpu_big(void)
 					      GFP_KERNEL | __GFP_NOWARN);
 
 	barrier();
-	return aie_helper_pcpu_plain(p);
+	return aie_pcpu_plain(p);
 }
 
 /*
@@ -443,7 +429,7 @@ AIE_HELPER_VMALLOC(cache_acct, kmem_cache_alloc(aie_helper_acct_cache, GFP_KERNE
 AIE_HELPER_VMALLOC(cache_gfp_acct, kmem_cache_alloc(aie_helper_cache, GFP_KERNEL_ACCOUNT))
 AIE_HELPER_VMALLOC(pages_acct, alloc_pages(GFP_KERNEL_ACCOUNT, 1))
 AIE_HELPER_VMALLOC(vmalloc_acct_10000, __vmalloc(10000, GFP_KERNEL_ACCOUNT))
-AIE_HELPER_VMALLOC(percpu_acct_40, aie_helper_pcpu_plain(__alloc_percpu_gfp(40, 8, GFP_KERNEL_ACCOUNT)))
+AIE_HELPER_VMALLOC(percpu_acct_40, aie_pcpu_plain(__alloc_percpu_gfp(40, 8, GFP_KERNEL_ACCOUNT)))
 
 static void aie_helper_acct_cache_free(const void *p)
 {
@@ -456,7 +442,7 @@ static noinline void *aie_helper_percpu_40(void)
 	void __percpu *p = __alloc_percpu(40, 8);
 
 	barrier();
-	return aie_helper_pcpu_plain(p);
+	return aie_pcpu_plain(p);
 }
 
 static void aie_helper_free_percpu(const void *p)
