@@ -27,10 +27,10 @@ st=$AIE_OUT/stage
 rm -rf "$st" "$AIE_OUT/aie_bench" && mkdir -p "$st/aie" "$AIE_OUT/aie_bench"
 
 aie_log "building allocinfo_ext and aie_bench for $AIE_KREL"
-make -s -C "$AIE_TOP" clean KDIR="$AIE_KDIR" >/dev/null 2>&1 || true
-make -s -C "$AIE_TOP" KDIR="$AIE_KDIR" >&2 || aie_die "module build failed"
+aie_make -s -C "$AIE_TOP" clean KDIR="$AIE_KDIR" >/dev/null 2>&1 || true
+aie_make -s -C "$AIE_TOP" KDIR="$AIE_KDIR" >&2 || aie_die "module build failed"
 cp "$AIE_BENCH_SRC"/Kbuild "$AIE_BENCH_SRC"/*.[ch] "$AIE_OUT/aie_bench/"
-make -s -C "$AIE_KDIR" M="$AIE_OUT/aie_bench" modules >&2 ||
+aie_make -s -C "$AIE_KDIR" M="$AIE_OUT/aie_bench" modules >&2 ||
 	aie_die "aie_bench build failed"
 strip --strip-debug -o "$st/aie/aie_bench.ko" "$AIE_OUT/aie_bench/aie_bench.ko"
 strip --strip-debug -o "$st/aie/allocinfo_ext.ko" "$AIE_TOP/module/allocinfo_ext.ko"
