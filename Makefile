@@ -115,7 +115,7 @@ run:
 
 # Debian's 6.12 and the allocprof test kernel, unless KERNEL is given.
 bench:
-	$(if $(filter file,$(origin KERNEL)),,AIE_BENCH_KERNELS=$(KERNEL)) \
+	$(if $(filter file,$(origin KERNEL)),,AIE_BENCH_KERNELS="$(KERNEL)") \
 		tools/vm/bench.sh
 
 bench-profile:

@@ -579,6 +579,21 @@ static void aie_slab_tp_cache_free_unregister(void)			\
 }
 #endif
 
+/*
+ * The kmalloc event's arguments after the probe's data, for a probe written
+ * once for every kernel (the benchmark's floor, tools/bench/aie_floor): the
+ * node since 6.1.
+ */
+#if AIE_KERNEL_BEFORE(6, 1, 0)
+#define AIE_TP_KMALLOC_PROTO	unsigned long call_site, const void *ptr,	\
+				size_t bytes_req, size_t bytes_alloc,		\
+				gfp_t gfp_flags
+#else
+#define AIE_TP_KMALLOC_PROTO	unsigned long call_site, const void *ptr,	\
+				size_t bytes_req, size_t bytes_alloc,		\
+				gfp_t gfp_flags, int node
+#endif
+
 /* trace_kmalloc() as the test helper fires it: with a node since 6.1. */
 #if AIE_KERNEL_BEFORE(6, 1, 0)
 #define aie_trace_kmalloc(call_site, ptr, req, alloc, gfp)		\

@@ -16,9 +16,10 @@
 #include <linux/tracepoint.h>
 #include <trace/events/kmem.h>
 
-static void aie_floor_kmalloc(void *data, unsigned long call_site,
-			      const void *ptr, size_t bytes_req,
-			      size_t bytes_alloc, gfp_t gfp_flags, int node)
+#include "compat.h"
+
+/* The kmalloc event's arguments, as this kernel has them */
+static void aie_floor_kmalloc(void *data, AIE_TP_KMALLOC_PROTO)
 {
 }
 
