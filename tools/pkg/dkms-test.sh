@@ -99,15 +99,16 @@ cleanup() {
 	done
 }
 
+snapshot >"$TMP/before"
+trap 'cleanup; rm -rf "$TMP"' EXIT
+
 # A kernel whose modules are installed has depmod's index, which DKMS
 # needs to run depmod at all; a root may hold only the kernel's headers
-# and the files they pull in (7.x: linux-base), without it.
+# and the files they pull in (7.x: linux-base), without it. cleanup()
+# takes it away again.
 for rel in "${RELS[@]}"; do
 	[ -e "/lib/modules/$rel/modules.dep" ] || depmod -a "$rel"
 done
-
-snapshot >"$TMP/before"
-trap 'cleanup; rm -rf "$TMP"' EXIT
 
 # check_installed REL: what dkms installed for REL is what modinfo -k
 # finds, with REL's vermagic, and dkms says so.
