@@ -92,7 +92,7 @@ aie_apt() {
 		-o Dir::State::Lists="$AIE_APT/lists" \
 		-o Dir::State::status="$AIE_APT/status" \
 		-o Dir::Cache="$AIE_APT/cache" \
-		-o Debug::NoLocking=1 "$@"
+		-o Debug::NoLocking=1 -o APT::Sandbox::User=root "$@"
 }
 
 # aie_apt_update: the project's apt lists, fetched again when older than
