@@ -23,46 +23,22 @@
  * name it lacks fails to probe and never matches, which needs no version
  * test.
  *
- * Interfaces that are the same in 6.1 and 6.12
- * ---------------------------------------------
- * These differ in 5.10 or 7.x where this file says so below; the module
- * relies on their 6.1 form:
+ * Interfaces the same from 5.10 to 7.x
+ * ------------------------------------
+ * The module relies on 6.1's interfaces; those that differ have a section
+ * of their own below. These do not: mm_page_free(page, order) and
+ * percpu_free_percpu(base_addr, off, ptr); regs_get_kernel_argument(),
+ * which reads arguments past the sixth from the stack;
+ * for_each_kernel_tracepoint() and tracepoint_probe_register();
+ * sprint_symbol() (kallsyms_on_each_symbol() lost its module argument in
+ * 6.4, unused here); ksize() and kmem_cache_size(); within_module(), which
+ * hides struct module's layout (core_layout became mem[] in 6.4).
  *
- * - kmem tracepoints (hooks_slab.c): kmalloc(call_site, ptr, bytes_req,
- *   bytes_alloc, gfp_flags, node) and kmem_cache_alloc(call_site, ptr, s,
- *   gfp_flags, node) since Linux 6.1, which folded the kmalloc_node and
- *   kmem_cache_alloc_node events into them and gave kmem_cache_alloc the
- *   cache instead of its sizes. kmem_cache_free(call_site, ptr, s) since
- *   5.12; kfree(call_site, ptr) unchanged.
- * - mm_page_free(page, order) (hooks_page.c): the same in 6.1 and 6.12.
- * - percpu_alloc_percpu(call_site, reserved, is_atomic, size, align,
- *   base_addr, off, ptr, bytes_alloc, gfp_flags) (hooks_percpu.c): call_site,
- *   bytes_alloc and gfp_flags were added in 5.19 (AIE_PERCPU_TP_HAS_CALLER).
- *   Until 6.10 call_site is inside the __alloc_percpu*() functions; from
- *   6.10 those are macros around pcpu_alloc_noprof() and call_site is the
- *   caller. See AIE_FN_ALLOC_PERCPU*.
- * - percpu_free_percpu(base_addr, off, ptr): the same in 6.1 and 6.12.
- * - get_kretprobe() (5.11, replacing ri->rp) and get_kretprobe_retaddr()
- *   (5.18, with rethook); kretprobe.nmissed and .maxactive unchanged. The
- *   kretprobe instance pool moved from a freelist to an objpool in 6.7,
- *   which the module does not touch.
- * - regs_get_kernel_argument() (x86 since 4.20): arguments past the sixth
- *   are read from the stack, as __vmalloc_node_range()'s ninth (caller).
- * - __vmalloc_node_range(size, align, start, end, gfp_mask, prot, vm_flags,
- *   node, caller): the same argument order in 6.1 and 6.12.
- * - interrupt_context_level() (symbols.c): since 5.16.
- * - for_each_kernel_tracepoint() and tracepoint_probe_register(): the
- *   same; 6.12 adds for_each_module_tracepoint(), not used.
- * - kallsyms_on_each_symbol() lost its struct module argument in 6.4; the
- *   module does not use it (sprint_symbol() is unchanged).
- * - ksize() and kmem_cache_size(): the same prototypes.
- * - within_module() (modules.c): struct module's layout changed in 6.4
- *   (core_layout became mem[]); within_module() hides it in both.
- * - The inner kmalloc event of a large kmalloc: from 6.10 __kmalloc*()
- *   reaches ___kmalloc_large_node(), which fires trace_kmalloc() with a call
- *   site inside the entry point before the entry point fires it with the
- *   real caller; before 6.10 the inner function did not trace. See
- *   AIE_FN_KMALLOC_ENTRY*.
+ * The inner kmalloc event of a large kmalloc: from 6.10 __kmalloc*()
+ * reaches ___kmalloc_large_node(), which fires trace_kmalloc() with a call
+ * site inside the entry point before the entry point fires it with the
+ * real caller; before 6.10 the inner function did not trace. See
+ * AIE_FN_KMALLOC_ENTRY* and AIE_KVMALLOC_NODE_SITE.
  */
 #ifndef _AIE_COMPAT_H
 #define _AIE_COMPAT_H
