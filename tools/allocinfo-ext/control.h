@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * control.h - control words written to /proc/allocinfo_ext, checked first
- * by the module's own parser (module/ctl.c) so a rejection says why.
+ * by the module's own parser (module/lib/ctl.c) so a rejection says why.
  */
 #ifndef _AIE_TOOL_CONTROL_H
 #define _AIE_TOOL_CONTROL_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ctl_fuzz - libFuzzer harness for the control-word parser, module/ctl.c,
+ * ctl_fuzz - libFuzzer harness for the control-word parser, module/lib/ctl.c,
  * compiled here unchanged. Besides not crashing (under ASan and UBSan), a
  * command the parser accepts must read back as itself: printed in its
  * canonical form and parsed again, it is the same command (a capture's

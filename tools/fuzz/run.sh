@@ -11,8 +11,8 @@ out=${AIE_FUZZ_OUT:-$top/build/fuzz}
 runs=${1:-300000}
 mkdir -p "$out/corpus"
 if ! clang-14 -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=undefined -I"$top/include" -I"$top/module" \
-	"$here/ctl_fuzz.c" "$top/module/ctl.c" -o "$out/ctl_fuzz" 2>"$out/build.log"; then
+	-fno-sanitize-recover=undefined -I"$top/include" -I"$top/module/lib" \
+	"$here/ctl_fuzz.c" "$top/module/lib/ctl.c" -o "$out/ctl_fuzz" 2>"$out/build.log"; then
 	echo "not ok - host: fuzz: control parser does not build (see $out/build.log)"
 	exit 1
 fi

@@ -177,7 +177,7 @@ aie_build() {
 	aie_allocator_functions > "$st/aie/allocator-functions"
 }
 
-# The function names module/callers.c lists as allocator-internal or
+# The function names module/core/callers.c lists as allocator-internal or
 # helpers, one a line: its table run through the preprocessor, with the
 # name lists of module/compat.h expanded.
 aie_allocator_functions() {
@@ -187,11 +187,11 @@ aie_allocator_functions() {
 		sed -e '/^#include/,$d' -e '/_AIE_COMPAT_H/d' "$AIE_TOP/module/compat.h"
 		printf '#define %s(...) __VA_ARGS__\n' INTERNAL HELPER
 		sed -n '/^static const struct aie_fn aie_fns\[\] = {$/,/^};$/{//!p}' \
-			"$AIE_TOP/module/callers.c"
+			"$AIE_TOP/module/core/callers.c"
 	} | gcc -E -P - | grep -o '"[^"]*"' | tr -d '"') ||
-		aie_die "cannot list the functions of module/callers.c"
+		aie_die "cannot list the functions of module/core/callers.c"
 	[ "$(wc -l <<<"$names")" -ge 20 ] ||
-		aie_die "module/callers.c: its table of functions was not found"
+		aie_die "module/core/callers.c: its table of functions was not found"
 	echo "$names"
 }
 

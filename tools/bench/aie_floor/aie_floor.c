@@ -5,7 +5,7 @@
  * What any design that hooks the slab allocator through its tracepoints
  * pays before it does any work: `make bench` measures each operation with
  * this module loaded, and sets every other cost beside it. The probes are
- * attached as allocinfo_ext attaches its own (module/hooks_slab.c): these
+ * attached as allocinfo_ext attaches its own (module/hooks/slab.c): these
  * two tracepoints are exported to modules.
  */
 

@@ -37,7 +37,7 @@ echo
 echo "== /proc/allocinfo_ext_stats"
 cat /proc/allocinfo_ext_stats
 echo
-# Allocator-internal: a function module/callers.c lists, or any function
+# Allocator-internal: a function module/core/callers.c lists, or any function
 # named like an allocator entry point, listed or not.
 echo "== live bytes charged to allocator-internal functions and helpers"
 awk 'NR == FNR { fn[$1] = 1; next }

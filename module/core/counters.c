@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * counters.c - the sites' counters: a per-CPU cache of slots in front of
+ * each site's own counters.
+ *
+ * Per-CPU counters for every site would cost 56 bytes per site per
+ * possible CPU. Instead each CPU has a fixed number of slots (the
+ * counter_slots parameter, a power of two), and site @idx always uses
+ * slot @idx modulo that number, on every CPU. A slot holds what its CPU
+ * added to one site's counters since the slot was given to that site;
+ * the site's own counters (struct aie_site_ctr, one per site, in the
+ * chunks of sites.c) hold the rest. A site's figures are its own counters
+ * plus every CPU's slot that holds it. Sites are numbered in the order
+ * they are first seen, so the first counter_slots sites each have a slot
+ * of their own; later ones share.
+ *
+ * Notes on locking and context
+ * ----------------------------
+ * No lock. Every function here runs in any context but NMI, and never
+ * sleeps, except init, exit and aie_ctrs_reset().
+ *
+ * - A hook charges its CPU's slot with this_cpu operations, which an
+ *   interrupt on the same CPU cannot tear, with preemption disabled, when
+ *   the slot holds its site (aie_site_charge() in counters.h). No other CPU
+ *   writes the slot, so no cache line is written by every CPU.
+ * - When the slot holds another site, aie_ctr_miss() gives it to this one
+ *   with interrupts disabled: it adds the slot's deltas to the old site's
+ *   own counters (atomic64_add(), any CPU may do it for any site), then
+ *   refills the slot. A hook that interrupted another hook between its
+ *   test of the slot and its updates would pull the slot from under it:
+ *   each hook counts itself in this CPU's aie_ctr_nest around the two, and
+ *   one that finds another there adds to its site's own counters instead.
+ * - A reader (aie_site_sum()) reads the site's own counters, then each
+ *   CPU's slot that holds the site. A move of a slot's deltas to the
+ *   site's own counters, by the CPU that gives the slot away, is counted
+ *   in the site's @moves, as a seqcount is but with any number of CPUs
+ *   moving at once: the low bits count the moves under way, the high bits
+ *   those done. A reader that saw a move under way, or a different count
+ *   after its read, reads again, a few times at most: a sum that misses a
+ *   slot's deltas, or counts them twice, would be wrong by all they hold,
+ *   and a peak raised from it would stay wrong. A sum that is still not
+ *   consistent says so, and raises no peak. Each figure is exact at
+ *   quiescence; while hooks run, a sum mixes instants, as any sum of
+ *   per-CPU counters does.
+ * - "reset" (aie_ctrs_reset()) zeroes the totals of each CPU's slots in
+ *   an IPI, then the sites' own. Counts from before the
+ *   reset do not survive it: a slot is given away with interrupts off, so
+ *   its totals moved before its CPU's IPI, and were zeroed after. Counts
+ *   made during the reset may be lost: those moved to a site's own
+ *   counters between its CPU's IPI and the zeroing of that site's own.
+ */
+
+#include <linux/cpu.h>
+#include <linux/lockdep.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+
+#include "aie.h"
+#include "counters.h"
+#include "sites.h"
+#include "stats.h"
+
+/* A move of a slot's deltas under way, in aie_site::moves; one done. */
+#define AIE_MOVE_BEGUN		1
+#define AIE_MOVE_DONE		BIT(16)
+#define AIE_MOVES_BUSY		(AIE_MOVE_DONE - 1)
+#define AIE_SUM_TRIES		8
+
+/* Slots per per-CPU allocation: __alloc_percpu() takes at most 32 KiB. */
+#define AIE_CTR_PART	(PCPU_MIN_UNIT_SIZE / sizeof(struct aie_ctr_slot))
+
+DEFINE_PER_CPU(unsigned int, aie_ctr_nest);
+
+static struct aie_ctr_slot __percpu **aie_ctr_parts;
+static unsigned int aie_ctr_nr;		/* slots per CPU, a power of two */
+
+int aie_ctrs_init(unsigned int slots)
+{
+	unsigned int i, parts = DIV_ROUND_UP(slots, AIE_CTR_PART);
+
+	aie_ctr_parts = kcalloc(parts, sizeof(*aie_ctr_parts), GFP_KERNEL);
+	if (!aie_ctr_parts)
+		return -ENOMEM;
+	aie_ctr_nr = slots;
+	for (i = 0; i < parts; i++) {
+		aie_ctr_parts[i] =
+			__alloc_percpu(min_t(size_t, slots - i * AIE_CTR_PART,
+					     AIE_CTR_PART) *
+				       sizeof(struct aie_ctr_slot),
+				       __alignof__(struct aie_ctr_slot));
+		if (!aie_ctr_parts[i]) {
+			aie_ctrs_exit();
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Process context, after every hook is unregistered and has finished. */
+void aie_ctrs_exit(void)
+{
+	unsigned int i;
+
+	if (!aie_ctr_parts)
+		return;
+	for (i = 0; i < DIV_ROUND_UP(aie_ctr_nr, AIE_CTR_PART); i++)
+		free_percpu(aie_ctr_parts[i]);
+	kfree(aie_ctr_parts);
+	aie_ctr_parts = NULL;
+	aie_ctr_nr = 0;
+}
+
+/* The slot of site @idx, every CPU's. */
+struct aie_ctr_slot __percpu *aie_ctr_slot_of(u32 idx)
+{
+	u32 i = idx & (aie_ctr_nr - 1);
+
+	return aie_ctr_parts[i / AIE_CTR_PART] + i % AIE_CTR_PART;
+}
+
+unsigned int aie_ctr_slots(void)
+{
+	return aie_ctr_nr;
+}
+
+/* The slots' memory, every CPU's. */
+size_t aie_ctrs_memory(void)
+{
+	return (size_t)aie_ctr_nr * num_possible_cpus() *
+	       sizeof(struct aie_ctr_slot);
+}
+
+/* Add deltas to @site's own counters. Any CPU, any context but NMI. */
+static void aie_ctr_add(const struct aie_site *site, s64 bytes, s64 calls,
+			s64 slack, s64 total_calls, s64 total_bytes,
+			s64 accounted)
+{
+	struct aie_site_ctr *c = aie_site_ctrs(aie_site_index(site));
+
+	if (bytes)
+		atomic64_add(bytes, &c->live_bytes);
+	if (calls)
+		atomic64_add(calls, &c->live_calls);
+	if (slack)
+		atomic64_add(slack, &c->live_slack);
+	if (total_calls)
+		atomic64_add(total_calls, &c->total_calls);
+	if (total_bytes)
+		atomic64_add(total_bytes, &c->total_bytes);
+	if (accounted)
+		atomic64_add(accounted, &c->live_accounted);
+}
+
+/*
+ * Raise the peak of site @idx to @live_bytes if that is higher; returns
+ * the peak.
+ */
+s64 aie_site_peak(u32 idx, s64 live_bytes)
+{
+	atomic64_t *peak = &aie_sites[idx].peak;
+	s64 old = atomic64_read(peak);
+
+	while (live_bytes > old) {
+		if (atomic64_try_cmpxchg(peak, &old, live_bytes))
+			return live_bytes;
+	}
+	return old;
+}
+
+/* Sum @site's figures and raise its peak to their live bytes. */
+static void aie_site_raise_peak(const struct aie_site *site)
+{
+	u32 idx = aie_site_index(site);
+	struct aie_site_sums sums;
+
+	if (aie_site_sum(idx, &sums))
+		aie_site_peak(idx, sums.live_bytes);
+}
+
+/*
+ * This CPU's slot of @site was found holding more live bytes of it than
+ * its high: keep what it holds as the high (unless an interrupt took it
+ * back below since), and see whether the site's peak rose. Only when the
+ * slot's share reaches a new high, so a peak can be missed when several
+ * CPUs each climb back to an earlier high of theirs at once. From the
+ * hooks, inside aie_ctr_nest: the slot is still @site's.
+ */
+void aie_site_new_high(struct aie_site *site)
+{
+	struct aie_ctr_slot __percpu *s = site->slot;
+	s64 live = this_cpu_read(s->live_bytes);
+
+	if (live > this_cpu_read(s->high))
+		this_cpu_write(s->high, live);
+	aie_site_raise_peak(site);
+}
+
+/*
+ * Give this CPU's slot @s to @site, holding the deltas given: move those
+ * of its site before into that site's own counters, inside a move of its
+ * @moves (see aie_site_sum()). Interrupts disabled, so that neither a
+ * hook nor the reset's IPI on this CPU comes between. The slot is filled
+ * last, ordered by smp_wmb() against aie_site_read()'s smp_rmb().
+ */
+static void aie_ctr_take(struct aie_ctr_slot *s, struct aie_site *site,
+			 s64 bytes, s64 calls, s64 slack, s64 accounted,
+			 bool charge)
+{
+	struct aie_site *old = s->site;
+
+	if (old) {
+		atomic_add(AIE_MOVE_BEGUN, &old->moves);
+		/* The move begun before any of it is seen. */
+		smp_mb__after_atomic();
+		WRITE_ONCE(s->site, NULL);
+		aie_ctr_add(old, s->live_bytes, s->live_calls, s->live_slack,
+			    s->total_calls, s->total_bytes, s->live_accounted);
+		/* All of it seen before the move is done. */
+		smp_mb__before_atomic();
+		atomic_add(AIE_MOVE_DONE - AIE_MOVE_BEGUN, &old->moves);
+	}
+	WRITE_ONCE(s->live_bytes, bytes);
+	WRITE_ONCE(s->live_calls, calls);
+	WRITE_ONCE(s->live_slack, slack);
+	WRITE_ONCE(s->total_calls, charge ? calls : 0);
+	WRITE_ONCE(s->total_bytes, charge ? bytes : 0);
+	WRITE_ONCE(s->live_accounted, accounted);
+	WRITE_ONCE(s->high, max_t(s64, bytes, 0));
+	/* The deltas before the site they belong to. */
+	smp_wmb();
+	WRITE_ONCE(s->site, site);
+}
+
+/*
+ * A hook found this CPU's slot of @site holding another site, or none:
+ * take it, with the deltas of one charge (@charge, also adding @calls and
+ * @bytes to the totals) or uncharge (negative deltas); or, when this hook
+ * interrupted another between its test of the slot and its updates, add
+ * them to @site's own counters. Preemption disabled, inside aie_ctr_nest.
+ */
+void aie_ctr_miss(struct aie_site *site, s64 bytes, s64 calls, s64 slack,
+		  s64 accounted, bool charge)
+{
+	unsigned long flags;
+
+	lockdep_assert_preemption_disabled();
+	if (this_cpu_read(aie_ctr_nest) > 1) {
+		aie_count(ctr_shared);
+		aie_ctr_add(site, bytes, calls, slack, charge ? calls : 0,
+			    charge ? bytes : 0, accounted);
+	} else {
+		aie_count(ctr_takes);
+		local_irq_save(flags);
+		aie_ctr_take(this_cpu_ptr(site->slot), site, bytes, calls,
+			     slack, accounted, charge);
+		local_irq_restore(flags);
+	}
+	if (charge && bytes > 0)
+		aie_site_raise_peak(site);
+}
+
+/* One reading of @site's own counters and of the CPUs' slots that hold it. */
+static void aie_site_read(const struct aie_site *site,
+			  struct aie_site_sums *sums)
+{
+	struct aie_site_ctr *c = aie_site_ctrs(aie_site_index(site));
+	struct aie_ctr_slot *s;
+	int cpu;
+
+	sums->live_bytes = atomic64_read(&c->live_bytes);
+	sums->live_calls = atomic64_read(&c->live_calls);
+	sums->live_slack = atomic64_read(&c->live_slack);
+	sums->total_calls = atomic64_read(&c->total_calls);
+	sums->total_bytes = atomic64_read(&c->total_bytes);
+	sums->live_accounted = atomic64_read(&c->live_accounted);
+	for_each_possible_cpu(cpu) {
+		s = per_cpu_ptr(site->slot, cpu);
+		if (READ_ONCE(s->site) != site)
+			continue;
+		/* Pairs with the smp_wmb() before a slot is filled. */
+		smp_rmb();
+		sums->live_bytes += READ_ONCE(s->live_bytes);
+		sums->live_calls += READ_ONCE(s->live_calls);
+		sums->live_slack += READ_ONCE(s->live_slack);
+		sums->total_calls += READ_ONCE(s->total_calls);
+		sums->total_bytes += READ_ONCE(s->total_bytes);
+		sums->live_accounted += READ_ONCE(s->live_accounted);
+	}
+}
+
+/*
+ * Sum site @idx's figures: its own counters and the CPUs' slots that hold
+ * it. False when a move of a slot's deltas to the own counters came in
+ * the way of every try (see the notes at the top): @sums may then miss
+ * or double a slot's deltas. Any context.
+ */
+bool aie_site_sum(u32 idx, struct aie_site_sums *sums)
+{
+	const struct aie_site *site = &aie_sites[idx];
+	int tries, moves;
+
+	for (tries = 1; ; tries++) {
+		moves = atomic_read(&site->moves);
+		/* Pairs with the barriers around a move (aie_ctr_take()). */
+		smp_rmb();
+		aie_site_read(site, sums);
+		/* The reading, then whether a move came in its way. */
+		smp_rmb();
+		if (!(moves & AIE_MOVES_BUSY) &&
+		    atomic_read(&site->moves) == moves)
+			return true;
+		if (tries == AIE_SUM_TRIES)
+			return false;
+		cpu_relax();
+	}
+}
+
+/*
+ * "reset" for @cpu's slots: zero their totals and restart their highs at
+ * their live bytes. On @cpu with interrupts off, or while @cpu is offline.
+ */
+static void aie_ctrs_reset_slots(int cpu)
+{
+	struct aie_ctr_slot *s;
+	u32 i;
+
+	for (i = 0; i < aie_ctr_nr; i++) {
+		s = per_cpu_ptr(aie_ctr_slot_of(i), cpu);
+		WRITE_ONCE(s->total_calls, 0);
+		WRITE_ONCE(s->total_bytes, 0);
+		WRITE_ONCE(s->high, s->live_bytes);
+	}
+}
+
+/*
+ * In an IPI with interrupts off: only this CPU writes its slots, and it
+ * gives a slot to another site with interrupts off, so nothing is lost;
+ * a hook the IPI interrupts between two counters blurs the reset instant
+ * by one event.
+ */
+static void aie_ctrs_reset_cpu(void *unused)
+{
+	aie_ctrs_reset_slots(smp_processor_id());
+}
+
+/*
+ * "reset": zero the cumulative counters, the CPUs' slots' then the sites'
+ * own; the peak restarts at the live figure, and the failures at 0.
+ * Counts from before it do not survive; counts made while it runs may be
+ * lost. Process context: waits for the IPIs, and holds the CPU hotplug
+ * lock so that an offline CPU, reset from here, stays offline meanwhile.
+ * The caller holds the rules mutex: no other control write meanwhile.
+ */
+void aie_ctrs_reset(void)
+{
+	u32 i, n = aie_sites_nr();
+	struct aie_site_sums sums;
+	struct aie_site_ctr *c;
+	struct aie_site *site;
+	int cpu;
+
+	cpus_read_lock();
+	on_each_cpu(aie_ctrs_reset_cpu, NULL, 1);
+	for_each_possible_cpu(cpu) {
+		if (!cpu_online(cpu))
+			aie_ctrs_reset_slots(cpu);
+	}
+	cpus_read_unlock();
+	for (i = 0; i < n; i++) {
+		site = aie_site_at(i);
+		if (!site)
+			continue;
+		c = aie_site_ctrs(i);
+		atomic64_set(&c->total_calls, 0);
+		atomic64_set(&c->total_bytes, 0);
+		atomic64_set(&site->failed, 0);
+		/*
+		 * The peak restarts from 0 when moves kept the sum from being
+		 * consistent: the next new high or read raises it.
+		 */
+		atomic64_set(&site->peak,
+			     aie_site_sum(i, &sums) ? sums.live_bytes : 0);
+	}
+}

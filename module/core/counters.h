@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * counters.h - the sites' counters (counters.c): a per-CPU cache of slots
+ * in front of each site's own counters. The charge and the uncharge of a
+ * site are inline here: every hook's fast path ends in one.
+ */
+#ifndef _AIE_COUNTERS_H
+#define _AIE_COUNTERS_H
+
+#include <linux/compiler.h>
+#include <linux/percpu.h>
+
+#include "aie.h"
+
+/* A site's counters summed over the CPUs. */
+struct aie_site_sums {
+	s64 live_bytes;
+	s64 live_calls;
+	s64 live_slack;
+	s64 total_calls;
+	s64 total_bytes;
+	s64 live_accounted;	/* live bytes accounted to a memory cgroup */
+};
+
+/*
+ * One slot of a CPU's cache of counters: what this CPU added to @site's
+ * counters since the slot was given to it. Only this CPU writes it, with
+ * this_cpu operations, which an interrupt cannot tear; readers sum the
+ * site's counters and the CPUs' slots that hold it. A site's slot is the
+ * same on every CPU: its index modulo the slots.
+ */
+struct aie_ctr_slot {
+	struct aie_site *site;		/* whose deltas these are, or NULL */
+	s64 live_bytes;
+	s64 live_calls;
+	s64 live_slack;
+	s64 total_calls;
+	s64 total_bytes;
+	s64 live_accounted;
+	s64 high;		/* highest live_bytes here since taken or reset */
+} __aligned(64);
+
+static_assert(sizeof(struct aie_ctr_slot) == 64);
+
+DECLARE_PER_CPU(unsigned int, aie_ctr_nest);
+
+int aie_ctrs_init(unsigned int slots);
+void aie_ctrs_exit(void);
+struct aie_ctr_slot __percpu *aie_ctr_slot_of(u32 idx);
+unsigned int aie_ctr_slots(void);
+size_t aie_ctrs_memory(void);
+void aie_ctr_miss(struct aie_site *site, s64 bytes, s64 calls, s64 slack,
+		  s64 accounted, bool charge);
+void aie_site_new_high(struct aie_site *site);
+bool aie_site_sum(u32 idx, struct aie_site_sums *sums);
+s64 aie_site_peak(u32 idx, s64 live_bytes);
+void aie_ctrs_reset(void);
+
+/*
+ * Whether this CPU's slot @s holds @site, read after this hook has counted
+ * itself in aie_ctr_nest, and so stable: no hook that interrupts this one
+ * gives the slot to another site meanwhile. The compiler barrier keeps
+ * the read after the count; the read itself is a plain one (preemption
+ * is disabled), so that the compiler can compare in memory, where
+ * this_cpu_read() needs a load first.
+ */
+static __always_inline bool aie_slot_holds(struct aie_ctr_slot __percpu *s,
+					   const struct aie_site *site)
+{
+	barrier();
+	return raw_cpu_read(s->site) == site;
+}
+
+/*
+ * The charge's adds to this CPU's slot @s, which holds the site: @bytes
+ * and @slack for @weight allocations, already multiplied.
+ */
+static __always_inline void aie_slot_charge(struct aie_ctr_slot __percpu *s,
+					    u64 bytes, u64 slack, u64 weight,
+					    bool accounted)
+{
+	this_cpu_add(s->live_bytes, bytes);
+	this_cpu_add(s->live_calls, weight);
+	/* No add of a slack known to be 0 (pages, vmalloc) */
+	if (!__builtin_constant_p(slack) || slack)
+		this_cpu_add(s->live_slack, slack);
+	this_cpu_add(s->total_calls, weight);
+	this_cpu_add(s->total_bytes, bytes);
+	if (accounted)
+		this_cpu_add(s->live_accounted, bytes);
+}
+
+/*
+ * Whether this CPU's slot @s, which holds the site, holds more live bytes
+ * than its high, after a charge: a load and a comparison in memory, where
+ * an add that returned the sum would take three instructions, and the
+ * high's read one more. Plain reads (preemption is disabled), after the
+ * adds' asm, which tells the compiler the sum changed. An interrupt's
+ * charge or free of the site between the add and the read is in what
+ * is read: the slot's live bytes as they are then, which is what the
+ * high follows.
+ */
+static __always_inline bool aie_slot_above_high(struct aie_ctr_slot __percpu *s)
+{
+	return raw_cpu_read(s->live_bytes) > raw_cpu_read(s->high);
+}
+
+/*
+ * Account one new live object of @bytes with @slack at @site, standing
+ * for @weight allocations, all of its bytes accounted to a memory cgroup
+ * when @accounted (memcg.c). Preemption disabled.
+ *
+ * When this CPU's slot holds @site, the counts go there (the common
+ * case); else aie_ctr_miss() takes the slot, or adds to the site's own
+ * counters. aie_ctr_nest tells a hook that interrupts this one between
+ * its test of the slot and its updates not to give the slot to another
+ * site (counters.c).
+ */
+static __always_inline void aie_site_charge(struct aie_site *site,
+					    u64 bytes, u64 slack, u64 weight,
+					    bool accounted)
+{
+	struct aie_ctr_slot __percpu *s = site->slot;
+
+	bytes *= weight;
+	slack *= weight;
+	this_cpu_inc(aie_ctr_nest);
+	if (likely(aie_slot_holds(s, site))) {
+		aie_slot_charge(s, bytes, slack, weight, accounted);
+		if (unlikely(aie_slot_above_high(s)))
+			aie_site_new_high(site);
+	} else {
+		aie_ctr_miss(site, bytes, weight, slack, accounted ? bytes : 0,
+			     true);
+	}
+	this_cpu_dec(aie_ctr_nest);
+}
+
+/* Account the free of an object charged by aie_site_charge(). */
+static __always_inline void aie_site_uncharge(struct aie_site *site,
+					      u64 bytes, u64 slack, u64 weight,
+					      bool accounted)
+{
+	struct aie_ctr_slot __percpu *s = site->slot;
+
+	bytes *= weight;
+	slack *= weight;
+	this_cpu_inc(aie_ctr_nest);
+	if (likely(aie_slot_holds(s, site))) {
+		this_cpu_sub(s->live_bytes, bytes);
+		this_cpu_sub(s->live_calls, weight);
+		if (!__builtin_constant_p(slack) || slack)
+			this_cpu_sub(s->live_slack, slack);
+		if (accounted)
+			this_cpu_sub(s->live_accounted, bytes);
+	} else {
+		aie_ctr_miss(site, -(s64)bytes, -(s64)weight, -(s64)slack,
+			     accounted ? -(s64)bytes : 0, false);
+	}
+	this_cpu_dec(aie_ctr_nest);
+}
+
+#endif /* _AIE_COUNTERS_H */

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * params.c - the module's parameters, in one place: what each means and
+ * its range. All are read-only once the module is loaded.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/log2.h>
+#include <linux/module.h>
+
+#include <allocinfo_ext.h>
+
+#include "aie.h"
+#include "params.h"
+#include "sites.h"
+
+unsigned int aie_max_sites = 16384;
+module_param_named(max_sites, aie_max_sites, uint, 0444);
+MODULE_PARM_DESC(max_sites, "Call sites the site table holds (default 16384)");
+
+unsigned int aie_sites_ahead_param = 1024;
+module_param_named(sites_ahead, aie_sites_ahead_param, uint, 0444);
+MODULE_PARM_DESC(sites_ahead,
+		 "Sites whose own counters are made ahead of need (default 1024, 256..65536); a burst of more new sites at once may wait for them (sites_waiting)");
+
+unsigned int aie_counter_slots = 1024;
+module_param_named(counter_slots, aie_counter_slots, uint, 0444);
+MODULE_PARM_DESC(counter_slots,
+		 "Slots of each CPU's cache of site counters, a power of two, 1..65536 (default 1024; 64 bytes each): sites past that many share them");
+
+unsigned long aie_max_objects = 1UL << 20;
+module_param_named(max_objects, aie_max_objects, ulong, 0444);
+MODULE_PARM_DESC(max_objects,
+		 "Slots of the object map, rounded up to a power of two; 7/8 of them hold live objects (default 1048576)");
+
+unsigned long aie_sample_param;
+module_param_named(sample, aie_sample_param, ulong, 0444);
+MODULE_PARM_DESC(sample,
+		 "Track on average one allocation per this many bytes, weighted to estimate every site's figures (default 0: track all); the control word \"sample\" changes it");
+
+unsigned int aie_max_stacks = 1024;
+module_param_named(max_stacks, aie_max_stacks, uint, 0444);
+MODULE_PARM_DESC(max_stacks,
+		 "Distinct call stacks a capture records (default 1024); allocated at the first capture");
+
+bool aie_slabmap_param = true;
+module_param_named(slabmap, aie_slabmap_param, bool, 0444);
+MODULE_PARM_DESC(slabmap,
+		 "keep slab objects' records beside their slab's pages, and page blocks' in a page map, not in the object map (default 1; off with lifetimes=1)");
+
+bool aie_lifetimes_param;
+module_param_named(lifetimes, aie_lifetimes_param, bool, 0444);
+MODULE_PARM_DESC(lifetimes,
+		 "Per site, a log2 histogram of the lifetimes of freed objects and the age of the oldest live one, in /proc/allocinfo_ext_lifetimes (default 0: off; 1 costs 4 bytes per object map slot and 256 bytes per site per possible CPU)");
+
+char *aie_hooks_param = "slab,page,vmalloc,percpu";
+module_param_named(hooks, aie_hooks_param, charp, 0444);
+MODULE_PARM_DESC(hooks,
+		 "Allocators to hook, comma-separated: slab (always hooked), page, vmalloc, percpu (default all)");
+
+/* -EINVAL, and one line saying the ranges, for a parameter out of range. */
+int aie_params_check(void)
+{
+	if (!aie_max_sites || aie_max_sites > AIE_MAX_SITES ||
+	    aie_sites_ahead_param < AIE_SITE_CHUNK ||
+	    aie_sites_ahead_param > AIE_MAX_SITES ||
+	    !aie_max_objects || aie_max_objects > (1UL << 30) ||
+	    aie_sample_param > AIE_SAMPLE_MAX_BYTES || !aie_max_stacks ||
+	    aie_max_stacks > (1U << 20)) {
+		pr_err("max_sites must be 1..%lu, sites_ahead %u..%lu, max_objects 1..%lu, sample 0..%lu and max_stacks 1..%u\n",
+		       AIE_MAX_SITES, AIE_SITE_CHUNK, AIE_MAX_SITES, 1UL << 30,
+		       AIE_SAMPLE_MAX_BYTES, 1U << 20);
+		return -EINVAL;
+	}
+	if (!is_power_of_2(aie_counter_slots) || aie_counter_slots > 65536) {
+		pr_err("counter_slots must be a power of two, 1..65536\n");
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * params.h - the module's parameters, all in params.c: read-only once
+ * the module is loaded (0444), checked by aie_params_check() at init.
+ */
+#ifndef _AIE_PARAMS_H
+#define _AIE_PARAMS_H
+
+#include <linux/types.h>
+
+extern unsigned int aie_max_sites;
+extern unsigned int aie_sites_ahead_param;
+extern unsigned int aie_counter_slots;
+extern unsigned long aie_max_objects;
+extern unsigned long aie_sample_param;
+extern unsigned int aie_max_stacks;
+extern bool aie_slabmap_param;
+extern bool aie_lifetimes_param;
+extern char *aie_hooks_param;
+
+int aie_params_check(void);
+
+#endif /* _AIE_PARAMS_H */

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sample.h - byte-weighted sampling of allocations (sample.c); the
+ * probes' tests of it are inline here.
+ */
+#ifndef _AIE_SAMPLE_H
+#define _AIE_SAMPLE_H
+
+#include <linux/jump_label.h>
+#include <linux/percpu.h>
+#include <linux/types.h>
+
+#include <allocinfo_ext.h>
+
+#define AIE_SAMPLE_MAX		AIE_SAMPLE_MAX_BYTES
+extern unsigned long aie_sample_bytes;
+DECLARE_PER_CPU(long, aie_sample_pos);
+DECLARE_STATIC_KEY_FALSE(aie_sampling_key);
+u64 aie_sample_slow(unsigned long every, u64 bytes);
+u64 aie_sample_seen(void);
+void aie_sample_set(unsigned long every);
+void aie_sample_init(unsigned long every);
+
+/*
+ * Whether sampling is on (aie_sample_bytes not 0): a jump patched into the
+ * slab and page allocation probes, which with sampling off go straight to
+ * the tracking (the kretprobes ask aie_sample(), which reads the
+ * interval). It follows aie_sample_bytes (aie_sample_set()): on while the
+ * interval is not 0, and a probe on the sampling side that sees it at 0,
+ * as it changes, tracks the allocation with weight 1.
+ */
+static __always_inline bool aie_sampling_on(void)
+{
+	return static_branch_unlikely(&aie_sampling_key);
+}
+
+/*
+ * Whether the countdown skips an allocation of @bytes. This CPU's
+ * aie_sample_pos is the position in its stream of allocated bytes from
+ * the next sample point: negative before it. @bytes are added to it, and
+ * the allocation is skipped unless that brought it to 0 or above. A
+ * this-CPU add, then a this-CPU read (an add, where taking bytes off a
+ * count of those left would be a negation and an add): an interrupt on
+ * this CPU in between whose allocation reaches the point takes the points
+ * that this one passed too, as in aie_sample_slow(), and this one is then
+ * skipped. The position keeps the bytes of an allocation it does not
+ * skip: aie_sample_slow() takes its points from there. Preemption
+ * disabled.
+ */
+static __always_inline bool aie_sample_countdown(u64 bytes)
+{
+	this_cpu_add(aie_sample_pos, bytes);
+	return likely(this_cpu_read(aie_sample_pos) < 0);
+}
+
+/*
+ * Whether sampling, with interval @every (0: off), skips an allocation of
+ * @bytes. One comparison tells both that sampling is on and that the
+ * allocation is smaller than the interval (one of the interval or more,
+ * and every one with sampling off, is tracked with weight 1); then the
+ * countdown.
+ */
+static __always_inline bool aie_sample_skip(unsigned long every, u64 bytes)
+{
+	return bytes < every && aie_sample_countdown(bytes);
+}
+
+/*
+ * How many allocations one of @bytes that aie_sample_skip(@every, @bytes)
+ * did not skip stands for: 1 with sampling off, or when @bytes reaches the
+ * interval; else its weight, or 0 when it holds no point after all: an
+ * interrupt on this CPU took it in between (sample.c).
+ */
+static __always_inline u64 aie_sample_weight(unsigned long every, u64 bytes)
+{
+	if (bytes >= every)
+		return 1;
+	return aie_sample_slow(every, bytes);
+}
+
+/* Both: 0 when sampling skips an allocation of @bytes, else its weight. */
+static __always_inline u64 aie_sample(u64 bytes)
+{
+	unsigned long every = READ_ONCE(aie_sample_bytes);
+
+	if (aie_sample_skip(every, bytes))
+		return 0;
+	return aie_sample_weight(every, bytes);
+}
+
+
+#endif /* _AIE_SAMPLE_H */

@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sites.c - the site table: one entry per allocation call site.
+ *
+ * Notes on locking
+ * ----------------
+ * The table is insert-only while the module is loaded, and takes no lock.
+ *
+ * - aie_sites[] is a pool preallocated at init. A hook claims the next free
+ *   entry with a cmpxchg() of aie_site_claimed (aie_site_claim()), fills
+ *   it in, then publishes it by a cmpxchg() of its index into an empty
+ *   bucket of aie_site_hash[] (open addressing, linear probing). cmpxchg()
+ *   orders the fill before the publication; lookups read buckets with
+ *   smp_load_acquire().
+ * - Two CPUs that first see the same call site at once both fill an entry;
+ *   the one whose cmpxchg() loses finds the winner in the next bucket and
+ *   uses it. The loser's entry is never published and never shown.
+ * - Entries are never removed before the module unloads, so a site pointer
+ *   stays valid for the module's lifetime without reference counts.
+ * - The counters hooks update on every allocation and free are in a
+ *   per-CPU cache of slots in front of each site's own counters
+ *   (counters.c, which has their notes), so no cache line is written by
+ *   every CPU.
+ * - The sites' own counters are made in chunks of AIE_SITE_CHUNK sites
+ *   (aie_site_chunks[]), a little ahead of the sites claimed, not for the
+ *   whole table at load. A hook cannot allocate them: a claim that leaves
+ *   fewer than half of aie_sites_ahead() ready queues an irq_work, whose
+ *   handler queues aie_sites_grow() on a workqueue (irq_work, because the
+ *   hook may run under locks that queue_work() takes). An entry is claimed
+ *   only below aie_site_ready, which the work raises with
+ *   smp_store_release() once the chunk's pointer is stored; a claimer reads
+ *   it with smp_load_acquire() before it publishes the site, so whoever
+ *   finds the site, or an object charged to it, finds its chunk. The
+ *   claimer keeps the address of the site's slot in its entry
+ *   (site->slot), where the hooks read it: they have the entry in hand
+ *   already. A burst of new sites faster than the work is not tracked at
+ *   the sites past the ready ones (counted as sites_waiting) until the
+ *   work runs.
+ * - The peak and the failure count are atomic64_t in struct aie_site:
+ *   failures are rare, and the peak is written only when a CPU's slot of
+ *   a site reaches a new high of the site's live bytes (aie_site_peak(),
+ *   counters.c).
+ *
+ * Every function here runs in any context (process, softirq, hardirq; not
+ * NMI) and never sleeps, except init, exit, aie_sites_grow() and the walks
+ * of the table.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hash.h>
+#include <linux/irq_work.h>
+#include <linux/log2.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/workqueue.h>
+
+#include "aie.h"
+#include "callers.h"
+#include "rules.h"
+#include "sites.h"
+#include "stats.h"
+#include "symbols.h"
+
+struct aie_site_ctr *aie_site_chunks[AIE_SITE_CHUNKS];
+static u32 aie_site_ready;		/* entries whose chunk is published */
+static u32 aie_site_ahead;		/* sites_ahead: see aie_sites_ahead() */
+static aie_slot_of_fn aie_site_slot_of;	/* counters.c's aie_ctr_slot_of() */
+
+struct aie_site *aie_sites;
+u32 *aie_site_hash;			/* site index + 1; 0 = empty */
+unsigned int aie_site_hash_bits;
+unsigned int aie_site_hash_shift;
+unsigned int aie_site_cap;
+atomic_t aie_site_claimed;		/* entries of aie_sites[] handed out */
+u64 aie_site_cache_slab[BIT(AIE_SITE_CACHE_SLAB_BITS)];
+u64 aie_site_cache_page[BIT(AIE_SITE_CACHE_PAGE_BITS)];
+
+/*
+ * Sites to have counters ready for beyond @claimed: the sites_ahead
+ * parameter, or a quarter as many again when that is more.
+ */
+static u32 aie_sites_ahead(u32 claimed)
+{
+	return max(aie_site_ahead, claimed / 4);
+}
+
+/*
+ * The sites that should have counters once @claimed are claimed: in whole
+ * chunks, at most the table.
+ */
+static u32 aie_sites_wanted(u32 claimed)
+{
+	return min_t(u32, round_up(claimed + aie_sites_ahead(claimed),
+				   AIE_SITE_CHUNK), aie_site_cap);
+}
+
+/*
+ * Make chunks of counters until the claimed sites have as many ready as
+ * they want. Process context: the workqueue (never two at once), and init
+ * before any hook. The only writer of aie_site_ready and the chunks.
+ */
+static void aie_sites_grow(struct work_struct *work)
+{
+	u32 ready = aie_site_ready, n;
+	struct aie_site_ctr *c;
+
+	while (ready < aie_sites_wanted(atomic_read(&aie_site_claimed))) {
+		n = min_t(u32, AIE_SITE_CHUNK, aie_site_cap - ready);
+		c = kvcalloc(n, sizeof(*c), GFP_KERNEL);
+		if (!c) {
+			pr_warn_once("no memory for the counters of sites past %u\n",
+				     ready);
+			return;
+		}
+		aie_site_chunks[ready / AIE_SITE_CHUNK] = c;
+		ready += n;
+		/* The chunk, then the entries it lets be claimed. */
+		smp_store_release(&aie_site_ready, ready);
+	}
+}
+
+static DECLARE_WORK(aie_sites_grow_work, aie_sites_grow);
+
+/* Hardirq context, with no lock of the hook's held. */
+static void aie_sites_grow_irq(struct irq_work *work)
+{
+	queue_work(system_unbound_wq, &aie_sites_grow_work);
+}
+
+static DEFINE_IRQ_WORK(aie_sites_grow_iw, aie_sites_grow_irq);
+
+/*
+ * Any context but NMI: ask for more counters once fewer than half the
+ * sites ahead are left. irq_work_queue() does nothing while it is pending.
+ */
+static void aie_sites_grow_kick(u32 claimed, u32 ready)
+{
+	if (ready < aie_site_cap &&
+	    ready < claimed + aie_sites_ahead(claimed) / 2)
+		irq_work_queue(&aie_sites_grow_iw);
+}
+
+/*
+ * Make a table of @capacity sites, with counters for @ahead of them made
+ * ahead of need; @slot_of gives a new site its counter slot. Process
+ * context, before any hook.
+ */
+int aie_sites_init(unsigned int capacity, unsigned int ahead,
+		   aie_slot_of_fn slot_of)
+{
+	unsigned long buckets = roundup_pow_of_two((unsigned long)capacity * 2);
+
+	aie_site_cap = capacity;
+	aie_site_ahead = ahead;
+	aie_site_hash_bits = ilog2(buckets);
+	aie_site_hash_shift = 64 - aie_site_hash_bits;
+	atomic_set(&aie_site_claimed, 0);
+	aie_site_ready = 0;
+	aie_site_slot_of = slot_of;
+
+	aie_sites = vzalloc(array_size(capacity, sizeof(*aie_sites)));
+	aie_site_hash = vzalloc(array_size(buckets, sizeof(*aie_site_hash)));
+	if (!aie_sites || !aie_site_hash)
+		goto nomem;
+	aie_sites_grow(NULL);
+	if (aie_site_ready < aie_sites_wanted(0))
+		goto nomem;
+	return 0;
+nomem:
+	aie_sites_exit();
+	return -ENOMEM;
+}
+
+/* Process context, after every hook is unregistered and has finished. */
+void aie_sites_exit(void)
+{
+	u32 i, n = aie_sites_nr();
+
+	/* A kick's irq_work may queue the work: the irq_work first. */
+	irq_work_sync(&aie_sites_grow_iw);
+	cancel_work_sync(&aie_sites_grow_work);
+	for (i = 0; i < DIV_ROUND_UP(aie_site_ready, AIE_SITE_CHUNK); i++) {
+		kvfree(aie_site_chunks[i]);
+		aie_site_chunks[i] = NULL;
+	}
+	aie_site_ready = 0;
+	if (aie_sites) {
+		for (i = 0; i < n; i++) {
+			kfree(rcu_dereference_protected(aie_sites[i].location,
+							true));
+			kfree(aie_sites[i].name);
+		}
+	}
+	vfree(aie_site_hash);
+	vfree(aie_sites);
+	aie_site_hash = NULL;
+	aie_sites = NULL;
+}
+
+u32 aie_sites_capacity(void)
+{
+	return aie_site_cap;
+}
+
+/* Sites whose counters are made. */
+u32 aie_sites_ready(void)
+{
+	return READ_ONCE(aie_site_ready);
+}
+
+/* The sites' own counters' memory, for the sites that have them. */
+size_t aie_sites_ctrs_memory(void)
+{
+	return (size_t)aie_sites_ready() * sizeof(struct aie_site_ctr);
+}
+
+/* The site caches' memory, whatever the table's capacity. */
+size_t aie_site_caches_memory(void)
+{
+	return sizeof(aie_site_cache_slab) + sizeof(aie_site_cache_page);
+}
+
+/*
+ * The table's memory: entries, hash buckets, the site caches and the
+ * sites' own counters made.
+ */
+size_t aie_sites_memory(void)
+{
+	return (size_t)aie_site_cap * sizeof(*aie_sites) +
+	       (sizeof(*aie_site_hash) << aie_site_hash_bits) +
+	       aie_site_caches_memory() + aie_sites_ctrs_memory();
+}
+
+/*
+ * Put @site, found by a hook, in the first way of its call site's group
+ * in @cache of 2^@bits entries that is empty (in aie_site_cache_find()'s
+ * order), unless one holds its call site already
+ * (its site, or a retired one's: see aie.h): the first sites to come keep
+ * their entries, so that busy sites that share a group do not take
+ * entries from each other on every call, and a site takes one way at
+ * most. A site whose call site is no kernel text address cannot be told
+ * by its low half, and stays out. Any context but NMI; two hooks that
+ * fill one entry at once each leave a whole entry of a site of the
+ * cache's type, and the last stays.
+ */
+void aie_site_cache_fill(u64 *cache, unsigned int bits,
+			 const struct aie_site *site)
+{
+	u32 i = aie_site_cache_index(site->call_site, bits);
+	u64 *empty = NULL, e;
+	unsigned int w;
+
+	if (upper_32_bits(site->call_site) != U32_MAX)
+		return;
+	for (w = 0; w < AIE_SITE_CACHE_WAYS; w++) {
+		e = READ_ONCE(cache[i ^ w]);
+		if (aie_site_cache_is(e, site->call_site))
+			return;
+		if (!e && !empty)
+			empty = &cache[i ^ w];
+	}
+	if (empty)
+		WRITE_ONCE(*empty, (u64)aie_site_index(site) << 32 |
+				   lower_32_bits(site->call_site));
+}
+
+/* Empty @cache's entries of retired sites. Process context. */
+static void aie_site_cache_retire(u64 *cache, unsigned int n)
+{
+	unsigned int i;
+	u64 e;
+
+	for (i = 0; i < n; i++) {
+		e = READ_ONCE(cache[i]);
+		if (e && test_bit(AIE_SITE_UNLOADED,
+				  &aie_sites[aie_site_cache_idx(e)].flags))
+			cmpxchg(&cache[i], e, 0);
+	}
+}
+
+/*
+ * An event found no site: count why. A site refused while counters were
+ * being made is "waiting"; once the table is whole, "full".
+ */
+void aie_site_missed(void)
+{
+	if (aie_sites_ready() < aie_site_cap)
+		aie_count(sites_waiting);
+	else
+		aie_count(sites_full);
+}
+
+/*
+ * Walk the probe sequence of @call_site from its home bucket. Returns the
+ * site when found; otherwise NULL with *@pos at the first empty bucket, or
+ * at the table size when there is none.
+ */
+/* A retired site no longer answers for its address: see modules.c. */
+static bool aie_site_is(const struct aie_site *site, unsigned long call_site,
+			enum aie_type type)
+{
+	return site->call_site == call_site && site->type == type &&
+	       !test_bit(AIE_SITE_UNLOADED, &site->flags);
+}
+
+static struct aie_site *aie_site_probe(unsigned long call_site,
+				       enum aie_type type, u32 *pos)
+{
+	u32 mask = (1U << aie_site_hash_bits) - 1;
+	u32 home = aie_site_home(call_site, type);
+	u32 i, b;
+
+	for (i = 0; i <= mask; i++) {
+		/* Pairs with the cmpxchg() that published the site. */
+		b = smp_load_acquire(&aie_site_hash[(home + i) & mask]);
+		if (!b) {
+			*pos = (home + i) & mask;
+			return NULL;
+		}
+		if (aie_site_is(&aie_sites[b - 1], call_site, type))
+			return &aie_sites[b - 1];
+	}
+	*pos = mask + 1;
+	return NULL;
+}
+
+static struct aie_site *aie_site_publish(struct aie_site *site, u32 pos)
+{
+	u32 mask = (1U << aie_site_hash_bits) - 1;
+	u32 idx = aie_site_index(site) + 1;
+	struct aie_site *other;
+	u32 b;
+
+	for (; pos <= mask * 2; pos++) {
+		b = cmpxchg(&aie_site_hash[pos & mask], 0, idx);
+		if (!b) {
+			set_bit(AIE_SITE_PUBLISHED, &site->flags);
+			return site;
+		}
+		other = &aie_sites[b - 1];
+		if (aie_site_is(other, site->call_site, site->type))
+			return other;	/* another CPU published it first */
+	}
+	return NULL;	/* cannot happen: buckets outnumber entries 2:1 */
+}
+
+/*
+ * The index of the next free entry of aie_sites[], or -ENOSPC when the
+ * entries with counters are all claimed (the table full, or a chunk not
+ * made yet). Any context but NMI.
+ */
+static int aie_site_claim(void)
+{
+	int idx = atomic_read(&aie_site_claimed);
+	u32 ready;
+
+	do {
+		/* Pairs with the smp_store_release() in aie_sites_grow(). */
+		ready = smp_load_acquire(&aie_site_ready);
+		if (idx >= ready) {
+			aie_sites_grow_kick(idx, ready);
+			return -ENOSPC;
+		}
+	} while (!atomic_try_cmpxchg(&aie_site_claimed, &idx, idx + 1));
+	aie_sites_grow_kick(idx + 1, ready);
+	return idx;
+}
+
+/*
+ * The site of @type at @call_site, created on first sight; NULL when no
+ * entry can be claimed (aie_site_claim()). A new site is named once, to
+ * learn whether it lies inside an allocator or a helper (callers.c), and
+ * takes its enabled state from the rules in force. Preemption disabled.
+ */
+struct aie_site *aie_site_get(unsigned long call_site, enum aie_type type)
+{
+	struct aie_site *site;
+	struct aie_sym *sym;
+	int class, idx;
+	u32 pos;
+
+	site = aie_site_probe(call_site, type, &pos);
+	if (likely(site))
+		return site;
+
+	idx = aie_site_claim();
+	if (idx < 0)
+		return NULL;
+
+	site = &aie_sites[idx];
+	site->call_site = call_site;
+	site->type = type;
+	site->slot = aie_site_slot_of(idx);
+	sym = aie_sym_scratch();
+	aie_sym_resolve(call_site, sym);
+	class = aie_callers_classify(sym);
+	if (class >= 0)
+		set_bit(class, &site->flags);
+	if (aie_rules_site_disabled(site, sym))
+		set_bit(AIE_SITE_DISABLED, &site->flags);
+	return aie_site_publish(site, pos);
+}
+
+/*
+ * Retire @site, whose module is going: name it from kallsyms while it
+ * still can (@sym: scratch space), then mark it unloaded. Its bucket
+ * keeps pointing at it, so probes walk past it; a lookup of its address
+ * no longer matches it and a new site takes the address. False when it
+ * cannot be named (no memory): it stays as it was. Process context
+ * (extras/modules.c), holding the rules mutex against control writes.
+ */
+bool aie_site_retire(struct aie_site *site, struct aie_sym *sym)
+{
+	struct aie_site_name *name;
+
+	if (!READ_ONCE(site->name)) {
+		aie_sym_resolve(site->call_site, sym);
+		name = aie_site_name_copy(sym);
+		if (!name)
+			return false;
+		/* A reader may have cached the same name meanwhile. */
+		if (cmpxchg(&site->name, NULL, name))
+			kfree(name);
+	}
+	/* Pairs with the smp_rmb() in aie_site_name(). */
+	smp_wmb();
+	set_bit(AIE_SITE_UNLOADED, &site->flags);
+	return true;
+}
+
+/*
+ * Empty the site caches' entries of retired sites, after
+ * aie_site_retire(). Process context.
+ */
+void aie_site_caches_retire(void)
+{
+	aie_site_cache_retire(aie_site_cache_slab,
+			      ARRAY_SIZE(aie_site_cache_slab));
+	aie_site_cache_retire(aie_site_cache_page,
+			      ARRAY_SIZE(aie_site_cache_page));
+}

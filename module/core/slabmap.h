@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * slabmap.h - the slab map (slabmap.c): its record and find are inline
+ * here, for the tracking's fast paths (track/) and the slab free probes
+ * (hooks/slab.c). The map, its blocks and its locking: see slabmap.c.
+ */
+#ifndef _AIE_SLABMAP_H
+#define _AIE_SLABMAP_H
+
+#include <linux/bitfield.h>
+#include <linux/jump_label.h>
+#include <linux/mm.h>
+
+#include "aie.h"
+#include "objmap.h"
+#include "stats.h"
+
+/*
+ * A page frame's entry in aie_slab_pfn: 0 for a page the map has not
+ * seen. For a page of a block that has records: in its top 25 bits
+ * (from AIE_SLAB_INDEX_SHIFT), the index in aie_slab_recs of the record
+ * of the page's first granule less the number of that granule in the
+ * address space (the page's address >> shift), modulo 2^25; then
+ * AIE_SLAB_SPILT; then the log2 of the granule (3 at least: never 0). The
+ * object at @ptr has the record of that index plus @ptr >> shift, modulo
+ * 2^25: a shift, and an add and a shift in 32 bits, whose wrap is the
+ * modulo (aie_slab_rec()). The shift takes six bits, the width x86 takes
+ * a 64-bit shift's count from, so that the mask costs nothing.
+ *
+ * AIE_SLAB_SPILT: an object of the block went to the object map, so a
+ * free that finds no record looks there. AIE_SLAB_NONE, a block that has
+ * no records (none to be had, or too many granules): every bit set, so
+ * spilt, with a shift no slot passes; a kernel address shifted by 63 is
+ * 1, which takes it to record 0, which stays 0. AIE_SLAB_LARGE, the first
+ * page of a large kmalloc() whose record is in the entries of its second
+ * and third pages, low half then high half (aie_slab_large_put()): spilt
+ * too, with a shift of 62, which no slot passes either and which makes a
+ * kernel address 3, and an index that 3 takes to record 0.
+ */
+#define AIE_SLAB_SHIFT_MASK	0x3fU
+#define AIE_SLAB_SPILT		BIT(6)
+#define AIE_SLAB_INDEX_SHIFT	7
+#define AIE_SLAB_NONE		U32_MAX
+#define AIE_SLAB_LARGE		0xfffffefeU
+#define AIE_SLAB_MAX_POOL	BIT(32 - AIE_SLAB_INDEX_SHIFT)
+
+extern u32 *aie_slab_pfn;
+extern u64 *aie_slab_recs;
+extern unsigned long aie_slab_npfn;
+DECLARE_STATIC_KEY_FALSE(aie_slabmap_key);
+
+static __always_inline bool aie_slabmap_on(void)
+{
+	return static_branch_likely(&aie_slabmap_key);
+}
+
+/* The page frame number of @ptr, if in the direct map. */
+static __always_inline unsigned long aie_slab_pfn_of(const void *ptr)
+{
+	return ((unsigned long)ptr - PAGE_OFFSET) >> PAGE_SHIFT;
+}
+
+/* The entry of the page frame @pfn, below aie_slab_npfn. */
+static __always_inline u32 aie_slab_entry_at(unsigned long pfn)
+{
+	/*
+	 * Pairs with the smp_store_release() in aie_slab_block_make(): what
+	 * the hook reads after the entry, the record, is at an address made
+	 * from the entry, which orders it. A plain load, which the compiler
+	 * may fold into its address: an entry that changes under a hook of a
+	 * live object's changes in AIE_SLAB_SPILT alone (slabmap.c).
+	 */
+	return data_race(aie_slab_pfn[pfn]);
+}
+
+/*
+ * The entry of the page frame holding @ptr, or 0. A pointer outside the
+ * direct map falls past aie_slab_npfn.
+ */
+static __always_inline u32 aie_slab_entry(const void *ptr)
+{
+	unsigned long pfn = aie_slab_pfn_of(ptr);
+
+	if (unlikely(pfn >= aie_slab_npfn))
+		return 0;
+	return aie_slab_entry_at(pfn);
+}
+
+static __always_inline unsigned int aie_slab_shift(u32 entry)
+{
+	return entry & AIE_SLAB_SHIFT_MASK;
+}
+
+/* The index of the record of granule number @g, whose entry is @entry. */
+static __always_inline u32 aie_slab_index_g(u32 entry, u32 g)
+{
+	return (entry + (g << AIE_SLAB_INDEX_SHIFT)) >> AIE_SLAB_INDEX_SHIFT;
+}
+
+/*
+ * The index of the record of the object at @ptr, in the page whose entry
+ * is @entry: its granule's number plus the entry's index, in 32 bits.
+ */
+static __always_inline u32 aie_slab_index(u32 entry, unsigned long ptr)
+{
+	return aie_slab_index_g(entry, ptr >> aie_slab_shift(entry));
+}
+
+/* The record of the object at @ptr, in the page whose entry is @entry. */
+static __always_inline u64 *aie_slab_rec(u32 entry, const void *ptr)
+{
+	return &aie_slab_recs[aie_slab_index(entry, (unsigned long)ptr)];
+}
+
+/*
+ * The address of the granule @ptr falls in: the key of its weight in
+ * aie_weights. A block is aligned to its size, so to its granule.
+ */
+static __always_inline unsigned long aie_slab_gkey(u32 entry, const void *ptr)
+{
+	unsigned int shift = aie_slab_shift(entry);
+
+	return (unsigned long)ptr >> shift << shift;
+}
+
+/* Charges back the record @val, at @gkey, whose free was not seen. */
+typedef void (*aie_slab_unseen_fn)(unsigned long gkey, u64 val);
+
+int aie_slabmap_init(unsigned long records, bool pages,
+		     aie_slab_unseen_fn unseen);
+void aie_slabmap_start(void);
+void aie_slabmap_exit(void);
+unsigned long aie_slabmap_capacity(void);
+unsigned int aie_slabmap_blocks(void);
+size_t aie_slabmap_memory(void);
+bool aie_slab_block_drop(unsigned long pfn, unsigned int order, u32 e);
+u32 aie_slab_block_make(const void *ptr, u64 bytes);
+bool aie_slab_large_put(const void *ptr, u64 val);
+
+/*
+ * Take the record of the large kmalloc() at @ptr, whose first page's
+ * entry is AIE_SLAB_LARGE, into *@val, and clear its entries: at its
+ * free, or at its block's (aie_slab_block_drop()) if that went unseen.
+ * False if there was none (cannot happen: the entry says there is). No
+ * lock, as at the put (aie_slab_large_put()).
+ */
+static inline bool aie_slab_large_take(const void *ptr, u64 *val)
+{
+	u32 *pe = &aie_slab_pfn[aie_slab_pfn_of(ptr)];
+
+	*val = (u64)pe[2] << 32 | pe[1];
+	WRITE_ONCE(pe[1], 0);
+	WRITE_ONCE(pe[2], 0);
+	WRITE_ONCE(pe[0], 0);
+	if (!*val)
+		return false;
+	this_cpu_dec(aie_stats.slab_records);
+	return true;
+}
+
+void aie_slab_spill(const void *ptr, u32 entry);
+void aie_slab_unmark(const void *ptr);
+
+/*
+ * The record of the slab object @ptr, whose slot is @bytes, with the
+ * address of its granule in *@gkey; NULL when it can have none: its block
+ * has no records (see slabmap.c), or a granule above the slot, which a
+ * record keyed by granule cannot vouch for (the slot the first allocation
+ * in the block reported was larger: the block's stride is the larger).
+ * The object map then holds it, and its block is marked spilt first, so
+ * that its free looks there too (aie_slab_spill()).
+ */
+static __always_inline u64 *aie_slabmap_slot(const void *ptr, u64 bytes,
+					     unsigned long *gkey)
+{
+	u32 e = aie_slab_entry(ptr);
+
+	if (unlikely(!e)) {
+		e = aie_slab_block_make(ptr, bytes);
+		if (!e)
+			return NULL;
+	}
+	if (unlikely(!(bytes >> aie_slab_shift(e)))) {
+		if (e != AIE_SLAB_NONE)
+			aie_slab_spill(ptr, e);
+		return NULL;
+	}
+	*gkey = aie_slab_gkey(e, ptr);
+	return aie_slab_rec(e, ptr);
+}
+
+/*
+ * Record @val for the slab object @ptr, whose slot is @bytes: INSERTED,
+ * or REPLACED with the record that was there in *@old (its free went
+ * unseen; its weight, if any, under *@gkey), or FULL: no record to be
+ * had, the object goes to the object map.
+ */
+static __always_inline enum aie_objmap_result
+aie_slabmap_insert(const void *ptr, u64 bytes, u64 val, u64 *old,
+		   unsigned long *gkey)
+{
+	u64 *rec = aie_slabmap_slot(ptr, bytes, gkey);
+
+	if (!rec)
+		return AIE_OBJMAP_FULL;
+	*old = *rec;
+	WRITE_ONCE(*rec, val);
+	if (unlikely(*old))
+		return AIE_OBJMAP_REPLACED;
+	this_cpu_inc(aie_stats.slab_records);
+	return AIE_OBJMAP_INSERTED;
+}
+
+enum aie_slab_found {
+	AIE_SLAB_FOUND,		/* its record, taken */
+	AIE_SLAB_ABSENT,	/* tracked nowhere */
+	AIE_SLAB_ELSEWHERE,	/* not here: look in the object map */
+	AIE_SLAB_MARKED,	/* the object map, then aie_slab_unmark() */
+	AIE_SLAB_LARGE_FOUND,	/* in its pages' entries: aie_slab_large_take() */
+};
+
+/*
+ * Take the record of the slab object @ptr into *@val, its page frame's
+ * entry into *@entry (aie_slab_gkey() gives its granule from there). An
+ * object of a block that has records is recorded there or nowhere, unless
+ * the block is spilt: an object of it went to the object map. An object
+ * whose page has no entry is tracked nowhere: the page of every tracked
+ * object's first byte, which its free names, has one, where the map
+ * covers it (aie_slab_block_make()). A pointer
+ * past the map, and every pointer with the map off (aie_slab_npfn 0),
+ * is looked for in the object map; so is one of a block marked
+ * AIE_SLAB_NONE (MARKED), whose marks may go with it (aie_slab_unmark()).
+ * A large kmalloc() whose first page says AIE_SLAB_LARGE has its record
+ * in its pages' entries (LARGE_FOUND): aie_slab_large_take().
+ */
+static __always_inline enum aie_slab_found
+aie_slabmap_remove(const void *ptr, u64 *val, u32 *entry)
+{
+	unsigned long pfn = aie_slab_pfn_of(ptr);
+	u64 *rec;
+	u32 e;
+
+	if (unlikely(pfn >= aie_slab_npfn))
+		return AIE_SLAB_ELSEWHERE;
+	e = aie_slab_entry_at(pfn);
+	if (!e)
+		return AIE_SLAB_ABSENT;
+	rec = aie_slab_rec(e, ptr);
+	*val = *rec;
+	if (likely(*val)) {
+		WRITE_ONCE(*rec, 0);
+		this_cpu_dec(aie_stats.slab_records);
+		*entry = e;
+		return AIE_SLAB_FOUND;
+	}
+	if (likely(!(e & AIE_SLAB_SPILT)))
+		return AIE_SLAB_ABSENT;
+	if (e == AIE_SLAB_LARGE)
+		return AIE_SLAB_LARGE_FOUND;
+	return e == AIE_SLAB_NONE ? AIE_SLAB_MARKED : AIE_SLAB_ELSEWHERE;
+}
+
+#endif /* _AIE_SLABMAP_H */

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stats.h - module-wide event counts, per CPU, summed on read
+ * (/proc/allocinfo_ext_stats, iface/stats.c).
+ */
+#ifndef _AIE_STATS_H
+#define _AIE_STATS_H
+
+#include <linux/percpu.h>
+#include <linux/stddef.h>
+
+struct aie_stats {
+	unsigned long untracked;	/* object map full: allocation not tracked */
+	unsigned long sites_full;	/* site table full: allocation not tracked */
+	unsigned long sites_waiting;	/* new site's counters not made yet */
+	unsigned long unmatched_frees;	/* free of an object we never tracked */
+	unsigned long replaced;		/* object reused before its free was seen */
+	unsigned long internal;		/* events inside allocators, ignored */
+	unsigned long disabled;		/* allocations at disabled sites */
+	unsigned long helper_fallbacks;	/* helper's caller not found */
+	unsigned long oversize;		/* too large to pack: not tracked */
+	unsigned long sampled;		/* tracked with a weight above 1 */
+	unsigned long walk_stops;	/* page call site not found (frames.c) */
+	unsigned long cache_misses;	/* ksize() asked (hooks/slab.c) */
+	unsigned long ctr_takes;	/* counter slot given to a site */
+	unsigned long ctr_shared;	/* slot busy: site's own counters */
+	unsigned long slab_records;	/* slab map records set, net (slabmap.c) */
+	unsigned long page_records;	/* page map records set, net (pagemap.h) */
+	unsigned long unseen_frees;	/* records left when their slab went */
+	unsigned long slab_site_misses;	/* slab site cache missed (track/slab.c) */
+	unsigned long page_site_misses;	/* page site cache missed (frames.h) */
+};
+
+DECLARE_PER_CPU(struct aie_stats, aie_stats);
+
+/* Any context but NMI; an interrupt cannot tear a this-CPU increment. */
+#define aie_count(field)	this_cpu_inc(aie_stats.field)
+
+unsigned long aie_stats_sum(size_t offset);
+
+/* The sum over the CPUs of one field of struct aie_stats. */
+#define aie_stat(field)		aie_stats_sum(offsetof(struct aie_stats, field))
+
+#endif /* _AIE_STATS_H */

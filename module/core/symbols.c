@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * symbols.c - naming call sites through kallsyms.
+ *
+ * A call site is a return address. It is looked up one byte back, so that
+ * a call that ends its function is not named after the next function, and
+ * the offset is then given for the return address itself, as %pB does.
+ * An address no symbol covers is never printed: it could reveal the
+ * kernel's layout.
+ *
+ * sprint_symbol() takes no lock a hook could hold and may run in any
+ * context. aie_sym_scratch() hands out a per-CPU buffer per context level
+ * (task, softirq, hardirq, NMI), so a hook interrupted by a hook on the
+ * same CPU keeps its own; the caller runs with preemption disabled.
+ */
+
+#include <linux/kernel.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "aie.h"
+#include "symbols.h"
+
+#define AIE_SYM_LEVELS	4
+
+static DEFINE_PER_CPU(struct aie_sym, aie_sym_buf[AIE_SYM_LEVELS]);
+
+/* Parse "func+0xoff/0xsize [module]" as sprint_symbol() writes it. */
+static void aie_sym_parse(struct aie_sym *sym)
+{
+	char *plus, *slash, *mod;
+
+	sym->known = false;
+	sym->func = sym->buf;
+	sym->module = NULL;
+	sym->module_len = 0;
+	sym->tag = NULL;
+	sym->offset = 0;
+	sym->size = 0;
+
+	mod = strchr(sym->buf, ' ');
+	if (mod) {
+		*mod++ = '\0';
+		if (*mod == '[') {
+			mod++;
+			sym->module_len = strcspn(mod, "] ");
+			mod[sym->module_len] = '\0';
+			sym->module = mod;
+		}
+	}
+	plus = strrchr(sym->buf, '+');
+	slash = plus ? strchr(plus, '/') : NULL;
+	if (!plus || !slash || plus == sym->buf) {
+		sym->func_len = strlen(sym->buf);
+		return;
+	}
+	sym->func_len = plus - sym->buf;
+	*plus++ = '\0';
+	*slash++ = '\0';
+	if (kstrtoul(plus, 16, &sym->offset) || kstrtoul(slash, 16, &sym->size))
+		return;
+	sym->known = true;
+}
+
+void aie_sym_resolve(unsigned long call_site, struct aie_sym *sym)
+{
+	sprint_symbol(sym->buf, call_site - 1);
+	aie_sym_parse(sym);
+	if (sym->known)
+		sym->offset++;
+}
+
+static void aie_site_name_from(const struct aie_site_name *name,
+			       struct aie_sym *sym)
+{
+	sym->func = name->func;
+	sym->module = name->module;
+	sym->func_len = name->func_len;
+	sym->module_len = name->module_len;
+	sym->tag = name->tag;
+	sym->tag_head = name->tag_head;
+	sym->tag_len = name->tag_len;
+	sym->offset = name->offset;
+	sym->size = name->size;
+	sym->known = name->known;
+}
+
+/*
+ * The name of @site: from kallsyms, or as copied when its module unloaded.
+ * Process context, or any with a buffer of the caller's own.
+ */
+void aie_site_name(const struct aie_site *site, struct aie_sym *sym)
+{
+	const struct aie_site_name *name;
+
+	if (!test_bit(AIE_SITE_UNLOADED, &site->flags)) {
+		aie_sym_resolve(site->call_site, sym);
+		return;
+	}
+	/* Pairs with the set_bit() after ->name in aie_sites_retire(). */
+	smp_rmb();
+	name = site->name;
+	aie_site_name_from(name, sym);
+}
+
+/*
+ * aie_site_name() for readers of the table, in process context. kallsyms
+ * finds a module's symbol by walking all of that module's symbols, so the
+ * name of a site in a module is copied the first time it is read and kept
+ * with the site (until unload, as for a site whose module unloads: its
+ * code cannot change under the name while the module is loaded). Sites in
+ * the kernel proper are looked up each time: kallsyms bisects those.
+ */
+void aie_site_name_read(struct aie_site *site, struct aie_sym *sym)
+{
+	const struct aie_site_name *name = READ_ONCE(site->name);
+	struct aie_site_name *copy;
+
+	if (name) {
+		aie_site_name_from(name, sym);
+		return;
+	}
+	aie_sym_resolve(site->call_site, sym);
+	if (!sym->known || !sym->module ||
+	    test_bit(AIE_SITE_UNLOADED, &site->flags))
+		return;
+	copy = aie_site_name_copy(sym);
+	/* Another reader, or the module's retirement, may have named it. */
+	if (copy && cmpxchg(&site->name, NULL, copy))
+		kfree(copy);
+}
+
+/*
+ * The end of a site's tag in its row (proc.c): " [module] func:func", or
+ * " func:unknown" for an address no symbol covers.
+ */
+static int aie_sym_tag_tail(char *buf, size_t size, const struct aie_sym *sym)
+{
+	return snprintf(buf, size, "%s%s%s func:%s",
+			sym->module ? " [" : "", sym->module ?: "",
+			sym->module ? "]" : "", sym->known ? sym->func : "unknown");
+}
+
+/*
+ * A copy of @sym's name that outlives kallsyms' own, with the tag its row
+ * shows rendered once (but for the "unknown@%pK" of an address no symbol
+ * covers, which depends on the reader). Process context.
+ */
+struct aie_site_name *aie_site_name_copy(const struct aie_sym *sym)
+{
+	size_t flen = sym->func_len + 1;
+	size_t mlen = sym->module ? sym->module_len + 1 : 0;
+	struct aie_site_name *name;
+	int head = 0, tail;
+	char *tag;
+
+	if (sym->known)
+		head = snprintf(NULL, 0, "%s+0x%lx/0x%lx", sym->func,
+				sym->offset, sym->size);
+	tail = aie_sym_tag_tail(NULL, 0, sym);
+	name = kmalloc(struct_size(name, func, flen + mlen + head + tail + 1),
+		       GFP_KERNEL);
+	if (!name)
+		return NULL;
+	name->offset = sym->offset;
+	name->size = sym->size;
+	name->known = sym->known;
+	name->func_len = sym->func_len;
+	name->module_len = sym->module_len;
+	memcpy(name->func, sym->func, flen);
+	name->module = NULL;
+	if (mlen) {
+		memcpy(name->func + flen, sym->module, mlen);
+		name->module = name->func + flen;
+	}
+	tag = name->func + flen + mlen;
+	if (sym->known)
+		snprintf(tag, head + 1, "%s+0x%lx/0x%lx", sym->func,
+			 sym->offset, sym->size);
+	aie_sym_tag_tail(tag + head, tail + 1, sym);
+	name->tag = tag;
+	name->tag_head = head;
+	name->tag_len = head + tail;
+	return name;
+}
+
+/* Preemption disabled. */
+struct aie_sym *aie_sym_scratch(void)
+{
+	return this_cpu_ptr(&aie_sym_buf[interrupt_context_level()]);
+}

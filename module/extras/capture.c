@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capture.c - caller context on demand: "capture <sel> [depth]" records,
+ * for the sites <sel> matches, the distinct call stacks of their
+ * allocations with calls and bytes per stack; "capture off" stops it.
+ * /proc/allocinfo_ext_stacks gives bytes per stack, and
+ * /proc/allocinfo_ext_stacks_calls calls per stack, as collapsed-stack
+ * lines "f1;f2;...;fn <count>" (outermost caller first), which flame-graph
+ * tools read.
+ *
+ * A stack starts at the site's own return address, found in the saved
+ * trace: the frames of the hook and the allocator before it are dropped,
+ * so its innermost frame is the allocating function. When the trace does
+ * not hold the site (the unwinder lost track), the stack is the site alone
+ * and stack_fallbacks counts it.
+ *
+ * Whether a site matches <sel> is decided by the first allocation there
+ * after the capture starts, and kept in two bits of its flags.
+ *
+ * The table is preallocated (max_stacks entries) at the first capture and
+ * kept until unload; each capture empties it, "capture off" keeps it for
+ * reading. A stack that finds it full is counted in stack_drops.
+ *
+ * Notes on locking
+ * ----------------
+ * - aie_capture_mutex (process context: control writes, readers of the
+ *   stacks files) serialises starts and stops, and keeps readers out of a
+ *   table being emptied.
+ * - aie_capture_key gates the hook. A start or stop turns it off, then
+ *   waits with synchronize_rcu() for every hook that may still be inside
+ *   (hooks run with preemption disabled); only then are the selector, the
+ *   sites' capture bits and the table changed. Turning the key on patches
+ *   code on every CPU with IPIs, which orders those stores before any hook
+ *   that sees the key on.
+ * - aie_stack_lock, a raw spinlock taken with interrupts off by the hook
+ *   (task, softirq or hardirq context; never NMI, where no allocator
+ *   runs), guards the hash buckets and the claim of new entries. It nests
+ *   inside nothing and nothing nests inside it. An entry is filled before
+ *   aie_stacks_nr covers it (store-release); readers load aie_stacks_nr
+ *   with acquire and read entries below it without the lock: their frames
+ *   never change and their counters are atomic.
+ */
+
+#include <linux/jhash.h>
+#include <linux/log2.h>
+#include <linux/mutex.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <linux/spinlock.h>
+#include <linux/stacktrace.h>
+#include <linux/vmalloc.h>
+
+#include "aie.h"
+#include "capture.h"
+#include "core/params.h"
+#include "core/rules.h"
+#include "core/sites.h"
+#include "core/symbols.h"
+#include "lib/ctl.h"
+
+/* Frames saved per event: the hook's and the allocator's, then the stack. */
+#define AIE_CAPTURE_SAVE	(AIE_CAPTURE_DEPTH_MAX + 32)
+#define AIE_CAPTURE_LEVELS	4	/* task, softirq, hardirq, NMI */
+
+struct aie_stack {
+	u32 site;			/* index of the site */
+	u32 depth;			/* frames in ip[], innermost first */
+	atomic64_t calls;
+	atomic64_t bytes;
+	unsigned long ip[AIE_CAPTURE_DEPTH_MAX];
+};
+
+DEFINE_STATIC_KEY_FALSE(aie_capture_key);
+
+static DEFINE_MUTEX(aie_capture_mutex);
+static DEFINE_RAW_SPINLOCK(aie_stack_lock);
+
+/* Changed only with the key off, under aie_capture_mutex. */
+static struct aie_sel aie_capture_sel;
+static unsigned int aie_capture_depth;
+static bool aie_capture_active;		/* for the stats file */
+
+static struct aie_stack *aie_stacks;	/* aie_max_stacks entries */
+static u32 *aie_stack_hash;		/* entry index + 1; 0 = empty */
+static unsigned int aie_stack_hash_bits;
+static u32 aie_stacks_nr;		/* entries in use */
+static atomic_long_t aie_stack_drops;	/* table full */
+static atomic_long_t aie_stack_fallbacks; /* site not in the trace */
+
+static DEFINE_PER_CPU(unsigned long,
+		      aie_capture_buf[AIE_CAPTURE_LEVELS][AIE_CAPTURE_SAVE]);
+
+static struct proc_dir_entry *aie_proc_stacks, *aie_proc_stacks_calls;
+
+/* The proc data of the calls file: its address tells the files apart. */
+static char aie_stacks_calls_mark;
+
+static u32 aie_stack_hash_of(u32 site, const unsigned long *ip,
+			     unsigned int depth)
+{
+	return jhash2((const u32 *)ip, depth * sizeof(*ip) / sizeof(u32),
+		      site ^ depth);
+}
+
+static bool aie_stack_is(const struct aie_stack *st, u32 site,
+			 const unsigned long *ip, unsigned int depth)
+{
+	return st->site == site && st->depth == depth &&
+	       !memcmp(st->ip, ip, depth * sizeof(*ip));
+}
+
+/*
+ * The entry of the stack @ip[0..@depth) at site index @site, claimed on
+ * first sight; NULL when the table is full. Any context but NMI.
+ */
+static struct aie_stack *aie_stack_get(u32 site, const unsigned long *ip,
+				       unsigned int depth)
+{
+	u32 mask = (1U << aie_stack_hash_bits) - 1;
+	u32 home = aie_stack_hash_of(site, ip, depth);
+	struct aie_stack *st = NULL;
+	unsigned long flags;
+	u32 i, b, *bucket;
+
+	raw_spin_lock_irqsave(&aie_stack_lock, flags);
+	for (i = 0; i <= mask; i++) {
+		bucket = &aie_stack_hash[(home + i) & mask];
+		b = *bucket;
+		if (!b)
+			break;
+		if (aie_stack_is(&aie_stacks[b - 1], site, ip, depth)) {
+			st = &aie_stacks[b - 1];
+			goto out;
+		}
+	}
+	/* Buckets outnumber entries 2:1: a free one is found while any is. */
+	if (i > mask || aie_stacks_nr == aie_max_stacks)
+		goto out;
+	st = &aie_stacks[aie_stacks_nr];
+	st->site = site;
+	st->depth = depth;
+	memcpy(st->ip, ip, depth * sizeof(*ip));
+	*bucket = aie_stacks_nr + 1;
+	/* Pairs with the smp_load_acquire() of readers. */
+	smp_store_release(&aie_stacks_nr, aie_stacks_nr + 1);
+out:
+	raw_spin_unlock_irqrestore(&aie_stack_lock, flags);
+	return st;
+}
+
+/*
+ * Whether the capture records @site's stacks, decided at its first event.
+ * Both bits live in one word, set in order: a hook that sees SEEN sees
+ * CAPTURE as it was decided. Two hooks deciding at once decide alike.
+ */
+static bool aie_capture_matches(struct aie_site *site)
+{
+	unsigned long flags = READ_ONCE(site->flags);
+	struct aie_sym *sym;
+
+	if (likely(flags & BIT(AIE_SITE_CAPTURE_SEEN)))
+		return flags & BIT(AIE_SITE_CAPTURE);
+	sym = aie_sym_scratch();
+	aie_site_name(site, sym);
+	if (aie_sel_match(&aie_capture_sel, sym,
+			  rcu_dereference_sched(site->location)))
+		set_bit(AIE_SITE_CAPTURE, &site->flags);
+	set_bit(AIE_SITE_CAPTURE_SEEN, &site->flags);
+	return test_bit(AIE_SITE_CAPTURE, &site->flags);
+}
+
+/*
+ * An allocation of @bytes charged to @site as @weight allocations (above 1
+ * under sampling), with the capture on. Called
+ * by __aie_track_alloc() in the hooks' contexts, preemption disabled; never
+ * sleeps, never allocates.
+ */
+void aie_capture_alloc(struct aie_site *site, u64 bytes, u64 weight)
+{
+	unsigned long *buf;
+	struct aie_stack *st;
+	unsigned int nr, i;
+
+	if (!aie_capture_matches(site))
+		return;
+	buf = this_cpu_ptr(aie_capture_buf[interrupt_context_level()]);
+	nr = stack_trace_save(buf, AIE_CAPTURE_SAVE, 0);
+	for (i = 0; i < nr && buf[i] != site->call_site; i++)
+		;
+	if (i == nr) {
+		atomic_long_inc(&aie_stack_fallbacks);
+		buf[0] = site->call_site;
+		i = 0;
+		nr = 1;
+	}
+	st = aie_stack_get(aie_site_index(site), buf + i,
+			   min(nr - i, aie_capture_depth));
+	if (!st) {
+		atomic_long_inc(&aie_stack_drops);
+		return;
+	}
+	atomic64_add(weight, &st->calls);
+	atomic64_add(bytes * weight, &st->bytes);
+}
+
+/* Entries readers may read: filled before aie_stack_get() counts them. */
+static u32 aie_stacks_count(void)
+{
+	/* Pairs with the smp_store_release() in aie_stack_get(). */
+	return smp_load_acquire(&aie_stacks_nr);
+}
+
+/* The table, allocated at the first capture. aie_capture_mutex held. */
+static int aie_capture_table_alloc(void)
+{
+	unsigned long buckets = roundup_pow_of_two(2UL * aie_max_stacks);
+
+	lockdep_assert_held(&aie_capture_mutex);
+	if (aie_stacks)
+		return 0;
+	aie_stack_hash = vzalloc(array_size(buckets, sizeof(*aie_stack_hash)));
+	aie_stacks = vzalloc(array_size(aie_max_stacks, sizeof(*aie_stacks)));
+	if (!aie_stacks || !aie_stack_hash) {
+		vfree(aie_stack_hash);
+		vfree(aie_stacks);
+		aie_stack_hash = NULL;
+		aie_stacks = NULL;
+		return -ENOMEM;
+	}
+	aie_stack_hash_bits = ilog2(buckets);
+	return 0;
+}
+
+/* Turn the hook off and wait for every hook inside to leave. */
+static void aie_capture_quiesce(void)
+{
+	lockdep_assert_held(&aie_capture_mutex);
+	static_branch_disable(&aie_capture_key);
+	synchronize_rcu();
+	aie_capture_active = false;
+}
+
+/* Forget which sites matched the last selector. */
+static void aie_capture_clear_sites(void)
+{
+	u32 i, n = aie_sites_nr();
+	struct aie_site *site;
+
+	for (i = 0; i < n; i++) {
+		site = aie_site_at(i);
+		if (!site)
+			continue;
+		clear_bit(AIE_SITE_CAPTURE, &site->flags);
+		clear_bit(AIE_SITE_CAPTURE_SEEN, &site->flags);
+		cond_resched();
+	}
+}
+
+/* "capture <sel> <depth>": empty the table, then record. Process context. */
+int aie_capture_start(const struct aie_sel *sel, unsigned int depth)
+{
+	int ret;
+
+	mutex_lock(&aie_capture_mutex);
+	ret = aie_capture_table_alloc();
+	if (ret)
+		goto out;
+	aie_capture_quiesce();
+	aie_capture_clear_sites();
+	memset(aie_stack_hash, 0,
+	       sizeof(*aie_stack_hash) << aie_stack_hash_bits);
+	memset(aie_stacks, 0, array_size(aie_max_stacks, sizeof(*aie_stacks)));
+	aie_stacks_nr = 0;
+	atomic_long_set(&aie_stack_drops, 0);
+	atomic_long_set(&aie_stack_fallbacks, 0);
+	aie_capture_sel = *sel;
+	aie_capture_depth = depth;
+	aie_capture_active = true;
+	static_branch_enable(&aie_capture_key);
+out:
+	mutex_unlock(&aie_capture_mutex);
+	return ret;
+}
+
+/* "capture off": stop recording; the table stays. Process context. */
+void aie_capture_stop(void)
+{
+	mutex_lock(&aie_capture_mutex);
+	aie_capture_quiesce();
+	mutex_unlock(&aie_capture_mutex);
+}
+
+size_t aie_capture_memory(void)
+{
+	size_t bytes = num_possible_cpus() * sizeof(aie_capture_buf);
+
+	mutex_lock(&aie_capture_mutex);
+	if (aie_stacks)
+		bytes += array_size(aie_max_stacks, sizeof(*aie_stacks)) +
+			 (sizeof(*aie_stack_hash) << aie_stack_hash_bits);
+	mutex_unlock(&aie_capture_mutex);
+	return bytes;
+}
+
+/* The capture's lines of /proc/allocinfo_ext_stats. Process context. */
+void aie_capture_show(struct seq_file *m)
+{
+	mutex_lock(&aie_capture_mutex);
+	seq_printf(m, "capture %s\n", aie_capture_active ? "on" : "off");
+	seq_printf(m, "capture_depth %u\n", aie_capture_depth);
+	seq_printf(m, "stacks %u\n", aie_stacks_count());
+	seq_printf(m, "stack_capacity %u\n", aie_max_stacks);
+	seq_printf(m, "stack_drops %ld\n", atomic_long_read(&aie_stack_drops));
+	seq_printf(m, "stack_fallbacks %ld\n",
+		   atomic_long_read(&aie_stack_fallbacks));
+	seq_puts(m, "stacks_version " AIE_STACKS_VERSION "\n");
+	mutex_unlock(&aie_capture_mutex);
+}
+
+/* What an open stacks file keeps: which count it shows, a name buffer. */
+struct aie_stacks_file {
+	bool calls;
+	struct aie_sym sym;
+};
+
+/* The stacks files hold aie_capture_mutex from start to stop. */
+static void *aie_stacks_start(struct seq_file *m, loff_t *pos)
+{
+	mutex_lock(&aie_capture_mutex);
+	if (!aie_stacks || *pos >= aie_stacks_count())
+		return NULL;
+	return &aie_stacks[*pos];
+}
+
+static void *aie_stacks_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	if (*pos >= aie_stacks_count())
+		return NULL;
+	return &aie_stacks[*pos];
+}
+
+static void aie_stacks_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&aie_capture_mutex);
+}
+
+/* A frame by name only; one no symbol covers is "unknown". */
+static void aie_stacks_frame(struct seq_file *m, unsigned long ip,
+			     struct aie_sym *sym)
+{
+	aie_sym_resolve(ip, sym);
+	seq_puts(m, sym->known ? sym->func : "unknown");
+	if (sym->known && sym->module)
+		seq_printf(m, " [%s]", sym->module);
+}
+
+static int aie_stacks_show(struct seq_file *m, void *v)
+{
+	struct aie_stacks_file *f = m->private;
+	struct aie_stack *st = v;
+	int i;
+
+	for (i = st->depth - 1; i >= 0; i--) {
+		aie_stacks_frame(m, st->ip[i], &f->sym);
+		if (i)
+			seq_putc(m, ';');
+	}
+	seq_printf(m, " %lld\n", (long long)(f->calls ?
+					     atomic64_read(&st->calls) :
+					     atomic64_read(&st->bytes)));
+	return 0;
+}
+
+static const struct seq_operations aie_stacks_seq_ops = {
+	.start = aie_stacks_start,
+	.next = aie_stacks_next,
+	.stop = aie_stacks_stop,
+	.show = aie_stacks_show,
+};
+
+static int aie_stacks_open(struct inode *inode, struct file *file)
+{
+	struct aie_stacks_file *f;
+
+	f = __seq_open_private(file, &aie_stacks_seq_ops, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	f->calls = pde_data(inode) == &aie_stacks_calls_mark;
+	return 0;
+}
+
+static const struct proc_ops aie_stacks_proc_ops = {
+	.proc_open = aie_stacks_open,
+	.proc_read = seq_read,
+	.proc_lseek = seq_lseek,
+	.proc_release = seq_release_private,
+};
+
+int aie_capture_init(void)
+{
+	aie_proc_stacks = proc_create_data(AIE_STACKS_PROC_NAME, 0400, NULL,
+					   &aie_stacks_proc_ops, NULL);
+	aie_proc_stacks_calls = proc_create_data(AIE_STACKS_CALLS_PROC_NAME,
+						 0400, NULL,
+						 &aie_stacks_proc_ops,
+						 &aie_stacks_calls_mark);
+	if (!aie_proc_stacks || !aie_proc_stacks_calls) {
+		proc_remove(aie_proc_stacks_calls);
+		proc_remove(aie_proc_stacks);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Process context, after every hook is unregistered and has finished:
+ * removes the files (waiting for their readers) and frees the table.
+ */
+void aie_capture_exit(void)
+{
+	proc_remove(aie_proc_stacks_calls);
+	proc_remove(aie_proc_stacks);
+	static_branch_disable(&aie_capture_key);
+	vfree(aie_stack_hash);
+	vfree(aie_stacks);
+	aie_stack_hash = NULL;
+	aie_stacks = NULL;
+}

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * modules.h - sites in modules that unload (modules.c).
+ */
+#ifndef _AIE_MODULES_H
+#define _AIE_MODULES_H
+
+
+int aie_modules_init(void);
+void aie_modules_exit(void);
+
+#endif /* _AIE_MODULES_H */

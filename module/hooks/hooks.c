@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hooks.c - attaching the hooks in a safe order, each family's free
+ * hooks before its allocation hooks; taking the allocation hooks off and
+ * back for "disable all"; the hooks= parameter; the hooks' lines of the
+ * stats file.
+ *
+ * Context: process context throughout: module init and exit, control
+ * writes (under the rules mutex), reads of the stats file.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+
+#include "aie.h"
+#include "core/pagemap.h"
+#include "core/params.h"
+#include "hooks.h"
+#include "page.h"
+#include "percpu.h"
+#include "slab.h"
+#include "slab_pages.h"
+#include "track/free.h"
+#include "vmalloc.h"
+
+static bool aie_page_hooked, aie_vmalloc_hooked, aie_percpu_hooked;
+
+/* The allocation probes are off: "disable all" alone (rules mutex). */
+static bool aie_allocs_paused;
+
+/* The allocators the hooks= parameter names, as BIT(enum aie_type). */
+static unsigned long aie_hooks_wanted;
+
+static const char * const aie_hook_names[] __initconst = {
+	[AIE_TYPE_SLAB] = "slab",
+	[AIE_TYPE_PAGE] = "page",
+	[AIE_TYPE_VMALLOC] = "vmalloc",
+	[AIE_TYPE_PERCPU] = "percpu",
+};
+
+/* The allocator named by the @len bytes at @word, or -1. */
+static int __init aie_hook_type(const char *word, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(aie_hook_names); i++) {
+		if (strlen(aie_hook_names[i]) == len &&
+		    !strncmp(aie_hook_names[i], word, len))
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * Take the allocators to hook from @list, the hooks= parameter: words
+ * separated by commas, empty words ignored. Slab is always hooked.
+ * -EINVAL for an unknown word.
+ */
+int __init aie_hooks_select(const char *list)
+{
+	const char *word = list;
+	size_t len;
+	int type;
+
+	aie_hooks_wanted = BIT(AIE_TYPE_SLAB);
+	while (*word) {
+		len = strcspn(word, ",");
+		if (len) {
+			type = aie_hook_type(word, len);
+			if (type < 0) {
+				pr_err("hooks=: unknown allocator '%.*s' (known: slab, page, vmalloc, percpu)\n",
+				       (int)len, word);
+				return -EINVAL;
+			}
+			aie_hooks_wanted |= BIT(type);
+		}
+		word += len;
+		if (*word)
+			word++;
+	}
+	return 0;
+}
+
+static bool aie_hook_wanted(enum aie_type type)
+{
+	return aie_hooks_wanted & BIT(type);
+}
+
+/*
+ * Slab hooks are required; the others are optional: without them the
+ * module still counts slab allocations, says so once, and shows the hook
+ * as absent in the stats file. A family hooks= leaves out is not attached
+ * and shows as absent too. Each family attaches its free hooks before its
+ * allocation hooks.
+ */
+int aie_hooks_register(void)
+{
+	int ret;
+
+	if (aie_slabmap_param && !aie_track_slow())
+		aie_slab_pages_register(aie_max_objects,
+					aie_hook_wanted(AIE_TYPE_PAGE));
+	ret = aie_slab_hooks_register();
+	if (ret) {
+		aie_slab_pages_unregister();
+		tracepoint_synchronize_unregister();
+		return ret;
+	}
+	if (aie_hook_wanted(AIE_TYPE_PAGE)) {
+		aie_page_hooked = !aie_page_hooks_register();
+		if (!aie_page_hooked) {
+			/* No page map without the page hooks: wait out their frees. */
+			tracepoint_synchronize_unregister();
+			aie_pagemap_exit();
+		}
+	}
+	if (aie_hook_wanted(AIE_TYPE_VMALLOC))
+		aie_vmalloc_hooked = !aie_vmalloc_hooks_register();
+	if (aie_hook_wanted(AIE_TYPE_PERCPU))
+		aie_percpu_hooked = !aie_percpu_hooks_register();
+	return 0;
+}
+
+/* The mirror of aie_hooks_register(); on return no hook is running. */
+void aie_hooks_unregister(void)
+{
+	if (aie_percpu_hooked)
+		aie_percpu_hooks_unregister(!aie_allocs_paused);
+	if (aie_vmalloc_hooked)
+		aie_vmalloc_hooks_unregister();
+	if (aie_page_hooked)
+		aie_page_hooks_unregister();
+	aie_slab_hooks_unregister(!aie_allocs_paused);
+	aie_slab_pages_unregister();
+	tracepoint_synchronize_unregister();
+}
+
+/*
+ * "disable all" alone: take every allocation probe off (frees stay hooked,
+ * so what is tracked leaves as it is freed). Process context, under the
+ * rules mutex. Idempotent.
+ */
+void aie_hooks_allocs_pause(void)
+{
+	if (aie_allocs_paused)
+		return;
+	aie_slab_allocs_pause();
+	if (aie_page_hooked)
+		aie_page_allocs_pause();
+	if (aie_vmalloc_hooked)
+		aie_vmalloc_allocs_pause();
+	if (aie_percpu_hooked)
+		aie_percpu_allocs_pause();
+	tracepoint_synchronize_unregister();
+	aie_allocs_paused = true;
+}
+
+/*
+ * Put the allocation probes back; on failure (a tracepoint's probe array
+ * is allocated) they stay off and the error is returned. Process context,
+ * under the rules mutex.
+ */
+int aie_hooks_allocs_resume(void)
+{
+	int ret;
+
+	if (!aie_allocs_paused)
+		return 0;
+	ret = aie_slab_allocs_resume();
+	if (ret)
+		return ret;
+	if (aie_page_hooked) {
+		ret = aie_page_allocs_resume();
+		if (ret)
+			goto err_page;
+	}
+	if (aie_vmalloc_hooked) {
+		ret = aie_vmalloc_allocs_resume();
+		if (ret)
+			goto err_vmalloc;
+	}
+	if (aie_percpu_hooked) {
+		ret = aie_percpu_allocs_resume();
+		if (ret)
+			goto err_percpu;
+	}
+	aie_allocs_paused = false;
+	return 0;
+
+err_percpu:
+	if (aie_vmalloc_hooked)
+		aie_vmalloc_allocs_pause();
+err_vmalloc:
+	if (aie_page_hooked)
+		aie_page_allocs_pause();
+err_page:
+	aie_slab_allocs_pause();
+	tracepoint_synchronize_unregister();
+	return ret;
+}
+
+static const char *aie_hook_state(bool hooked)
+{
+	return hooked ? "present" : "absent";
+}
+
+/* The hooks' lines of /proc/allocinfo_ext_stats. */
+void aie_hooks_show(struct seq_file *m)
+{
+	seq_printf(m, "bulk_free_hook %s\n",
+		   aie_hook_state(aie_slab_bulk_hooked()));
+	seq_printf(m, "page_hooks %s\n", aie_hook_state(aie_page_hooked));
+	seq_printf(m, "vmalloc_hooks %s\n", aie_hook_state(aie_vmalloc_hooked));
+	seq_printf(m, "percpu_hooks %s\n", aie_hook_state(aie_percpu_hooked));
+	seq_printf(m, "percpu_fail_hook %s\n",
+		   aie_hook_state(aie_percpu_hooked && aie_percpu_fail_hooked()));
+	seq_printf(m, "alloc_hooks %s\n", aie_allocs_paused ? "paused" : "on");
+	seq_printf(m, "probe_missed %lu\n",
+		   (aie_page_hooked ? aie_page_hooks_missed() : 0) +
+		   (aie_vmalloc_hooked ? aie_vmalloc_hooks_missed() : 0) +
+		   (aie_percpu_hooked ? aie_percpu_hooks_missed() : 0));
+}

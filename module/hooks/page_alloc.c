@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * page_alloc.c - the work of the mm_page_alloc probe (hooks/page.c
+ * attaches it): the call site read off the stack above the page
+ * allocator's wrappers (frames.c), then the page map's fast path or the
+ * general one (track/).
+ *
+ * The probe itself is page_entry_x86_64.S on x86-64, which jumps here;
+ * in C below elsewhere and on kernels built with kCFI (page_alloc.h).
+ *
+ * Contexts: any in which pages are allocated (task, softirq, hardirq; not
+ * NMI), preemption disabled: a tracepoint probe.
+ */
+
+#include <linux/mm.h>
+
+#include "aie.h"
+#include "core/rules.h"
+#include "core/sample.h"
+#include "core/sites.h"
+#include "core/stats.h"
+#include "extras/memcg.h"
+#include "frames.h"
+#include "page_alloc.h"
+#include "track/track.h"
+
+/*
+ * The rest of the probe's work (aie_page_alloc_entry()): @slot is where
+ * the probe's return address is; @every, sampling's interval then (0:
+ * off).
+ */
+static noinline void aie_page_alloc_rest(const unsigned long *slot,
+					 struct page *page, unsigned int order,
+					 gfp_t gfp, unsigned long every)
+{
+	u64 bytes = PAGE_SIZE << order, weight = 1;
+	struct aie_frames_found f;
+
+	if (aie_all_off())
+		return;
+	if (likely(page)) {
+		weight = aie_sample_weight(every, bytes);
+		if (!weight)
+			return;
+	}
+	f = aie_frames_caller(slot);
+	if (unlikely(!f.caller))
+		return;
+	if (unlikely(!page))
+		aie_track_failed(f.caller, AIE_TYPE_PAGE);
+	else
+		aie_track_page_alloc(f.site, f.caller, page, bytes, weight,
+				     aie_gfp_accounted(gfp));
+}
+
+/*
+ * Sampling on: it decides first, before the walk; a failure is always
+ * counted, and exactly. Out of line, off the common path's.
+ */
+static noinline void aie_page_alloc_sampled(const unsigned long *slot,
+					    struct page *page,
+					    unsigned int order, gfp_t gfp)
+{
+	unsigned long every = READ_ONCE(aie_sample_bytes);
+
+	if (likely(page) && aie_sample_skip(every, PAGE_SIZE << order))
+		return;
+	aie_page_alloc_rest(slot, page, order, gfp, every);
+}
+
+/*
+ * The mm_page_alloc probe's work: @slot is where the probe's return
+ * address is, which the walk of frames.c starts from (the probe passes
+ * it: page_entry_x86_64.S).
+ *
+ * Sampling off and a block allocated: the common walk (frames.h) and the
+ * page map's fast path (pagemap.h), inline, with no call on the way. The
+ * site's flags are read once: a site with none of AIE_SITE_SLOW's takes
+ * the fast path; an allocator's internal site is counted and left at
+ * once; what the fast path does not take, and a site with other flags
+ * than a wrapper's or a retired site's (a disabled one), goes to
+ * aie_track_page_alloc()'s general path; the rest of the probe's work,
+ * aie_page_alloc_rest(), does anything else.
+ */
+__aie_page_entry void aie_page_alloc_entry(const unsigned long *slot,
+					   struct page *page,
+					   unsigned int order, gfp_t gfp)
+{
+	struct aie_site *site;
+	unsigned long flags;
+	u32 idx;
+
+	if (aie_sampling_on()) {
+		aie_page_alloc_sampled(slot, page, order, gfp);
+		return;
+	}
+	if (unlikely(!page) || aie_all_off() ||
+	    unlikely(!aie_frames_caller_fast(slot, &site, &idx)))
+		goto rest;
+	flags = READ_ONCE(site->flags);
+	if (likely(!(flags & AIE_SITE_SLOW)) &&
+	    likely(__aie_pagemap_track(site, idx, page, order,
+				       aie_page_gfp_acct(gfp))))
+		return;
+	if (unlikely(flags & (BIT(AIE_SITE_UNLOADED) | BIT(AIE_SITE_WRAPPER))))
+		goto rest;
+	/* The pages under a large kmalloc(): its own event counts them */
+	if (flags & BIT(AIE_SITE_INTERNAL)) {
+		aie_count(internal);
+		return;
+	}
+	aie_track_page_alloc_slow(site, site->call_site, page,
+				  PAGE_SIZE << order, 1, aie_gfp_accounted(gfp));
+	return;
+rest:
+	aie_page_alloc_rest(slot, page, order, gfp, 0);
+}
+
+#ifndef AIE_PAGE_ENTRY_ASM
+/*
+ * mm_page_alloc(page, order, gfp, migratetype), in C: the probe keeps a
+ * frame pointer, so that its return address is at a known place, and
+ * the walk starts there.
+ */
+void aie_probe_page_alloc(void *data, struct page *page,
+				 unsigned int order, gfp_t gfp, int migratetype)
+{
+	aie_page_alloc_entry((unsigned long *)__builtin_frame_address(0) + 1,
+			     page, order, gfp);
+}
+#endif

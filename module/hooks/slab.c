@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slab.c - the slab allocator: kmalloc and kmem_cache_alloc.
+ *
+ * The kmem tracepoints give every kmalloc and kmem_cache_alloc with its
+ * call site, and every kfree and kmem_cache_free. kmem_cache_free_bulk()
+ * (and so kfree_bulk() and the kfree_rcu() batches) fires no tracepoint:
+ * a kprobe on its entry sees the objects before they are freed. Without
+ * it, objects freed that way would stay live until their address is
+ * reused.
+ *
+ * kmem_cache_alloc's tracepoint gives the cache, whose slot size is
+ * private to mm/: cache_sizes.c keeps it, per cache.
+ *
+ * Contexts: wherever the slab allocator runs (task, softirq, hardirq; not
+ * NMI), preemption disabled. Registration: process context, at init and
+ * exit, and under the rules mutex for "disable all".
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hash.h>
+#include <linux/kprobes.h>
+#include <linux/ptrace.h>
+#include <linux/slab.h>
+#include <linux/tracepoint.h>
+#include <trace/events/kmem.h>
+
+#include "aie.h"
+#include "cache_sizes.h"
+#include "compat.h"
+#include "core/rules.h"
+#include "core/sample.h"
+#include "core/sites.h"
+#include "core/slabmap.h"
+#include "core/stats.h"
+#include "extras/memcg.h"
+#include "probes.h"
+#include "slab.h"
+#include "track/free.h"
+#include "track/track.h"
+
+static bool aie_bulk_free_hooked;
+
+/*
+ * A slab allocation that failed; @data, unused, as in aie_slab_alloc(), so
+ * that the probe's functions keep their arguments where they came in.
+ */
+static noinline __noclone void aie_slab_failed(void *data,
+					       unsigned long call_site)
+{
+	aie_track_failed(call_site, AIE_TYPE_SLAB);
+}
+
+/*
+ * What a slab allocation probe does with sampling off, or with a result
+ * sampling does not see: a failure, or ZERO_SIZE_PTR. @data, the probe's
+ * own first argument, is passed on unused, so that the probe's registers
+ * are aie_track_slab_alloc()'s as they are.
+ */
+static __always_inline void aie_slab_alloc(void *data,
+					   unsigned long call_site,
+					   const void *ptr, size_t bytes_req,
+					   size_t bytes_alloc, bool accounted)
+{
+	if (unlikely(ZERO_OR_NULL_PTR(ptr))) {
+		if (!ptr)
+			aie_slab_failed(data, call_site);
+	} else if (aie_all_off()) {
+		aie_count(disabled);
+	} else if (aie_slabmap_on()) {
+		aie_track_slab_alloc(data, call_site, ptr, bytes_req,
+				     bytes_alloc, accounted);
+	} else {
+		aie_track_slab_alloc_objmap(data, call_site, ptr, bytes_req,
+					    bytes_alloc, accounted);
+	}
+}
+
+/*
+ * Sampling is on, and did not skip the allocation of @ptr (neither NULL
+ * nor ZERO_SIZE_PTR) in the probe. @s is the cache of a kmem_cache_alloc(),
+ * or NULL for kmalloc.
+ */
+static __always_inline void aie_slab_alloc_sampled(unsigned long call_site,
+						   const void *ptr,
+						   size_t bytes_req,
+						   size_t bytes_alloc,
+						   gfp_t gfp,
+						   struct kmem_cache *s)
+{
+	aie_track_alloc_weight(call_site, AIE_TYPE_SLAB, ptr, bytes_alloc,
+			       bytes_req,
+			       aie_sample_weight(READ_ONCE(aie_sample_bytes),
+						 bytes_alloc),
+			       s ? aie_slab_accounted(gfp, s) :
+				   aie_gfp_accounted(gfp));
+}
+
+/*
+ * What the probes do not skip, out of line, so that their skip path stays
+ * short: no frame, no saved register, no argument moved. Each function
+ * below but aie_kmem_cache_sampled() takes the probe's arguments in the
+ * probe's registers, so that the call is a jump; __noclone keeps GCC from
+ * dropping the unused @data (and @node), which would move every other
+ * argument down a register. The two for a miss of the cache table leave
+ * out @node, so that the probe has its register to work in.
+ */
+static noinline __noclone void aie_kmalloc_sampled(void *data,
+						   unsigned long call_site,
+						   const void *ptr,
+						   size_t bytes_req,
+						   size_t bytes_alloc,
+						   gfp_t gfp_flags)
+{
+	aie_slab_alloc_sampled(call_site, ptr, bytes_req, bytes_alloc,
+			       gfp_flags, NULL);
+}
+
+/*
+ * __aie_kmem_cache_all() of a cache whose sizes are not at hand, or of a
+ * NULL result, which has no size for ksize() to tell.
+ */
+static noinline __noclone void aie_kmem_cache_all_miss(void *data,
+						       unsigned long call_site,
+						       const void *ptr,
+						       struct kmem_cache *s,
+						       gfp_t gfp_flags)
+{
+	u64 sizes;
+
+	if (unlikely(!ptr)) {
+		aie_slab_failed(data, call_site);
+		return;
+	}
+	sizes = aie_cache_sizes_miss(s, ptr);
+
+	aie_slab_alloc(data, call_site, ptr,
+		       aie_cache_req(upper_32_bits(sizes)), lower_32_bits(sizes),
+		       aie_gfp_accounted(gfp_flags) ||
+		       aie_cache_acct(upper_32_bits(sizes)));
+}
+
+/*
+ * Sampling off, or a NULL result. A hit of the cache table makes no call
+ * before the tracking's, which is a jump: no register saved. The cache's
+ * sizes come first, as they do not depend on @ptr: aie_slab_alloc() then
+ * tells a NULL result, with the test it makes anyway.
+ */
+static __always_inline void __aie_kmem_cache_all(void *data,
+						 unsigned long call_site,
+						 const void *ptr,
+						 struct kmem_cache *s,
+						 gfp_t gfp_flags)
+{
+	unsigned int size, req;
+
+	if (unlikely(!aie_cache_sizes_hit(s, &size, &req))) {
+		aie_kmem_cache_all_miss(data, call_site, ptr, s, gfp_flags);
+		return;
+	}
+	aie_slab_alloc(data, call_site, ptr, aie_cache_req(req), size,
+		       aie_gfp_accounted(gfp_flags) || aie_cache_acct(req));
+}
+
+/* __aie_kmem_cache_all() for the probe's sampling side. */
+static noinline __noclone void aie_kmem_cache_all(void *data,
+						  unsigned long call_site,
+						  const void *ptr,
+						  struct kmem_cache *s,
+						  gfp_t gfp_flags, int node)
+{
+	__aie_kmem_cache_all(data, call_site, ptr, s, gfp_flags);
+}
+
+/* Sampling on, and a NULL result or one of the interval or more. */
+static noinline __noclone void aie_kmalloc_all(void *data,
+					       unsigned long call_site,
+					       const void *ptr,
+					       size_t bytes_req,
+					       size_t bytes_alloc,
+					       gfp_t gfp_flags)
+{
+	aie_slab_alloc(data, call_site, ptr, bytes_req, bytes_alloc,
+		       aie_gfp_accounted(gfp_flags));
+}
+
+/*
+ * @size: the cache's slot size, as aie_cache_sizes_get() gave it; the
+ * object size, which it gave too, is kmem_cache_size().
+ */
+static noinline __noclone void aie_kmem_cache_sampled(void *data,
+						      unsigned long call_site,
+						      const void *ptr,
+						      struct kmem_cache *s,
+						      gfp_t gfp_flags,
+						      unsigned int size)
+{
+	aie_slab_alloc_sampled(call_site, ptr, kmem_cache_size(s), size,
+			       gfp_flags, s);
+}
+
+/* Sampling on, and the cache's sizes not at hand: all of it out of line. */
+static noinline __noclone void aie_kmem_cache_miss(void *data,
+						   unsigned long call_site,
+						   const void *ptr,
+						   struct kmem_cache *s,
+						   gfp_t gfp_flags)
+{
+	unsigned int size, req;
+
+	aie_cache_sizes_get(s, ptr, &size, &req);
+	if (aie_sample_skip(READ_ONCE(aie_sample_bytes), size))
+		return;
+	aie_slab_alloc_sampled(call_site, ptr, aie_cache_req(req), size,
+			       gfp_flags, s);
+}
+
+/*
+ * The free of an object of a block marked AIE_SLAB_NONE: a large
+ * kmalloc()'s (its marks go with it), a KFENCE object's, or one of a slab
+ * that has no records. Out of line, off the free probes' path.
+ */
+static noinline void aie_slab_free_marked(const void *ptr)
+{
+	aie_track_free(ptr);
+	aie_slab_unmark(ptr);
+}
+
+/*
+ * The free of a large kmalloc() recorded in its pages' entries (slabmap.c):
+ * its record taken, its site charged back. Out of line, off the free
+ * probes' path.
+ */
+static noinline void aie_slab_free_large(const void *ptr)
+{
+	u64 val;
+
+	if (aie_slab_large_take(ptr, &val))
+		aie_slab_freed(ptr, AIE_SLAB_LARGE, val);
+}
+
+/*
+ * The slab map first (slabmap.c), then the object map, which holds the
+ * slab objects the slab map has no record for (large kmalloc(), KFENCE's,
+ * and those of spilt blocks). No static branch: with the slab map off,
+ * aie_slab_npfn is 0 and every pointer falls past it. kfree(NULL) and
+ * kfree(ZERO_SIZE_PTR) are not tested for here: they lie below the direct
+ * map, past the slab map's page frames; their home slots are as likely
+ * empty as any other's, and __aie_track_free() turns them away when they
+ * are not.
+ */
+static __always_inline void aie_slab_free(const void *ptr)
+{
+	u64 val;
+	u32 e;
+
+	switch (aie_slabmap_remove(ptr, &val, &e)) {
+	case AIE_SLAB_FOUND:
+		aie_slab_freed(ptr, e, val);
+		return;
+	case AIE_SLAB_ABSENT:
+		aie_count(unmatched_frees);
+		return;
+	case AIE_SLAB_MARKED:
+		aie_slab_free_marked(ptr);
+		return;
+	case AIE_SLAB_LARGE_FOUND:
+		aie_slab_free_large(ptr);
+		return;
+	case AIE_SLAB_ELSEWHERE:
+		break;
+	}
+	aie_track_free(ptr);
+}
+
+/*
+ * With sampling off, a patched jump takes the probe straight to the
+ * tracking, which turns away a NULL or ZERO_SIZE_PTR result. With it on,
+ * one comparison sends allocations of the interval or more (and every one
+ * while the interval is 0, as it is set) to aie_kmalloc_all(), with
+ * weight 1; then the countdown: a skipped allocation costs these few
+ * instructions. A NULL result is not sampled: failures are counted
+ * exactly whatever sampling does. A ZERO_SIZE_PTR one (0 bytes) takes
+ * nothing off the countdown.
+ */
+static void aie_probe_kmalloc(void *data, unsigned long call_site,
+			      const void *ptr, size_t bytes_req,
+			      size_t bytes_alloc, gfp_t gfp_flags, int node)
+{
+	if (!aie_sampling_on()) {
+		aie_slab_alloc(data, call_site, ptr, bytes_req, bytes_alloc,
+			       aie_gfp_accounted(gfp_flags));
+		return;
+	}
+	/*
+	 * data_race(), not READ_ONCE(): read once all the same, and the
+	 * comparison can take it from memory. An interval that changes
+	 * meanwhile sends this one allocation one way or the other.
+	 */
+	if (unlikely(!ptr) || bytes_alloc >= data_race(aie_sample_bytes)) {
+		aie_kmalloc_all(data, call_site, ptr, bytes_req, bytes_alloc,
+				gfp_flags);
+		return;
+	}
+	if (aie_sample_countdown(bytes_alloc))
+		return;
+	aie_kmalloc_sampled(data, call_site, ptr, bytes_req, bytes_alloc,
+			    gfp_flags);
+}
+
+/*
+ * The cache's slot size is private to mm/; ksize() reports it for a live
+ * object (the object size on caches with red zones, poisoning or KASAN),
+ * and aie_cache_sizes_get() keeps it per cache. Whether the cache is
+ * accounted is private too: memcg.c knows, and the table keeps it. With
+ * sampling on, the slot size is what the countdown counts, so it is
+ * looked up before the skip.
+ */
+static void aie_probe_kmem_cache_alloc(void *data, unsigned long call_site,
+				       const void *ptr, struct kmem_cache *s,
+				       gfp_t gfp_flags, int node)
+{
+	unsigned long every;
+	unsigned int size;
+
+	if (!aie_sampling_on()) {
+		__aie_kmem_cache_all(data, call_site, ptr, s, gfp_flags);
+		return;
+	}
+	every = READ_ONCE(aie_sample_bytes);
+	if (unlikely(!every || !ptr)) {
+		aie_kmem_cache_all(data, call_site, ptr, s, gfp_flags, node);
+		return;
+	}
+	if (unlikely(!aie_cache_sizes_hit(s, &size, NULL))) {
+		aie_kmem_cache_miss(data, call_site, ptr, s, gfp_flags);
+		return;
+	}
+	if (likely(aie_sample_skip(every, size)))
+		return;
+	aie_kmem_cache_sampled(data, call_site, ptr, s, gfp_flags, size);
+}
+
+static void aie_probe_kfree(void *data, unsigned long call_site,
+			    const void *ptr)
+{
+	aie_slab_free(ptr);
+}
+
+static void aie_probe_kmem_cache_free(void *data, unsigned long call_site,
+				      const void *ptr,
+				      const struct kmem_cache *s)
+{
+	aie_slab_free(ptr);
+}
+
+/* The functions that attach the probes to this kernel's events: compat.h */
+AIE_SLAB_TP_ALLOCS(aie_probe_kmalloc, aie_probe_kmem_cache_alloc)
+AIE_SLAB_TP_CACHE_FREE(aie_probe_kmem_cache_free)
+
+/* kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p) */
+static int aie_kp_free_bulk(struct kprobe *kp, struct pt_regs *regs)
+{
+	size_t i, nr = regs_get_kernel_argument(regs, 1);
+	void **objs = (void **)regs_get_kernel_argument(regs, 2);
+
+	for (i = 0; i < nr; i++)
+		aie_slab_free(objs[i]);
+	return 0;
+}
+
+static struct kprobe aie_free_bulk_kp = {
+	.symbol_name = "kmem_cache_free_bulk",
+	.pre_handler = aie_kp_free_bulk,
+};
+
+bool aie_slab_bulk_hooked(void)
+{
+	return aie_bulk_free_hooked;
+}
+
+/* Free hooks first: no object is tracked while its free could go unseen. */
+int aie_slab_hooks_register(void)
+{
+	int ret;
+
+	aie_cache_sizes_register();
+
+	ret = register_trace_kfree(aie_probe_kfree, NULL);
+	if (ret)
+		goto err_kfree;
+	ret = aie_slab_tp_cache_free_register();
+	if (ret)
+		goto err_cache_free;
+	ret = aie_slab_tp_allocs_register();
+	if (ret)
+		goto err_allocs;
+
+	aie_bulk_free_hooked = !register_kprobe(&aie_free_bulk_kp);
+	if (!aie_bulk_free_hooked)
+		pr_warn("no kprobe on kmem_cache_free_bulk: objects freed in bulk stay live\n");
+	return 0;
+
+err_allocs:
+	aie_slab_tp_cache_free_unregister();
+err_cache_free:
+	unregister_trace_kfree(aie_probe_kfree, NULL);
+err_kfree:
+	tracepoint_synchronize_unregister();
+	aie_cache_sizes_unregister();
+	pr_err("cannot attach to the kmem tracepoints: %d\n", ret);
+	return ret;
+}
+
+/*
+ * While "disable all" is the only rule, the allocation probes come off:
+ * an allocation then costs nothing at all, a free what the free probe
+ * costs. Process context, under the rules mutex; the caller waits for
+ * running probes.
+ */
+void aie_slab_allocs_pause(void)
+{
+	aie_slab_tp_allocs_unregister();
+}
+
+int aie_slab_allocs_resume(void)
+{
+	return aie_slab_tp_allocs_register();
+}
+
+/*
+ * @allocs: the allocation probes are attached (not paused). The caller
+ * waits for running probes: tracepoint_synchronize_unregister().
+ */
+void aie_slab_hooks_unregister(bool allocs)
+{
+	if (allocs)
+		aie_slab_allocs_pause();
+	if (aie_bulk_free_hooked)
+		unregister_kprobe(&aie_free_bulk_kp);
+	aie_slab_tp_cache_free_unregister();
+	unregister_trace_kfree(aie_probe_kfree, NULL);
+	aie_cache_sizes_unregister();
+}

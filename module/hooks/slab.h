@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * slab.h - the slab allocator's hooks (slab.c).
+ */
+#ifndef _AIE_SLAB_H
+#define _AIE_SLAB_H
+
+#include <linux/types.h>
+
+int aie_slab_hooks_register(void);
+void aie_slab_hooks_unregister(bool allocs);
+void aie_slab_allocs_pause(void);
+int aie_slab_allocs_resume(void);
+bool aie_slab_bulk_hooked(void);
+
+#endif /* _AIE_SLAB_H */

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * control.c - what a write to /proc/allocinfo_ext does: the control words
+ * (lib/ctl.c parses them) and their effects on the rules, the sites,
+ * the counters, sampling, the captures and the hooks.
+ *
+ * Notes on locking
+ * ----------------
+ * Writes run in process context and may sleep. Each but "capture" holds
+ * the rules mutex (core/rules.c) throughout: one control write at a time,
+ * and none while a module's sites retire (extras/modules.c). A site's
+ * location is replaced under it, and freed after synchronize_rcu():
+ * readers read it under rcu_read_lock().
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/err.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include <allocinfo_ext.h>
+
+#include "aie.h"
+#include "core/counters.h"
+#include "core/rules.h"
+#include "core/sample.h"
+#include "core/sites.h"
+#include "core/symbols.h"
+#include "extras/capture.h"
+#include "hooks/hooks.h"
+#include "iface/control.h"
+#include "lib/ctl.h"
+
+/* Bring one site in line with @rules. The rules mutex held. */
+static void aie_control_apply_site(const struct aie_rules *rules,
+				 struct aie_site *site, struct aie_sym *sym)
+{
+	const char *loc;
+
+	aie_rules_assert_held();
+	if (!rules) {
+		clear_bit(AIE_SITE_DISABLED, &site->flags);
+		return;
+	}
+	/* Replaced under the rules mutex alone, which is held */
+	loc = rcu_dereference_protected(site->location, true);
+	aie_sym_resolve(site->call_site, sym);
+	if (aie_rules_eval(rules, sym, loc))
+		set_bit(AIE_SITE_DISABLED, &site->flags);
+	else
+		clear_bit(AIE_SITE_DISABLED, &site->flags);
+}
+
+static void aie_control_apply_all(const struct aie_rules *rules,
+				struct aie_sym *sym)
+{
+	u32 i, n = aie_sites_nr();
+	struct aie_site *site;
+
+	for (i = 0; i < n; i++) {
+		site = aie_site_at(i);
+		if (site && !test_bit(AIE_SITE_UNLOADED, &site->flags))
+			aie_control_apply_site(rules, site, sym);
+		cond_resched();
+	}
+}
+
+/*
+ * "enable <sel>", "disable <sel>": the new list in force, then every site
+ * brought in line with it. "disable all" alone takes the allocation
+ * probes off; any other list puts them back first. The rules mutex held.
+ */
+static int aie_control_update(const struct aie_cmd *cmd, struct aie_sym *sym)
+{
+	struct aie_rules *new;
+	bool all_off;
+	int ret;
+
+	new = aie_rules_add(&cmd->sel, cmd->verb == AIE_CMD_DISABLE);
+	if (IS_ERR(new))
+		return PTR_ERR(new);
+	all_off = aie_rules_all_off(new);
+	if (!all_off) {
+		/* The sites' own bits decide again: the probes must be on. */
+		ret = aie_hooks_allocs_resume();
+		if (ret) {
+			aie_rules_free(new);
+			return ret;
+		}
+		/* Here only: "disable all" again leaves the key on, unpatched. */
+		aie_rules_set_all_off(false);
+	}
+	aie_rules_replace(new);
+	aie_control_apply_all(new, sym);
+	if (all_off) {
+		aie_rules_set_all_off(true);
+		aie_hooks_allocs_pause();
+	}
+	return 0;
+}
+
+/* "locate": give the site at <function>+0x<off> its file:line. */
+static int aie_control_locate(const struct aie_cmd *cmd, struct aie_sym *sym)
+{
+	u32 i, n = aie_sites_nr();
+	struct aie_site *site;
+	const char *old, *loc;
+	int found = 0;
+
+	for (i = 0; i < n; i++) {
+		site = aie_site_at(i);
+		if (!site || test_bit(AIE_SITE_UNLOADED, &site->flags))
+			continue;
+		aie_sym_resolve(site->call_site, sym);
+		if (!aie_sel_match(&cmd->sel, sym, NULL))
+			continue;
+		loc = kstrdup(cmd->loc.name, GFP_KERNEL);
+		if (!loc)
+			return -ENOMEM;
+		/* Replaced under the rules mutex alone, which is held */
+		old = rcu_replace_pointer(site->location, loc, true);
+		synchronize_rcu();
+		kfree(old);
+		aie_control_apply_site(aie_rules_locked(), site, sym);
+		found++;
+	}
+	return found ? 0 : -ENOENT;
+}
+
+/* A write to /proc/allocinfo_ext. Process context; may sleep. */
+int aie_ctl_write(const char *buf, size_t len)
+{
+	struct aie_cmd *cmd;
+	struct aie_sym *sym;
+	const char *why;
+	int ret = 0;
+
+	cmd = kmalloc(sizeof(*cmd), GFP_KERNEL);
+	sym = kmalloc(sizeof(*sym), GFP_KERNEL);
+	if (!cmd || !sym) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	why = aie_ctl_parse(buf, len, cmd);
+	if (why) {
+		pr_warn_ratelimited("rejected control write \"%*pE\": %s\n",
+				    (int)min_t(size_t, len, 64), buf, why);
+		ret = -EINVAL;
+		goto out;
+	}
+	if (cmd->verb == AIE_CMD_CAPTURE) {
+		ret = aie_capture_start(&cmd->sel, cmd->depth);
+		goto out;
+	}
+	if (cmd->verb == AIE_CMD_CAPTURE_OFF) {
+		aie_capture_stop();
+		goto out;
+	}
+
+	aie_rules_lock();
+	switch (cmd->verb) {
+	case AIE_CMD_RESET:
+		aie_ctrs_reset();
+		break;
+	case AIE_CMD_ENABLE:
+	case AIE_CMD_DISABLE:
+		ret = aie_control_update(cmd, sym);
+		break;
+	case AIE_CMD_LOCATE:
+		ret = aie_control_locate(cmd, sym);
+		break;
+	case AIE_CMD_SAMPLE:
+		aie_sample_set(cmd->bytes);
+		break;
+	default:	/* capture: above */
+		break;
+	}
+	aie_rules_unlock();
+	if (ret == -ENOSPC)
+		pr_warn_ratelimited("rule list full (%d rules)\n", AIE_MAX_RULES);
+	else if (ret == -ENOENT)
+		pr_warn_ratelimited("locate: no site at %s+0x%lx\n",
+				    cmd->sel.name, cmd->sel.offset);
+out:
+	kfree(sym);
+	kfree(cmd);
+	return ret;
+}

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * proc.c - /proc/allocinfo_ext (the table, and control writes); it also
+ * creates /proc/allocinfo_ext_stats (stats.c) and
+ * /proc/allocinfo_ext_lifetimes (lifetimes.c).
+ *
+ * Readers take no lock the hooks take: a site's counters are summed over
+ * the CPUs one at a time (hooks go on meanwhile: no hook waits for a
+ * reader), and a site's location is read under rcu_read_lock() for one
+ * row. Each row's live bytes also raise the site's peak.
+ * Writes go to control.c; they need CAP_SYS_ADMIN in the
+ * opener's credentials.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <allocinfo_ext.h>
+
+#include "aie.h"
+#include "control.h"
+#include "core/counters.h"
+#include "core/sites.h"
+#include "core/symbols.h"
+#include "lib/line.h"
+#include "lifetimes.h"
+#include "proc.h"
+#include "rows.h"
+#include "stats.h"
+
+/* The first shown site at index >= @idx. */
+static struct aie_site *aie_proc_site_from(loff_t idx, loff_t *pos)
+{
+	struct aie_site *site;
+	u32 n = aie_sites_nr();
+
+	for (; idx < n; idx++) {
+		site = aie_site_at(idx);
+		if (site && aie_row_shown(site)) {
+			*pos = idx + 1;
+			return site;
+		}
+	}
+	*pos = n + 1;
+	return NULL;
+}
+
+/* *pos 0 is the header; *pos i + 1 is site i. */
+static void *allocinfo_ext_start(struct seq_file *m, loff_t *pos)
+{
+	if (!*pos)
+		return SEQ_START_TOKEN;
+	return aie_proc_site_from(*pos - 1, pos);
+}
+
+static void *allocinfo_ext_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return aie_proc_site_from(*pos, pos);
+}
+
+static void allocinfo_ext_stop(struct seq_file *m, void *v)
+{
+}
+
+/*
+ * One row, built in place (line.h): "%12lld %8llu <tag> type:%s
+ * slack:%lld total_calls:%lld total_bytes:%lld peak:%lld failed:%lld
+ * accounted:%lld[ disabled][ unloaded]".
+ */
+static int allocinfo_ext_show(struct seq_file *m, void *v)
+{
+	struct aie_site *site = v;
+	struct aie_site_sums s;
+	struct aie_line l;
+	s64 peak;
+	u32 idx;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, AIE_HEADER_LINE1 "\n" AIE_HEADER_LINE2 "\n");
+		return 0;
+	}
+	idx = aie_site_index(site);
+	/* A sum a move came in the way of raises no peak (counters.c). */
+	if (aie_site_sum(idx, &s))
+		peak = aie_site_peak(idx, s.live_bytes);
+	else
+		peak = atomic64_read(&site->peak);
+	aie_line_start(&l, m);
+	aie_line_s64(&l, s.live_bytes, 12);
+	aie_line_char(&l, ' ');
+	aie_line_u64(&l, s.live_calls, 8);
+	aie_line_char(&l, ' ');
+	aie_row_tag(&l, site, m->private);
+	aie_line_lit(&l, " type:");
+	aie_line_str(&l, aie_type_names[site->type]);
+	aie_line_lit(&l, " slack:");
+	aie_line_s64(&l, s.live_slack, 0);
+	aie_line_lit(&l, " total_calls:");
+	aie_line_s64(&l, s.total_calls, 0);
+	aie_line_lit(&l, " total_bytes:");
+	aie_line_s64(&l, s.total_bytes, 0);
+	aie_line_lit(&l, " peak:");
+	aie_line_s64(&l, peak, 0);
+	aie_line_lit(&l, " failed:");
+	aie_line_s64(&l, atomic64_read(&site->failed), 0);
+	aie_line_lit(&l, " accounted:");
+	aie_line_s64(&l, s.live_accounted, 0);
+	if (test_bit(AIE_SITE_DISABLED, &site->flags))
+		aie_line_lit(&l, " disabled");
+	if (test_bit(AIE_SITE_UNLOADED, &site->flags))
+		aie_line_lit(&l, " unloaded");
+	aie_line_char(&l, '\n');
+	aie_line_end(&l);
+	return 0;
+}
+
+static const struct seq_operations allocinfo_ext_seq_ops = {
+	.start = allocinfo_ext_start,
+	.next = allocinfo_ext_next,
+	.stop = allocinfo_ext_stop,
+	.show = allocinfo_ext_show,
+};
+
+/*
+ * The seq_file's buffer is AIE_PROC_BUF from the open, not the page
+ * seq_read_iter() allocates when there is none: a read() of that size then
+ * gets as many rows (with one page, each read() returns at most a page,
+ * and the row that did not fit is shown again by the next one).
+ * seq_release() frees it (kvfree()). Without it, the page is used.
+ */
+#define AIE_PROC_BUF	SZ_64K
+
+static int allocinfo_ext_open(struct inode *inode, struct file *file)
+{
+	struct seq_file *m;
+
+	if (seq_open_private(file, &allocinfo_ext_seq_ops,
+			     sizeof(struct aie_sym)))
+		return -ENOMEM;
+	m = file->private_data;
+	m->buf = kvmalloc(AIE_PROC_BUF, GFP_KERNEL_ACCOUNT);
+	if (m->buf)
+		m->size = AIE_PROC_BUF;
+	return 0;
+}
+
+static ssize_t allocinfo_ext_write(struct file *file, const char __user *ubuf,
+				   size_t len, loff_t *ppos)
+{
+	char *buf;
+	int ret;
+
+	if (!file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN))
+		return -EPERM;
+	if (len >= AIE_CTL_MAX_LEN) {
+		pr_warn_ratelimited("rejected control write: %zu bytes, at most %d\n",
+				    len, AIE_CTL_MAX_LEN - 1);
+		return -EINVAL;
+	}
+	buf = memdup_user(ubuf, len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	ret = aie_ctl_write(buf, len);
+	kfree(buf);
+	return ret ? ret : len;
+}
+
+static const struct proc_ops allocinfo_ext_proc_ops = {
+	.proc_open = allocinfo_ext_open,
+	.proc_read = seq_read,
+	.proc_lseek = seq_lseek,
+	.proc_release = seq_release_private,
+	.proc_write = allocinfo_ext_write,
+};
+
+static struct proc_dir_entry *aie_proc_table, *aie_proc_stats,
+			     *aie_proc_lifetimes;
+
+int aie_proc_init(void)
+{
+	aie_proc_table = proc_create(AIE_PROC_NAME, 0400, NULL,
+				     &allocinfo_ext_proc_ops);
+	aie_proc_stats = proc_create_single(AIE_STATS_PROC_NAME, 0400, NULL,
+					    aie_stats_show);
+	aie_proc_lifetimes = proc_create(AIE_LIFETIMES_PROC_NAME, 0400, NULL,
+					 &aie_lifetimes_proc_ops);
+	if (!aie_proc_table || !aie_proc_stats || !aie_proc_lifetimes) {
+		aie_proc_exit();
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Waits for readers and writers inside the files to leave them. */
+void aie_proc_exit(void)
+{
+	proc_remove(aie_proc_lifetimes);
+	proc_remove(aie_proc_stats);
+	proc_remove(aie_proc_table);
+}

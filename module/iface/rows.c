@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rows.c - what the rows of the /proc tables share: which sites have
+ * one, and a site's tag. Process context, readers of the files; no lock
+ * (a site's location is read under rcu_read_lock()).
+ */
+
+#include <linux/kernel.h>
+#include <linux/rcupdate.h>
+
+#include "aie.h"
+#include "core/counters.h"
+#include "core/sites.h"
+#include "core/symbols.h"
+#include "lib/line.h"
+#include "rows.h"
+
+const char * const aie_type_names[] = {
+	[AIE_TYPE_SLAB] = "slab",
+	[AIE_TYPE_PAGE] = "page",
+	[AIE_TYPE_VMALLOC] = "vmalloc",
+	[AIE_TYPE_PERCPU] = "percpu",
+};
+
+/*
+ * Rows show every site but those inside allocators, whose events are
+ * ignored, and those inside helpers and page allocator wrappers that never
+ * held anything (their events go to the caller above them).
+ */
+bool aie_row_shown(struct aie_site *site)
+{
+	struct aie_site_sums sums;
+
+	if (test_bit(AIE_SITE_INTERNAL, &site->flags))
+		return false;
+	if (!(site->flags & (BIT(AIE_SITE_HELPER) | BIT(AIE_SITE_WRAPPER))) ||
+	    atomic64_read(&site->failed))
+		return true;
+	aie_site_sum(aie_site_index(site), &sums);
+	return sums.total_calls || sums.live_calls;
+}
+
+/*
+ * A site's tag, as its row shows it (proc.c, lifetimes.c). The
+ * address of a site no symbol covers is printed with %pK, as the kernel
+ * prints a pointer to a reader who may or may not see it.
+ */
+void aie_row_tag(struct aie_line *l, struct aie_site *site,
+		 struct aie_sym *sym)
+{
+	const char *loc;
+	char unknown[32];
+
+	aie_site_name_read(site, sym);
+	rcu_read_lock();
+	loc = rcu_dereference(site->location);
+	if (sym->tag && sym->known && !loc) {
+		rcu_read_unlock();
+		aie_line_mem(l, sym->tag, sym->tag_len);	/* kept whole */
+		return;
+	}
+	if (loc) {
+		aie_line_str(l, loc);
+	} else if (sym->known) {
+		aie_line_mem(l, sym->func, sym->func_len);
+		aie_line_lit(l, "+0x");
+		aie_line_hex(l, sym->offset);
+		aie_line_lit(l, "/0x");
+		aie_line_hex(l, sym->size);
+	} else {
+		aie_line_mem(l, unknown,
+			     scnprintf(unknown, sizeof(unknown), "unknown@%pK",
+				       (void *)site->call_site));
+	}
+	rcu_read_unlock();
+	if (sym->tag) {
+		aie_line_mem(l, sym->tag + sym->tag_head,
+			     sym->tag_len - sym->tag_head);
+		return;
+	}
+	if (sym->module) {
+		aie_line_lit(l, " [");
+		aie_line_mem(l, sym->module, sym->module_len);
+		aie_line_char(l, ']');
+	}
+	aie_line_lit(l, " func:");
+	if (sym->known)
+		aie_line_mem(l, sym->func, sym->func_len);
+	else
+		aie_line_lit(l, "unknown");
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rows.h - what the rows of the /proc tables share (rows.c).
+ */
+#ifndef _AIE_ROWS_H
+#define _AIE_ROWS_H
+
+#include "aie.h"
+
+struct aie_line;
+struct aie_sym;
+
+extern const char * const aie_type_names[];
+
+bool aie_row_shown(struct aie_site *site);
+void aie_row_tag(struct aie_line *l, struct aie_site *site,
+		 struct aie_sym *sym);
+
+#endif /* _AIE_ROWS_H */

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * free.c - the maps of tracked objects, and every free: an object's site
+ * charged back with what its value packs (core/value.h).
+ *
+ * Objects are keyed by what their free names, as a kernel address: the
+ * object's address for slab and vmalloc, the struct page for pages, the
+ * address of CPU 0's copy for percpu. These never overlap, so one object
+ * map serves all: aie_objects. A sampled object's weight, when above 1,
+ * is kept in aie_weights under the same key. With slabmap=1 a tracked
+ * slab object's value is kept beside its slab's pages instead
+ * (core/slabmap.c), and a page block's in the page map
+ * (core/pagemap.c), when they can have a record; their frees look there
+ * first (hooks/slab.c, hooks/slab_pages.c).
+ *
+ * A free of an object never tracked costs a hash and one load
+ * (aie_objmap_may_hold()). An object map with neither stamps nor tags2
+ * (lifetimes=0, 2^20 slots or more, 4-level paging) costs one static
+ * branch, off, on a free that reaches __aie_track_free(); otherwise it
+ * takes objmap.c's calls, and lifetimes=1 adds a histogram count.
+ *
+ * Contexts: the frees run in the hooks, wherever the allocators run
+ * (task, softirq, hardirq; not NMI), with preemption disabled. They never
+ * sleep and never allocate. Init and exit run in process context.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/mm.h>
+
+#include "aie.h"
+#include "core/counters.h"
+#include "core/objmap.h"
+#include "core/pagemap.h"
+#include "core/slabmap.h"
+#include "core/stats.h"
+#include "core/value.h"
+#include "extras/lifetimes.h"
+#include "free.h"
+
+struct aie_objmap aie_objects, aie_weights;
+
+/*
+ * On when the inline paths below cannot serve aie_objects, made with
+ * stamps (lifetimes=1) or with tags2 (objmap.c): its inserts and removes
+ * then take objmap.c's calls. Set at init, before the hooks attach;
+ * cleared at exit, after they are gone.
+ */
+DEFINE_STATIC_KEY_FALSE(aie_track_slow_key);
+
+/*
+ * The weights map holds the sampled objects of weight above 1 only: a
+ * sixteenth of the object map's slots is more than sampling at any useful
+ * rate keeps live.
+ */
+int aie_track_init(unsigned long max_objects, bool stamps)
+{
+	int ret = aie_objmap_init(&aie_objects, max_objects, stamps);
+
+	if (ret)
+		return ret;
+	ret = aie_objmap_init(&aie_weights, max_objects / 16, false);
+	if (ret) {
+		aie_objmap_exit(&aie_objects);
+		return ret;
+	}
+	if (stamps || aie_objects.tags2)
+		static_branch_enable(&aie_track_slow_key);
+	return 0;
+}
+
+/* Process context, after every hook is unregistered and has finished. */
+void aie_track_exit(void)
+{
+	static_branch_disable(&aie_track_slow_key);
+	aie_slabmap_exit();
+	aie_objmap_exit(&aie_weights);
+	aie_objmap_exit(&aie_objects);
+}
+
+/*
+ * Uncharge the object @key whose map value is @val; drop its weight, and
+ * return it.
+ */
+noinline u64 aie_uncharge(unsigned long key, u64 val)
+{
+	u64 weight = 1, w;
+
+	if (unlikely(val & AIE_OBJ_WEIGHTED)) {
+		if (aie_objmap_remove(&aie_weights, key, &w))
+			weight = aie_weight_unpack(w);
+		/* else cannot happen: inserted before the object */
+	}
+	aie_uncharge_weighted(val, weight);
+	return weight;
+}
+
+/*
+ * The fast path's insertion found @key in the map already, its free
+ * unseen: the old object, whose value was @old, is charged back.
+ */
+noinline void aie_track_replaced(unsigned long key, u64 old)
+{
+	aie_uncharge(key, old);
+	aie_count(replaced);
+}
+
+/*
+ * __aie_track_free() when aie_objects has stamps or tags2; with lifetimes=1,
+ * count the object's lifetime.
+ */
+static noinline void aie_track_free_slow(unsigned long key)
+{
+	u64 val, weight;
+	u32 stamp;
+
+	if (!aie_lifetimes_on()) {
+		if (aie_objmap_remove(&aie_objects, key, &val))
+			aie_uncharge(key, val);
+		else
+			aie_count(unmatched_frees);
+		return;
+	}
+
+	if (!aie_objmap_remove_stamp(&aie_objects, key, &val, &stamp)) {
+		aie_count(unmatched_frees);
+		return;
+	}
+	weight = aie_uncharge(key, val);
+	aie_lifetime_record(FIELD_GET(AIE_OBJ_SITE, val),
+			    aie_lifetime_now() - stamp, weight);
+}
+
+/*
+ * The free of @key, which aie_track_free() (aie.h) could not rule out: the
+ * home slot in aie_objects of @hash, its hash, was taken. The fast path,
+ * every call inlined: an object of weight 1, an object map without stamps
+ * or tags2.
+ */
+void __aie_track_free(const void *key, u64 hash)
+{
+	u64 val;
+
+	/*
+	 * kfree(NULL) and kfree(ZERO_SIZE_PTR): never in the map, and their
+	 * hashes are those of addresses at the bottom of the kernel's half,
+	 * which no allocator hands out.
+	 */
+	if (unlikely(ZERO_OR_NULL_PTR(key))) {
+		aie_count(unmatched_frees);
+		return;
+	}
+	if (aie_track_slow()) {
+		aie_track_free_slow((unsigned long)key);
+		return;
+	}
+	if (!__aie_objmap_remove_at(&aie_objects, hash, &val, NULL, false)) {
+		aie_count(unmatched_frees);
+		return;
+	}
+	if (unlikely(val & AIE_OBJ_WEIGHTED)) {
+		aie_uncharge((unsigned long)key, val);
+		return;
+	}
+	aie_uncharge_weighted(val, 1);
+}
+
+/*
+ * The free of a weighted slab object @ptr whose record the slab map gave:
+ * @val, taken from the page whose entry is @entry, from where its
+ * granule, the key of its weight, is worked out. Out of line, off the
+ * free probes' path (aie_slab_freed(), slabmap.h).
+ */
+void aie_track_slab_weighted_freed(const void *ptr, u32 entry, u64 val)
+{
+	aie_uncharge(aie_slab_gkey(entry, ptr), val);
+}
+
+/*
+ * A slab map record still set when its slab's pages went back to the page
+ * allocator (slabmap.c): the object's free was not seen.
+ */
+void aie_track_unseen(unsigned long gkey, u64 val)
+{
+	aie_uncharge(gkey, val);
+	aie_count(unseen_frees);
+}
+
+/*
+ * The free of a weighted page block @page whose record the page map gave,
+ * @rec: its weight is under @page in aie_weights. Out of line, off the
+ * page free probe's path (aie_page_freed(), pagemap.h).
+ */
+void aie_track_page_weighted_freed(const struct page *page, u32 rec)
+{
+	aie_uncharge((unsigned long)page, aie_page_val_of(rec));
+}
+
+/*
+ * The page map's record @rec of the block @page, left by a free that was
+ * not seen, found by a new allocation of the block that goes to the
+ * object map (pagemap.h): charged back, as the object map's insert
+ * would.
+ */
+void aie_track_page_replaced(const struct page *page, u32 rec)
+{
+	this_cpu_dec(aie_stats.page_records);
+	aie_page_freed(page, rec);
+	aie_count(replaced);
+}
+
+/* aie_track_unseen_key() of a @key, of @hash, whose home slot is taken. */
+static noinline void aie_track_unseen_at(unsigned long key, u64 hash)
+{
+	u64 val;
+
+	if (__aie_objmap_remove_at(&aie_objects, hash, &val, NULL, true))
+		aie_track_unseen(key, val);
+}
+
+/*
+ * The object map's object at @key, the first byte of pages going back to
+ * the page allocator (slabmap.c): if one is there, its free was not seen,
+ * as nothing can live there any more. Its home slot empty, as a rule,
+ * turns it away before any register is saved.
+ */
+void aie_track_unseen_key(unsigned long key)
+{
+	u64 hash = aie_objmap_hash(&aie_objects, key);
+
+	if (aie_objmap_may_hold(aie_objmap_home(&aie_objects, hash)))
+		aie_track_unseen_at(key, hash);
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * free.h - the maps of tracked objects and every free (free.c): the frees'
+ * fast paths are inline here, in the free probes (hooks/).
+ */
+#ifndef _AIE_FREE_H
+#define _AIE_FREE_H
+
+#include <linux/bitfield.h>
+#include <linux/jump_label.h>
+#include <linux/mm.h>
+
+#include "aie.h"
+#include "core/counters.h"
+#include "core/objmap.h"
+#include "core/pagemap.h"
+#include "core/sites.h"
+#include "core/stats.h"
+#include "core/value.h"
+#include "extras/lifetimes.h"
+
+extern struct aie_objmap aie_objects, aie_weights;
+DECLARE_STATIC_KEY_FALSE(aie_track_slow_key);
+
+static __always_inline bool aie_track_slow(void)
+{
+	return static_branch_unlikely(&aie_track_slow_key);
+}
+
+int aie_track_init(unsigned long max_objects, bool stamps);
+void aie_track_exit(void);
+u64 aie_uncharge(unsigned long key, u64 val);
+void aie_track_replaced(unsigned long key, u64 old);
+void __aie_track_free(const void *key, u64 hash);
+void aie_track_slab_weighted_freed(const void *ptr, u32 entry, u64 val);
+void aie_track_unseen(unsigned long gkey, u64 val);
+void aie_track_unseen_key(unsigned long key);
+void aie_track_page_weighted_freed(const struct page *page, u32 rec);
+void aie_track_page_replaced(const struct page *page, u32 rec);
+
+/*
+ * Uncharge the object whose map value is @val and weight @weight. The map
+ * holds the indexes of published sites only: no aie_site_at() needed.
+ */
+static __always_inline void aie_uncharge_weighted(u64 val, u64 weight)
+{
+	struct aie_site *site = &aie_sites[FIELD_GET(AIE_OBJ_SITE, val)];
+	u64 units = FIELD_GET(AIE_OBJ_SIZE, val), bytes;
+
+	bytes = likely(site->type == AIE_TYPE_SLAB) ? units :
+		aie_units_to_size(site->type, units);
+	aie_site_uncharge(site, bytes, FIELD_GET(AIE_OBJ_SLACK, val), weight,
+			  val & AIE_OBJ_ACCOUNTED);
+}
+
+/* Into aie_objects, stamped when lifetimes are on. */
+static inline enum aie_objmap_result
+aie_objects_insert(unsigned long key, u64 val, u64 *old)
+{
+	if (aie_lifetimes_on())
+		return aie_objmap_insert_stamp(&aie_objects, key, val,
+					       aie_lifetime_now(), old);
+	return aie_objmap_insert(&aie_objects, key, val, old);
+}
+
+static __always_inline void aie_track_free(const void *key)
+{
+	u64 hash = aie_objmap_hash(&aie_objects, (unsigned long)key);
+
+	if (!aie_objmap_may_hold(aie_objmap_home(&aie_objects, hash))) {
+		aie_count(unmatched_frees);
+		return;
+	}
+	__aie_track_free(key, hash);
+}
+
+/*
+ * The free of the slab object @ptr whose record the slab map gave: @val,
+ * taken from the page whose entry is @entry. Its site's counters inline,
+ * in the free probes (hooks_slab.c), where the call it saves is a tenth
+ * of the free's cost; a weighted object's, whose granule is the key of
+ * its weight, out of line.
+ */
+static __always_inline void aie_slab_freed(const void *ptr, u32 entry,
+					   u64 val)
+{
+	if (unlikely(val & AIE_OBJ_WEIGHTED)) {
+		aie_track_slab_weighted_freed(ptr, entry, val);
+		return;
+	}
+	/* aie_uncharge_weighted() of a slab object: its size is in bytes. */
+	aie_site_uncharge(&aie_sites[FIELD_GET(AIE_OBJ_SITE, val)],
+			  FIELD_GET(AIE_OBJ_SIZE, val),
+			  FIELD_GET(AIE_OBJ_SLACK, val), 1,
+			  val & AIE_OBJ_ACCOUNTED);
+}
+
+/*
+ * The free of the page block @page whose record is @rec: its site's
+ * counters, inline in the mm_page_free probe (slabmap.c), where the call
+ * it saves is a sixth of the free's cost; a weighted block's, whose
+ * weight is under @page in aie_weights, out of line.
+ */
+static __always_inline void aie_page_freed(const struct page *page, u32 rec)
+{
+	if (unlikely(rec & AIE_PAGE_WEIGHTED)) {
+		aie_track_page_weighted_freed(page, rec);
+		return;
+	}
+	aie_site_uncharge(&aie_sites[FIELD_GET(AIE_PAGE_SITE, rec)],
+			  (u64)(rec & AIE_PAGE_UNITS) << PAGE_SHIFT, 0, 1,
+			  rec & AIE_PAGE_ACCOUNTED);
+}
+
+/*
+ * mm_page_free of @page, page frame @pfn, within the map (the caller
+ * tests @pfn against the slab map's bound, which is the page map's: see
+ * aie_slabmap_init()): its record taken, if it has one, and the free done
+ * (hooks.c), or looked for in the object map.
+ */
+static __always_inline void aie_pagemap_free(struct page *page,
+					     unsigned long pfn)
+{
+	u32 rec;
+
+	/* Ordered by the block's hand-over from its allocation (pagemap.c). */
+	rec = data_race(aie_page_pfn[pfn]);
+	if (likely(!rec)) {
+		aie_count(unmatched_frees);
+		return;
+	}
+	WRITE_ONCE(aie_page_pfn[pfn], 0);
+	if (rec == AIE_PAGE_OBJMAP) {
+		aie_track_free(page);
+		return;
+	}
+	this_cpu_dec(aie_stats.page_records);
+	aie_page_freed(page, rec);
+}
+
+#endif /* _AIE_FREE_H */

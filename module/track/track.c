@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * track.c - an allocation charged to its site: the general path, which
+ * takes any site, weight, size and type, its fast path for an enabled
+ * site and weight 1, and the page allocator's entry to both.
+ *
+ * The cost that matters is that of the events not recorded: with
+ * "disable all" alone the allocation probes come off; under sampling, a
+ * skipped allocation costs a comparison, a this-CPU add and a read
+ * (aie_sample_skip(), tested first in the probes). An object map with
+ * neither stamps nor tags2 costs one static branch, off, on a tracked
+ * allocation; otherwise it takes objmap.c's calls, and lifetimes=1 a
+ * local_clock() and a stamp store.
+ *
+ * Contexts: every function here runs in the hooks, wherever the
+ * allocators run (task, softirq, hardirq; not NMI), with preemption
+ * disabled. None sleeps or allocates.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/mm.h>
+
+#include "aie.h"
+#include "core/counters.h"
+#include "core/objmap.h"
+#include "core/pagemap.h"
+#include "core/rules.h"
+#include "core/sites.h"
+#include "core/slabmap.h"
+#include "core/stats.h"
+#include "core/value.h"
+#include "extras/capture.h"
+#include "free.h"
+#include "helpers.h"
+#include "track.h"
+
+/*
+ * The site an event at @call_site is charged to, or NULL when the event is
+ * not recorded (no site to be had, inside an allocator, or disabled).
+ */
+static __always_inline struct aie_site *
+aie_track_site(unsigned long call_site, enum aie_type type)
+{
+	struct aie_site *site = aie_site_find(call_site, type);
+
+	if (unlikely(!site)) {
+		aie_site_missed();
+		return NULL;
+	}
+	if (unlikely(site->flags & (BIT(AIE_SITE_INTERNAL) |
+				    BIT(AIE_SITE_HELPER)))) {
+		if (test_bit(AIE_SITE_INTERNAL, &site->flags)) {
+			aie_count(internal);
+			return NULL;
+		}
+		site = aie_helper_caller(site);
+	}
+	if (unlikely(test_bit(AIE_SITE_DISABLED, &site->flags))) {
+		aie_count(disabled);
+		return NULL;
+	}
+	return site;
+}
+
+/*
+ * Record @val for the page block @page: INSERTED, or REPLACED with the
+ * value of the record that was there in *@old (its free went unseen), or
+ * FULL: the block goes to the object map (past the map, a value that does
+ * not fit, or a block the object map may hold already), and its entry
+ * says so first; a record that was there is charged back then. No lock:
+ * between its allocation and its free a block is its owner's alone, and
+ * so is its entry.
+ */
+static __always_inline enum aie_objmap_result
+aie_pagemap_insert(const struct page *page, u64 val, u64 *old)
+{
+	unsigned long pfn = page_to_pfn(page);
+	u32 rec, prev;
+
+	if (unlikely(pfn >= aie_page_npfn))
+		return AIE_OBJMAP_FULL;
+	rec = aie_page_rec_of(val);
+	prev = aie_page_pfn[pfn];
+	if (unlikely(!rec || prev == AIE_PAGE_OBJMAP)) {
+		WRITE_ONCE(aie_page_pfn[pfn], AIE_PAGE_OBJMAP);
+		if (prev && prev != AIE_PAGE_OBJMAP)
+			aie_track_page_replaced(page, prev);
+		return AIE_OBJMAP_FULL;
+	}
+	WRITE_ONCE(aie_page_pfn[pfn], rec);
+	if (unlikely(prev)) {
+		*old = aie_page_val_of(prev);
+		return AIE_OBJMAP_REPLACED;
+	}
+	this_cpu_inc(aie_stats.page_records);
+	return AIE_OBJMAP_INSERTED;
+}
+
+/*
+ * Track @key, an allocation at @call_site of @bytes (@req asked for),
+ * standing for @weight allocations, in the slab map (a slab object with a
+ * record to be had), the page map (a page block with a record to be had)
+ * or the object map; false when it cannot be tracked. A
+ * sampled object's weight goes to aie_weights first, so that whoever frees
+ * the object finds it, under @key or, in the slab map, its record's
+ * granule.
+ */
+static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
+			     u64 bytes, u64 slack, u64 weight, bool accounted)
+{
+	u64 units = aie_size_to_units(type, bytes), val, old, old_weight = 1;
+	enum aie_objmap_result res;
+	unsigned long wkey = key;
+	u64 *rec = NULL;
+
+	if (unlikely(units - 1 >= FIELD_MAX(AIE_OBJ_SIZE) ||
+		     slack > FIELD_MAX(AIE_OBJ_SLACK))) {
+		aie_count(oversize);
+		return false;
+	}
+	val = FIELD_PREP(AIE_OBJ_SITE, idx) | FIELD_PREP(AIE_OBJ_SIZE, units) |
+	      FIELD_PREP(AIE_OBJ_SLACK, slack);
+	if (accounted)
+		val |= AIE_OBJ_ACCOUNTED;
+	if (type == AIE_TYPE_SLAB && aie_slabmap_on())
+		rec = aie_slabmap_slot((void *)key, bytes, &wkey);
+	if (unlikely(weight > 1)) {
+		res = aie_objmap_insert(&aie_weights, wkey,
+					aie_weight_pack(weight), &old_weight);
+		if (res == AIE_OBJMAP_FULL) {
+			aie_count(untracked);
+			return false;
+		}
+		if (res == AIE_OBJMAP_REPLACED)
+			old_weight = aie_weight_unpack(old_weight);
+		val |= AIE_OBJ_WEIGHTED;
+	}
+	res = AIE_OBJMAP_FULL;
+	if (rec) {
+		old = *rec;
+		WRITE_ONCE(*rec, val);
+		res = old ? AIE_OBJMAP_REPLACED : AIE_OBJMAP_INSERTED;
+		if (!old)
+			this_cpu_inc(aie_stats.slab_records);
+	} else if (type == AIE_TYPE_PAGE && aie_pagemap_on()) {
+		res = aie_pagemap_insert((void *)key, val, &old);
+	}
+	if (res == AIE_OBJMAP_FULL)
+		res = aie_objects_insert(key, val, &old);
+	if (likely(res == AIE_OBJMAP_INSERTED))
+		return true;
+	if (res == AIE_OBJMAP_FULL) {
+		/* @key was not in aie_objects, so had no weight before ours. */
+		if (weight > 1)
+			aie_objmap_remove(&aie_weights, wkey, &old_weight);
+		aie_count(untracked);
+		return false;
+	}
+	/*
+	 * Its free went unseen: the address is in use again. The old object's
+	 * weight, if it had one, was replaced by ours above, or is still in
+	 * aie_weights.
+	 */
+	if (!(old & AIE_OBJ_WEIGHTED))
+		aie_uncharge_weighted(old, 1);
+	else if (weight > 1)
+		aie_uncharge_weighted(old, old_weight);
+	else
+		aie_uncharge(wkey, old);
+	aie_count(replaced);
+	return true;
+}
+
+/*
+ * The general case of __aie_track_alloc(): any site, weight, size and
+ * type, lifetimes on or off.
+ */
+static noinline void aie_track_alloc_slow(unsigned long call_site,
+					  enum aie_type type,
+					  unsigned long key, u64 bytes,
+					  u64 slack, u64 weight,
+					  bool accounted)
+{
+	struct aie_site *site;
+	u32 idx;
+
+	site = aie_track_site(call_site, type);
+	if (!site)
+		return;
+	idx = aie_site_index(site);
+	if (aie_track_object(key, type, idx, bytes, slack, weight,
+			     accounted)) {
+		aie_site_charge(site, bytes, slack, weight, accounted);
+	}
+	if (aie_capture_on())
+		aie_capture_alloc(site, bytes, weight);
+}
+
+/*
+ * An allocation of @bytes (@req asked for) at @call_site, freed by @key,
+ * standing for @weight allocations; @accounted when it is accounted to a
+ * memory cgroup (memcg.c). @site is @call_site's site when the caller has
+ * looked it up already, else NULL. The probes and aie_track_alloc_weight()
+ * (aie.h) turned away what they could.
+ *
+ * The fast path, every call inlined but that to find a site away from its
+ * home bucket: an enabled site, an object of weight 1 that fits the map's
+ * value, an object map without stamps or tags2. The rest takes
+ * aie_track_alloc_slow().
+ */
+static __always_inline void aie_track_alloc_at(struct aie_site *site,
+					       unsigned long call_site,
+					       enum aie_type type,
+					       const void *key, u64 bytes,
+					       u64 req, u64 weight,
+					       bool accounted)
+{
+	u64 slack = bytes > req ? bytes - req : 0, units, val, old;
+	enum aie_objmap_result res;
+	unsigned long wkey;
+	u32 b;
+
+	units = likely(type == AIE_TYPE_SLAB) ? bytes :
+						aie_size_to_units(type, bytes);
+	if (unlikely(weight != 1 || aie_track_slow() ||
+		     units - 1 >= FIELD_MAX(AIE_OBJ_SIZE) ||
+		     slack > FIELD_MAX(AIE_OBJ_SLACK)))
+		goto slow;
+	/*
+	 * The site, in its home bucket as a rule, its index from there and
+	 * its flags read once; a site another one displaced from it, a new
+	 * one, or a retired one there that had the same address, costs a
+	 * call (sites.c).
+	 */
+	if (!site) {
+		/* Pairs with the cmpxchg() that published the site (sites.c). */
+		b = smp_load_acquire(&aie_site_hash[aie_site_home(call_site,
+								  type)]);
+		if (likely(b)) {
+			site = &aie_sites[--b];
+			if (likely(site->call_site == call_site &&
+				   site->type == type &&
+				   !(READ_ONCE(site->flags) & AIE_SITE_SLOW)))
+				goto found;
+		}
+		site = aie_site_get(call_site, type);
+		if (unlikely(!site))
+			goto slow;
+	}
+	if (unlikely(READ_ONCE(site->flags) & AIE_SITE_SLOW))
+		goto slow;
+	b = aie_site_index(site);
+found:
+
+	val = FIELD_PREP(AIE_OBJ_SITE, b) | FIELD_PREP(AIE_OBJ_SIZE, units) |
+	      FIELD_PREP(AIE_OBJ_SLACK, slack);
+	if (accounted)
+		val |= AIE_OBJ_ACCOUNTED;
+	res = AIE_OBJMAP_FULL;
+	wkey = (unsigned long)key;
+	if (type == AIE_TYPE_SLAB && aie_slabmap_on())
+		res = aie_slabmap_insert(key, bytes, val, &old, &wkey);
+	else if (type == AIE_TYPE_PAGE && aie_pagemap_on())
+		res = aie_pagemap_insert(key, val, &old);
+	if (res == AIE_OBJMAP_FULL)
+		res = __aie_objmap_insert(&aie_objects,
+					  aie_objmap_hash(&aie_objects,
+							  (unsigned long)key),
+					  val, NULL, &old, false);
+	if (unlikely(res != AIE_OBJMAP_INSERTED)) {
+		if (res == AIE_OBJMAP_FULL) {
+			aie_count(untracked);
+			goto capture;
+		}
+		aie_track_replaced(wkey, old);
+	}
+	aie_site_charge(site, bytes, slack, 1, accounted);
+capture:
+	if (aie_capture_on())
+		aie_capture_alloc(site, bytes, 1);
+	return;
+slow:
+	aie_track_alloc_slow(call_site, type, (unsigned long)key, bytes, slack,
+			     weight, accounted);
+}
+
+void __aie_track_alloc(unsigned long call_site, enum aie_type type,
+		       const void *key, u64 bytes, u64 req, u64 weight,
+		       bool accounted)
+{
+	aie_track_alloc_at(NULL, call_site, type, key, bytes, req, weight,
+			   accounted);
+}
+
+/*
+ * aie_track_slab_alloc() with the slab map off: __aie_track_alloc(). Its
+ * own function, of the same arguments, so that the probes' functions
+ * reach either with the registers they came in.
+ */
+void aie_track_slab_alloc_objmap(void *unused, unsigned long call_site,
+				 const void *ptr, u64 req, u64 bytes,
+				 bool accounted)
+{
+	__aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes, req, 1,
+			  accounted);
+}
+
+/*
+ * What the page map's fast path (aie_pagemap_track()) does not take, from
+ * aie_track_page_alloc() or from the page probe's common walk
+ * (hooks_page.c): the general path; but an event at an allocator's
+ * internal site (the pages under a large kmalloc, which its kmalloc event
+ * counts) is counted and left at once.
+ */
+noinline void aie_track_page_alloc_slow(struct aie_site *site,
+					unsigned long call_site,
+					struct page *page, u64 bytes,
+					u64 weight, bool accounted)
+{
+	if (aie_track_internal(site))
+		return;
+	aie_track_alloc_at(site, call_site, AIE_TYPE_PAGE, page, bytes, bytes,
+			   weight, accounted);
+}
+
+/*
+ * A page block of @bytes at @call_site, whose site the walk found (@site,
+ * or NULL), standing for @weight: the page map's fast path
+ * (aie_pagemap_track()) for a site and weight 1, else the general one.
+ */
+void aie_track_page_alloc(struct aie_site *site, unsigned long call_site,
+			  struct page *page, u64 bytes, u64 weight,
+			  bool accounted)
+{
+	if (likely(weight == 1 && site &&
+		   aie_pagemap_track(site, page, bytes, accounted)))
+		return;
+	aie_track_page_alloc_slow(site, call_site, page, bytes, weight,
+				  accounted);
+}
+
+/* An allocation at @call_site that returned nothing. */
+void aie_track_failed(unsigned long call_site, enum aie_type type)
+{
+	aie_track_failed_n(call_site, type, 1);
+}
+
+/*
+ * @weight failures at @call_site: a failed page or vmalloc allocation that
+ * sampling selected at the allocator's entry stands for its weight.
+ */
+void aie_track_failed_n(unsigned long call_site, enum aie_type type,
+			u64 weight)
+{
+	struct aie_site *site;
+
+	if (aie_all_off())
+		return;
+	site = aie_track_site(call_site, type);
+	if (site)
+		atomic64_add(weight, &site->failed);
+}

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * track.h - an allocation charged to its site (track.c, slab.c). The
+ * probes' entry points, and the page map's fast path, are inline here:
+ * what they turn away costs a few instructions in the probe.
+ */
+#ifndef _AIE_TRACK_H
+#define _AIE_TRACK_H
+
+#include <linux/bitfield.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+
+#include "aie.h"
+#include "core/counters.h"
+#include "core/pagemap.h"
+#include "core/rules.h"
+#include "core/sample.h"
+#include "core/sites.h"
+#include "core/stats.h"
+#include "extras/capture.h"
+
+void __aie_track_alloc(unsigned long call_site, enum aie_type type,
+		       const void *key, u64 bytes, u64 req, u64 weight,
+		       bool accounted);
+void aie_track_slab_alloc(void *unused, unsigned long call_site,
+			  const void *ptr, u64 req, u64 bytes, bool accounted);
+void aie_track_slab_alloc_objmap(void *unused, unsigned long call_site,
+				 const void *ptr, u64 req, u64 bytes,
+				 bool accounted);
+void aie_track_page_alloc(struct aie_site *site, unsigned long call_site,
+			  struct page *page, u64 bytes, u64 weight,
+			  bool accounted);
+void aie_track_page_alloc_slow(struct aie_site *site, unsigned long call_site,
+			       struct page *page, u64 bytes, u64 weight,
+			       bool accounted);
+void aie_track_failed(unsigned long call_site, enum aie_type type);
+void aie_track_failed_n(unsigned long call_site, enum aie_type type,
+			u64 weight);
+
+/*
+ * Whether @site is an allocator's internal one (callers.c), whose event
+ * another counts: counted as such, to be left.
+ */
+static __always_inline bool aie_track_internal(struct aie_site *site)
+{
+	if (!site || !test_bit(AIE_SITE_INTERNAL, &site->flags))
+		return false;
+	aie_count(internal);
+	return true;
+}
+
+/*
+ * The fast path of a page block's allocation, inline in the page probe's
+ * common walk (hooks_page.c) and, through aie_pagemap_track(), in
+ * aie_track_page_alloc() (hooks.c): an enabled site, @site, whose flags
+ * the caller has found clear of AIE_SITE_SLOW, and the page map's entry
+ * of the block's first page frame empty: the record is packed from the
+ * site, @acct (AIE_PAGE_ACCOUNTED or 0) and the block's size in pages
+ * (1 << @order, one bit set), and stored there, and the site charged
+ * with the block's bytes, of weight 1. False for anything else, left to
+ * aie_track_page_alloc()'s general path. @idx: the site's index.
+ */
+static __always_inline bool __aie_pagemap_track(struct aie_site *site,
+						u32 idx, struct page *page,
+						unsigned int order, u32 acct)
+{
+	unsigned long pfn = page_to_pfn(page);
+	u64 bytes = PAGE_SIZE << order;
+	u32 *pe;
+
+	if (unlikely(!aie_pagemap_on() || pfn >= aie_page_npfn ||
+		     aie_page_order_over(order)))
+		return false;
+	pe = &aie_page_pfn[pfn];
+	if (unlikely(*pe))
+		return false;
+	WRITE_ONCE(*pe, (FIELD_PREP(AIE_PAGE_SITE, idx) | acct) | 1U << order);
+	this_cpu_inc(aie_stats.page_records);
+	aie_site_charge(site, bytes, 0, 1, acct);
+	if (aie_capture_on())
+		aie_capture_alloc(site, bytes, 1);
+	return true;
+}
+
+/* __aie_pagemap_track() of a site whose flags are not tested yet. */
+static __always_inline bool aie_pagemap_track(struct aie_site *site,
+					      struct page *page, u64 bytes,
+					      bool accounted)
+{
+	if (unlikely(READ_ONCE(site->flags) & AIE_SITE_SLOW))
+		return false;
+	/* @bytes: a buddy block's, whose order this is */
+	return __aie_pagemap_track(site, aie_site_index(site), page,
+				   ilog2(bytes >> PAGE_SHIFT),
+				   accounted ? AIE_PAGE_ACCOUNTED : 0);
+}
+
+/*
+ * The hooks' entry points. What they turn away costs a few instructions
+ * here, inlined into the probe: an allocation that sampling skips or while
+ * "disable all" is the only rule, a free of an object never tracked. The
+ * rest goes to hooks.c. Preemption disabled, any context but NMI.
+ *
+ * aie_track_alloc_weight() is for a probe that asked sampling itself
+ * (@weight 1 with sampling off, else from aie_sample_weight(); 0: skipped).
+ */
+static __always_inline void aie_track_alloc_weight(unsigned long call_site,
+						   enum aie_type type,
+						   const void *key, u64 bytes,
+						   u64 req, u64 weight,
+						   bool accounted)
+{
+	if (aie_all_off()) {
+		aie_count(disabled);
+		return;
+	}
+	if (weight)
+		__aie_track_alloc(call_site, type, key, bytes, req, weight,
+				  accounted);
+}
+
+static __always_inline void aie_track_alloc(unsigned long call_site,
+					    enum aie_type type,
+					    const void *key, u64 bytes,
+					    u64 req, bool accounted)
+{
+	aie_track_alloc_weight(call_site, type, key, bytes, req,
+			       aie_sample(bytes), accounted);
+}
+
+#endif /* _AIE_TRACK_H */
