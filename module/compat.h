@@ -45,7 +45,7 @@
 
 /*
  * Page allocator: callers.c marks the wrappers, which the walk of frames.c
- * goes through, and the internal callers; hooks_page.c probes the exact
+ * goes through, and the internal callers; hooks/page.c probes the exact
  * allocators.
  */
 
@@ -157,7 +157,7 @@
 #define AIE_KERNEL_BEFORE(a, b, c)	(LINUX_VERSION_CODE < KERNEL_VERSION(a, b, c))
 
 /*
- * Control-flow integrity (hooks_page_entry.h): kCFI checks the type of an
+ * Control-flow integrity (hooks/page_alloc.h): kCFI checks the type of an
  * indirect call's target; CONFIG_CFI_CLANG, CONFIG_CFI since 6.18.
  */
 #if defined(CONFIG_CFI_CLANG) || defined(CONFIG_CFI)
@@ -438,7 +438,7 @@ get_kretprobe_retaddr(struct kretprobe_instance *ri)
 /*
  * The slab allocator's tracepoints
  * --------------------------------
- * hooks_slab.c writes its probes in the form of 6.1 and later:
+ * hooks/slab.c writes its probes in the form of 6.1 and later:
  * kmalloc(call_site, ptr, bytes_req, bytes_alloc, gfp_flags, node),
  * kmem_cache_alloc(call_site, ptr, s, gfp_flags, node) and
  * kmem_cache_free(call_site, ptr, s). AIE_SLAB_TP_ALLOCS(km, kc) and
@@ -459,7 +459,7 @@ get_kretprobe_retaddr(struct kretprobe_instance *ri)
  * kmem_cache_free carries no cache; the probe does not read it. Each
  * adapter is one more call on those kernels only.
  */
-/* (hooks_slab.c includes trace/events/kmem.h, where these expand) */
+/* (hooks/slab.c includes trace/events/kmem.h, where these expand) */
 
 #if AIE_KERNEL_BEFORE(6, 1, 0)
 #define AIE_SLAB_TP_ALLOCS(km, kc)					\

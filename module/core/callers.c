@@ -75,7 +75,7 @@ static const struct aie_fn aie_fns[] = {
 	WRAPPER(AIE_FN_GET_ZEROED_PAGE),
 	/* its fallback page: the array is filled without the tracepoint */
 	INTERNAL(AIE_FN_ALLOC_PAGES_BULK),
-	/* charged PAGE_ALIGN(size) by their own probe, see hooks_page.c */
+	/* charged PAGE_ALIGN(size) by their own probe, see hooks/page.c */
 	INTERNAL(AIE_FN_ALLOC_PAGES_EXACT),
 	INTERNAL(AIE_FN_ALLOC_PAGES_EXACT_NID),
 	/* the pages under a vmalloc area */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * objmap.c - a map from live tracked pointers to 64-bit values. hooks.c
+ * objmap.c - a map from live tracked pointers to 64-bit values. track/
  * keeps two: every tracked object's site, size and slack (aie_objects),
  * and the weights of sampled objects (aie_weights).
  *

@@ -2,7 +2,7 @@
 /*
  * pagemap.c - the page map: the records of tracked page blocks, one u32 per
  * page frame, found from the block's first page frame number, instead of
- * in the object map's hash (objmap.c). hooks.c records there the page
+ * in the object map's hash (objmap.c). track/ records there the page
  * blocks it tracks (those of the mm_page_alloc probe and of the exact
  * allocators' kretprobe) while the slab map is on, and the page hooks are
  * wanted: the map shares the slab map's probe on mm_page_free, which every

@@ -36,7 +36,7 @@ void aie_pagemap_init(unsigned long npfn);
 void aie_pagemap_exit(void);
 size_t aie_pagemap_memory(void);
 
-static __always_inline bool aie_pagemap_on(void)
+static inline bool aie_pagemap_on(void)
 {
 	return static_branch_likely(&aie_pagemap_key);
 }
@@ -46,7 +46,7 @@ static __always_inline bool aie_pagemap_on(void)
  * does not fit: more pages than AIE_PAGE_UNITS holds, or slack (a page
  * block has none). Every site index fits (AIE_MAX_SITES).
  */
-static __always_inline u32 aie_page_rec_of(u64 val)
+static inline u32 aie_page_rec_of(u64 val)
 {
 	u64 units = FIELD_GET(AIE_OBJ_SIZE, val);
 
@@ -59,7 +59,7 @@ static __always_inline u32 aie_page_rec_of(u64 val)
 }
 
 /* The object map value of the record @rec. */
-static __always_inline u64 aie_page_val_of(u32 rec)
+static inline u64 aie_page_val_of(u32 rec)
 {
 	return FIELD_PREP(AIE_OBJ_SITE, FIELD_GET(AIE_PAGE_SITE, rec)) |
 	       (rec & AIE_PAGE_ACCOUNTED ? AIE_OBJ_ACCOUNTED : 0) |
@@ -74,7 +74,7 @@ static __always_inline u64 aie_page_val_of(u32 rec)
  * Whether a buddy block of @order is too large for a record: never where
  * AIE_PAGE_BUDDY_FITS, and the test goes.
  */
-static __always_inline bool aie_page_order_over(unsigned int order)
+static inline bool aie_page_order_over(unsigned int order)
 {
 	return !AIE_PAGE_BUDDY_FITS && order > ilog2(AIE_PAGE_UNITS);
 }
@@ -84,7 +84,7 @@ static __always_inline bool aie_page_order_over(unsigned int order)
  * has __GFP_ACCOUNT (memcg.c). A shift and a mask of @gfp, a power of two
  * above the record's bit, where a test would take four instructions.
  */
-static __always_inline u32 aie_page_gfp_acct(gfp_t gfp)
+static inline u32 aie_page_gfp_acct(gfp_t gfp)
 {
 	u32 acct = (__force u32)__GFP_ACCOUNT;
 

@@ -17,7 +17,7 @@ struct aie_sym;
 DECLARE_STATIC_KEY_FALSE(aie_all_disabled);
 
 /* Whether the rules are "disable all" alone (rules.c). */
-static __always_inline bool aie_all_off(void)
+static inline bool aie_all_off(void)
 {
 	return static_branch_unlikely(&aie_all_disabled);
 }

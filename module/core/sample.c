@@ -14,7 +14,7 @@
  * holding k points stands for E[N k / b] = 1 allocation; it is charged as
  * w = N k / b allocations, rounded down or up at random so that E[w] is
  * exactly N k / b, and as w times its bytes and slack. Its free uncharges
- * the same w (hooks.c keeps w in aie_weights). An allocation of N bytes or
+ * the same w (track/ keeps w in aie_weights). An allocation of N bytes or
  * more is always tracked, with weight 1.
  *
  * The countdown's fast path is aie_sample_skip() in aie.h, which the

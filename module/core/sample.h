@@ -29,7 +29,7 @@ void aie_sample_init(unsigned long every);
  * interval is not 0, and a probe on the sampling side that sees it at 0,
  * as it changes, tracks the allocation with weight 1.
  */
-static __always_inline bool aie_sampling_on(void)
+static inline bool aie_sampling_on(void)
 {
 	return static_branch_unlikely(&aie_sampling_key);
 }
@@ -47,7 +47,7 @@ static __always_inline bool aie_sampling_on(void)
  * skip: aie_sample_slow() takes its points from there. Preemption
  * disabled.
  */
-static __always_inline bool aie_sample_countdown(u64 bytes)
+static inline bool aie_sample_countdown(u64 bytes)
 {
 	this_cpu_add(aie_sample_pos, bytes);
 	return likely(this_cpu_read(aie_sample_pos) < 0);
@@ -60,7 +60,7 @@ static __always_inline bool aie_sample_countdown(u64 bytes)
  * and every one with sampling off, is tracked with weight 1); then the
  * countdown.
  */
-static __always_inline bool aie_sample_skip(unsigned long every, u64 bytes)
+static inline bool aie_sample_skip(unsigned long every, u64 bytes)
 {
 	return bytes < every && aie_sample_countdown(bytes);
 }
@@ -71,7 +71,7 @@ static __always_inline bool aie_sample_skip(unsigned long every, u64 bytes)
  * interval; else its weight, or 0 when it holds no point after all: an
  * interrupt on this CPU took it in between (sample.c).
  */
-static __always_inline u64 aie_sample_weight(unsigned long every, u64 bytes)
+static inline u64 aie_sample_weight(unsigned long every, u64 bytes)
 {
 	if (bytes >= every)
 		return 1;
@@ -79,7 +79,7 @@ static __always_inline u64 aie_sample_weight(unsigned long every, u64 bytes)
 }
 
 /* Both: 0 when sampling skips an allocation of @bytes, else its weight. */
-static __always_inline u64 aie_sample(u64 bytes)
+static inline u64 aie_sample(u64 bytes)
 {
 	unsigned long every = READ_ONCE(aie_sample_bytes);
 

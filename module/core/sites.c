@@ -236,7 +236,7 @@ size_t aie_sites_memory(void)
  * Put @site, found by a hook, in the first way of its call site's group
  * in @cache of 2^@bits entries that is empty (in aie_site_cache_find()'s
  * order), unless one holds its call site already
- * (its site, or a retired one's: see aie.h): the first sites to come keep
+ * (its site, or a retired one's: see sites.h): the first sites to come keep
  * their entries, so that busy sites that share a group do not take
  * entries from each other on every call, and a site takes one way at
  * most. A site whose call site is no kernel text address cannot be told

@@ -98,7 +98,7 @@ static inline u32 aie_site_index(const struct aie_site *site)
  * home taken by another (the bench's sites-1000 on allocprof). A shift
  * and an xor first spread them about as random keys would.
  */
-static __always_inline unsigned long aie_site_home(unsigned long call_site,
+static inline unsigned long aie_site_home(unsigned long call_site,
 						   enum aie_type type)
 {
 	unsigned long key = call_site ^ type;
@@ -113,7 +113,7 @@ static __always_inline unsigned long aie_site_home(unsigned long call_site,
  * the site in *@sitep. A truth value of its own, so that a caller that
  * needs the site and the answer tests no pointer for NULL.
  */
-static __always_inline bool aie_site_at_home(unsigned long call_site,
+static inline bool aie_site_at_home(unsigned long call_site,
 					     enum aie_type type,
 					     unsigned long unless,
 					     struct aie_site **sitep)
@@ -166,20 +166,20 @@ extern u64 aie_site_cache_page[BIT(AIE_SITE_CACHE_PAGE_BITS)];
  * xorshift before the multiplication, as aie_site_home() has and for the
  * same reason.
  */
-static __always_inline u32 aie_site_cache_hash(u32 key)
+static inline u32 aie_site_cache_hash(u32 key)
 {
 	return (key ^ (key >> 7)) * GOLDEN_RATIO_32;
 }
 
 /* The index of @call_site's own entry in a cache of 2^@bits entries. */
-static __always_inline u32 aie_site_cache_index(unsigned long call_site,
+static inline u32 aie_site_cache_index(unsigned long call_site,
 						unsigned int bits)
 {
 	return aie_site_cache_hash(call_site) >> (32 - bits);
 }
 
 /* Whether the cache entry @e is @call_site's. */
-static __always_inline bool aie_site_cache_is(u64 e, unsigned long call_site)
+static inline bool aie_site_cache_is(u64 e, unsigned long call_site)
 {
 	return (u32)e == (u32)call_site;
 }
@@ -189,7 +189,7 @@ static __always_inline bool aie_site_cache_is(u64 e, unsigned long call_site)
  * READ_ONCE(): the site's address depends on it, which orders the reads
  * of the site's fields after it, as the acquire of a bucket does.
  */
-static __always_inline u32 aie_site_cache_idx(u64 e)
+static inline u32 aie_site_cache_idx(u64 e)
 {
 	return upper_32_bits(e);
 }
@@ -202,7 +202,7 @@ static __always_inline u32 aie_site_cache_idx(u64 e)
  * the key, hidden from the compiler, so that no register keeps the first
  * one's through a hit: that would cost a hit two moves.
  */
-static __always_inline bool aie_site_cache_find(const u64 *cache,
+static inline bool aie_site_cache_find(const u64 *cache,
 						unsigned int bits, u32 key,
 						u64 *e)
 {
@@ -227,7 +227,7 @@ void aie_site_cache_fill(u64 *cache, unsigned int bits,
 			 const struct aie_site *site);
 
 /* The site in (@call_site, @type)'s home bucket, if it is its; or NULL. */
-static __always_inline struct aie_site *
+static inline struct aie_site *
 aie_site_find_home(unsigned long call_site, enum aie_type type)
 {
 	struct aie_site *site;
@@ -241,7 +241,7 @@ aie_site_find_home(unsigned long call_site, enum aie_type type)
  * aie_site_get() for the hooks: a site found in its home bucket, as most
  * are (the hash has twice as many buckets as sites), without a call.
  */
-static __always_inline struct aie_site *aie_site_find(unsigned long call_site,
+static inline struct aie_site *aie_site_find(unsigned long call_site,
 						      enum aie_type type)
 {
 	return aie_site_find_home(call_site, type) ?:
@@ -253,7 +253,7 @@ static __always_inline struct aie_site *aie_site_find(unsigned long call_site,
  * an object's value, was claimed after its chunk was published (sites.c),
  * so the chunk is there.
  */
-static __always_inline struct aie_site_ctr *aie_site_ctrs(u32 idx)
+static inline struct aie_site_ctr *aie_site_ctrs(u32 idx)
 {
 	return aie_site_chunks[idx / AIE_SITE_CHUNK] + idx % AIE_SITE_CHUNK;
 }

@@ -2,7 +2,7 @@
 /*
  * slabmap.c - the slab map: the records of tracked slab objects kept beside
  * their slab's pages, found from the object's page frame number, instead
- * of in the object map's hash (objmap.c). hooks.c records
+ * of in the object map's hash (objmap.c). track/ records
  * the slab objects of its fast path here (slabmap=1, the default); the
  * rest, and any object this map has no record for, go to the object map.
  *

@@ -49,19 +49,19 @@ extern u64 *aie_slab_recs;
 extern unsigned long aie_slab_npfn;
 DECLARE_STATIC_KEY_FALSE(aie_slabmap_key);
 
-static __always_inline bool aie_slabmap_on(void)
+static inline bool aie_slabmap_on(void)
 {
 	return static_branch_likely(&aie_slabmap_key);
 }
 
 /* The page frame number of @ptr, if in the direct map. */
-static __always_inline unsigned long aie_slab_pfn_of(const void *ptr)
+static inline unsigned long aie_slab_pfn_of(const void *ptr)
 {
 	return ((unsigned long)ptr - PAGE_OFFSET) >> PAGE_SHIFT;
 }
 
 /* The entry of the page frame @pfn, below aie_slab_npfn. */
-static __always_inline u32 aie_slab_entry_at(unsigned long pfn)
+static inline u32 aie_slab_entry_at(unsigned long pfn)
 {
 	/*
 	 * Pairs with the smp_store_release() in aie_slab_block_make(): what
@@ -77,7 +77,7 @@ static __always_inline u32 aie_slab_entry_at(unsigned long pfn)
  * The entry of the page frame holding @ptr, or 0. A pointer outside the
  * direct map falls past aie_slab_npfn.
  */
-static __always_inline u32 aie_slab_entry(const void *ptr)
+static inline u32 aie_slab_entry(const void *ptr)
 {
 	unsigned long pfn = aie_slab_pfn_of(ptr);
 
@@ -86,13 +86,13 @@ static __always_inline u32 aie_slab_entry(const void *ptr)
 	return aie_slab_entry_at(pfn);
 }
 
-static __always_inline unsigned int aie_slab_shift(u32 entry)
+static inline unsigned int aie_slab_shift(u32 entry)
 {
 	return entry & AIE_SLAB_SHIFT_MASK;
 }
 
 /* The index of the record of granule number @g, whose entry is @entry. */
-static __always_inline u32 aie_slab_index_g(u32 entry, u32 g)
+static inline u32 aie_slab_index_g(u32 entry, u32 g)
 {
 	return (entry + (g << AIE_SLAB_INDEX_SHIFT)) >> AIE_SLAB_INDEX_SHIFT;
 }
@@ -101,13 +101,13 @@ static __always_inline u32 aie_slab_index_g(u32 entry, u32 g)
  * The index of the record of the object at @ptr, in the page whose entry
  * is @entry: its granule's number plus the entry's index, in 32 bits.
  */
-static __always_inline u32 aie_slab_index(u32 entry, unsigned long ptr)
+static inline u32 aie_slab_index(u32 entry, unsigned long ptr)
 {
 	return aie_slab_index_g(entry, ptr >> aie_slab_shift(entry));
 }
 
 /* The record of the object at @ptr, in the page whose entry is @entry. */
-static __always_inline u64 *aie_slab_rec(u32 entry, const void *ptr)
+static inline u64 *aie_slab_rec(u32 entry, const void *ptr)
 {
 	return &aie_slab_recs[aie_slab_index(entry, (unsigned long)ptr)];
 }
@@ -116,7 +116,7 @@ static __always_inline u64 *aie_slab_rec(u32 entry, const void *ptr)
  * The address of the granule @ptr falls in: the key of its weight in
  * aie_weights. A block is aligned to its size, so to its granule.
  */
-static __always_inline unsigned long aie_slab_gkey(u32 entry, const void *ptr)
+static inline unsigned long aie_slab_gkey(u32 entry, const void *ptr)
 {
 	unsigned int shift = aie_slab_shift(entry);
 
@@ -170,7 +170,7 @@ void aie_slab_unmark(const void *ptr);
  * The object map then holds it, and its block is marked spilt first, so
  * that its free looks there too (aie_slab_spill()).
  */
-static __always_inline u64 *aie_slabmap_slot(const void *ptr, u64 bytes,
+static inline u64 *aie_slabmap_slot(const void *ptr, u64 bytes,
 					     unsigned long *gkey)
 {
 	u32 e = aie_slab_entry(ptr);
@@ -195,7 +195,7 @@ static __always_inline u64 *aie_slabmap_slot(const void *ptr, u64 bytes,
  * unseen; its weight, if any, under *@gkey), or FULL: no record to be
  * had, the object goes to the object map.
  */
-static __always_inline enum aie_objmap_result
+static inline enum aie_objmap_result
 aie_slabmap_insert(const void *ptr, u64 bytes, u64 val, u64 *old,
 		   unsigned long *gkey)
 {
@@ -233,7 +233,7 @@ enum aie_slab_found {
  * A large kmalloc() whose first page says AIE_SLAB_LARGE has its record
  * in its pages' entries (LARGE_FOUND): aie_slab_large_take().
  */
-static __always_inline enum aie_slab_found
+static inline enum aie_slab_found
 aie_slabmap_remove(const void *ptr, u64 *val, u32 *entry)
 {
 	unsigned long pfn = aie_slab_pfn_of(ptr);

@@ -27,7 +27,7 @@ static inline bool aie_lifetimes_on(void)
 }
 
 /* Now, in lifetime units; ages are differences modulo 2^32. */
-static __always_inline u32 aie_lifetime_now(void)
+static inline u32 aie_lifetime_now(void)
 {
 	return local_clock() >> AIE_LIFETIME_SHIFT;
 }
@@ -36,7 +36,7 @@ static __always_inline u32 aie_lifetime_now(void)
  * A lifetime's bucket: 0 for 0 and 1 unit, k for [2^k, 2^(k+1)) units,
  * k = 1..31.
  */
-static __always_inline unsigned int aie_lifetime_bucket(u32 age)
+static inline unsigned int aie_lifetime_bucket(u32 age)
 {
 	return fls(age >> 1);
 }
@@ -46,7 +46,7 @@ static __always_inline unsigned int aie_lifetime_bucket(u32 age)
  * @age: this CPU's histogram only. Preemption disabled, any context but
  * NMI.
  */
-static __always_inline void aie_lifetime_record(u32 idx, u32 age, u64 weight)
+static inline void aie_lifetime_record(u32 idx, u32 age, u64 weight)
 {
 	local64_t *h = this_cpu_read(aie_lifetime_hists);
 

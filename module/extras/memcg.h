@@ -30,7 +30,7 @@ static inline bool aie_gfp_accounted(gfp_t gfp)
  * Whether the slab cache @s was created with SLAB_ACCOUNT, if memcg.c
  * found where struct kmem_cache keeps its flags.
  */
-static __always_inline bool aie_cache_accounted(const struct kmem_cache *s)
+static inline bool aie_cache_accounted(const struct kmem_cache *s)
 {
 	int off = READ_ONCE(aie_cache_flags_off);
 
@@ -44,7 +44,7 @@ static __always_inline bool aie_cache_accounted(const struct kmem_cache *s)
  * Inline: the kmem_cache probe's path then makes no call before its jump
  * to the tracking.
  */
-static __always_inline bool aie_slab_accounted(gfp_t gfp,
+static inline bool aie_slab_accounted(gfp_t gfp,
 					       const struct kmem_cache *s)
 {
 	return aie_gfp_accounted(gfp) ||

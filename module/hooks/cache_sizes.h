@@ -39,7 +39,7 @@ u64 aie_cache_sizes_miss(struct kmem_cache *s, const void *ptr);
 void aie_cache_sizes_register(void);
 void aie_cache_sizes_unregister(void);
 
-static __always_inline struct aie_cache_sizes *
+static inline struct aie_cache_sizes *
 aie_cache_sizes_at(unsigned int home, unsigned int i)
 {
 	return &aie_cache_sizes[(home + i) & AIE_CACHE_SIZES_MASK];
@@ -54,7 +54,7 @@ aie_cache_sizes_at(unsigned int home, unsigned int i)
  * an entry read with @s's pointer holds @s's sizes: one load to tell, no
  * second look.
  */
-static __always_inline bool aie_cache_sizes_read(const struct aie_cache_sizes *e,
+static inline bool aie_cache_sizes_read(const struct aie_cache_sizes *e,
 						 const struct kmem_cache *s,
 						 unsigned int *size,
 						 unsigned int *req)
@@ -72,13 +72,13 @@ static __always_inline bool aie_cache_sizes_read(const struct aie_cache_sizes *e
  * The object size in an entry's req, or in aie_cache_sizes_miss()'s.
  * Without CONFIG_MEMCG no cache is accounted, and the bit is never set.
  */
-static __always_inline unsigned int aie_cache_req(unsigned int req)
+static inline unsigned int aie_cache_req(unsigned int req)
 {
 	return IS_ENABLED(CONFIG_MEMCG) ? req & ~AIE_CACHE_ACCOUNTED : req;
 }
 
 /* Whether @req (an entry's req) says the cache is accounted. */
-static __always_inline bool aie_cache_acct(unsigned int req)
+static inline bool aie_cache_acct(unsigned int req)
 {
 	return IS_ENABLED(CONFIG_MEMCG) && (req & AIE_CACHE_ACCOUNTED);
 }
@@ -91,7 +91,7 @@ static __always_inline bool aie_cache_acct(unsigned int req)
  * with a few dozen caches in use) would otherwise pay the call on every
  * allocation.
  */
-static __always_inline bool aie_cache_sizes_hit(struct kmem_cache *s,
+static inline bool aie_cache_sizes_hit(struct kmem_cache *s,
 						unsigned int *size,
 						unsigned int *req)
 {
@@ -103,7 +103,7 @@ static __always_inline bool aie_cache_sizes_hit(struct kmem_cache *s,
 				    req);
 }
 
-static __always_inline void aie_cache_sizes_get(struct kmem_cache *s,
+static inline void aie_cache_sizes_get(struct kmem_cache *s,
 						const void *ptr,
 						unsigned int *size,
 						unsigned int *req)

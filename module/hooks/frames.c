@@ -22,7 +22,7 @@
  * hash of the wrapper sites' return addresses and frame sizes, filled as
  * they are learnt and never emptied: each wrapper frame costs a hash, a
  * comparison of the key in memory and an add of the frame in memory, and
- * only the call site itself is looked up, in the page site cache (aie.h)
+ * only the call site itself is looked up, in the page site cache (core/sites.h)
  * or the site table. A key is the low 32 bits of a return address.
  * Kernel text lies in the top 2 GiB of the address space (the kernel code
  * model of x86-64), so those 32 bits tell its return addresses apart.

@@ -68,38 +68,38 @@ extern unsigned long aie_walk_first_frame;
  * AIE_FRAMES_FAST to frames.c's walk, whose reads of keys are acquires:
  * no wrong frame is ever taken.
  */
-static __always_inline bool aie_wrapper_is(u32 h, unsigned long ret)
+static inline bool aie_wrapper_is(u32 h, unsigned long ret)
 {
 	/* Racy by design: see above */
 	return data_race(aie_wrapper_keys[h]) == (u32)ret;
 }
 
-static __always_inline unsigned long aie_wrapper_frame(u32 h)
+static inline unsigned long aie_wrapper_frame(u32 h)
 {
 	/* Racy by design: see aie_wrapper_is() */
 	return data_race(aie_wrapper_frames[h]);
 }
 
 /* Whether @ret is the walk's first frame kept, as aie_wrapper_is() */
-static __always_inline bool aie_walk_first_is(unsigned long ret)
+static inline bool aie_walk_first_is(unsigned long ret)
 {
 	/* Racy by design: see aie_wrapper_is() */
 	return data_race(aie_walk_first_key) == (u32)ret;
 }
 
-static __always_inline unsigned long aie_walk_first_frame_read(void)
+static inline unsigned long aie_walk_first_frame_read(void)
 {
 	/* Racy by design: see aie_wrapper_is() */
 	return data_race(aie_walk_first_frame);
 }
 
-static __always_inline u32 aie_wrapper_hash(unsigned long ret)
+static inline u32 aie_wrapper_hash(unsigned long ret)
 {
 	return hash_32((u32)ret, AIE_WRAPPERS_BITS);
 }
 
 /* The slot of the return address @frame bytes above the one at @slot. */
-static __always_inline const unsigned long *
+static inline const unsigned long *
 aie_frame_up(const unsigned long *slot, unsigned long frame)
 {
 	return (const unsigned long *)((const char *)slot + frame);
@@ -110,7 +110,7 @@ aie_frame_up(const unsigned long *slot, unsigned long frame)
  * for the common walk: at most AIE_FRAMES_FAST wrappers whose frame sizes
  * are at their hash's home entry, then a return address that is no
  * wrapper's there, the call site's as a rule, whose site is in the page
- * site cache (aie.h): true, with the site in *@sitep and its index in
+ * site cache (core/sites.h): true, with the site in *@sitep and its index in
  * *@idx; the caller tests its flags. The first frame, as a rule the
  * tracepoint's, is tried against aie_walk_first_key before the table.
  * False for anything else: the caller then takes aie_frames_caller(),
@@ -119,7 +119,7 @@ aie_frame_up(const unsigned long *slot, unsigned long frame)
  * compares. The loop is unrolled: a frame costs its load, the hash, a
  * comparison with the key in memory and an add of the frame in memory.
  */
-static __always_inline bool aie_frames_caller_fast(const unsigned long *slot,
+static inline bool aie_frames_caller_fast(const unsigned long *slot,
 						   struct aie_site **sitep,
 						   u32 *idx)
 {

@@ -70,7 +70,7 @@ static const char * const aie_pcpu_alloc_names[] = {
 };
 
 /* The object map's key for the percpu allocation @ptr: CPU 0's copy. */
-static __always_inline const void *aie_pcpu_key(void __percpu *ptr)
+static inline const void *aie_pcpu_key(void __percpu *ptr)
 {
 	return per_cpu_ptr(ptr, 0);
 }

@@ -58,7 +58,7 @@ static noinline __noclone void aie_slab_failed(void *data,
  * own first argument, is passed on unused, so that the probe's registers
  * are aie_track_slab_alloc()'s as they are.
  */
-static __always_inline void aie_slab_alloc(void *data,
+static inline void aie_slab_alloc(void *data,
 					   unsigned long call_site,
 					   const void *ptr, size_t bytes_req,
 					   size_t bytes_alloc, bool accounted)
@@ -82,7 +82,7 @@ static __always_inline void aie_slab_alloc(void *data,
  * nor ZERO_SIZE_PTR) in the probe. @s is the cache of a kmem_cache_alloc(),
  * or NULL for kmalloc.
  */
-static __always_inline void aie_slab_alloc_sampled(unsigned long call_site,
+static inline void aie_slab_alloc_sampled(unsigned long call_site,
 						   const void *ptr,
 						   size_t bytes_req,
 						   size_t bytes_alloc,
@@ -147,7 +147,7 @@ static noinline __noclone void aie_kmem_cache_all_miss(void *data,
  * sizes come first, as they do not depend on @ptr: aie_slab_alloc() then
  * tells a NULL result, with the test it makes anyway.
  */
-static __always_inline void __aie_kmem_cache_all(void *data,
+static inline void __aie_kmem_cache_all(void *data,
 						 unsigned long call_site,
 						 const void *ptr,
 						 struct kmem_cache *s,
@@ -248,7 +248,7 @@ static noinline void aie_slab_free_large(const void *ptr)
  * kfree(ZERO_SIZE_PTR) are not tested for here: they lie below the direct
  * map, past the slab map's page frames; their home slots are as likely
  * empty as any other's, and __aie_track_free() turns them away when they
- * are not.
+ * are not. Always inline: see aie_slab_freed() (track/free.h).
  */
 static __always_inline void aie_slab_free(const void *ptr)
 {

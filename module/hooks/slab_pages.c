@@ -36,7 +36,8 @@ static DEFINE_STATIC_KEY_FALSE(aie_slab_frees_objmap);
 
 /*
  * page.c's part of a block's free, @pfn within the map: see
- * aie_slab_probe_page_free().
+ * aie_slab_probe_page_free(). Always inline: see aie_slab_freed()
+ * (track/free.h).
  */
 static __always_inline void aie_slab_page_freed(struct page *page,
 						unsigned long pfn)

@@ -131,7 +131,7 @@ static noinline void aie_track_free_slow(unsigned long key)
 }
 
 /*
- * The free of @key, which aie_track_free() (aie.h) could not rule out: the
+ * The free of @key, which aie_track_free() (free.h) could not rule out: the
  * home slot in aie_objects of @hash, its hash, was taken. The fast path,
  * every call inlined: an object of weight 1, an object map without stamps
  * or tags2.

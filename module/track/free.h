@@ -22,7 +22,7 @@
 extern struct aie_objmap aie_objects, aie_weights;
 DECLARE_STATIC_KEY_FALSE(aie_track_slow_key);
 
-static __always_inline bool aie_track_slow(void)
+static inline bool aie_track_slow(void)
 {
 	return static_branch_unlikely(&aie_track_slow_key);
 }
@@ -42,7 +42,7 @@ void aie_track_page_replaced(const struct page *page, u32 rec);
  * Uncharge the object whose map value is @val and weight @weight. The map
  * holds the indexes of published sites only: no aie_site_at() needed.
  */
-static __always_inline void aie_uncharge_weighted(u64 val, u64 weight)
+static inline void aie_uncharge_weighted(u64 val, u64 weight)
 {
 	struct aie_site *site = &aie_sites[FIELD_GET(AIE_OBJ_SITE, val)];
 	u64 units = FIELD_GET(AIE_OBJ_SIZE, val), bytes;
@@ -63,7 +63,7 @@ aie_objects_insert(unsigned long key, u64 val, u64 *old)
 	return aie_objmap_insert(&aie_objects, key, val, old);
 }
 
-static __always_inline void aie_track_free(const void *key)
+static inline void aie_track_free(const void *key)
 {
 	u64 hash = aie_objmap_hash(&aie_objects, (unsigned long)key);
 
@@ -77,9 +77,13 @@ static __always_inline void aie_track_free(const void *key)
 /*
  * The free of the slab object @ptr whose record the slab map gave: @val,
  * taken from the page whose entry is @entry. Its site's counters inline,
- * in the free probes (hooks_slab.c), where the call it saves is a tenth
- * of the free's cost; a weighted object's, whose granule is the key of
- * its weight, out of line.
+ * in the free probes (hooks/slab.c); a weighted object's, whose granule
+ * is the key of its weight, out of line.
+ *
+ * This, aie_page_freed() and the free probes' bodies that call them
+ * (aie_slab_free(), aie_slab_page_freed()) are always inline: left to
+ * GCC, a large kmalloc+kfree pair costs 3 instructions more (make bench,
+ * 6.12).
  */
 static __always_inline void aie_slab_freed(const void *ptr, u32 entry,
 					   u64 val)
@@ -116,9 +120,9 @@ static __always_inline void aie_page_freed(const struct page *page, u32 rec)
  * mm_page_free of @page, page frame @pfn, within the map (the caller
  * tests @pfn against the slab map's bound, which is the page map's: see
  * aie_slabmap_init()): its record taken, if it has one, and the free done
- * (hooks.c), or looked for in the object map.
+ * (free.c), or looked for in the object map.
  */
-static __always_inline void aie_pagemap_free(struct page *page,
+static inline void aie_pagemap_free(struct page *page,
 					     unsigned long pfn)
 {
 	u32 rec;

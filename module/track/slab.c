@@ -27,7 +27,7 @@
  * The end of a charge of weight 1 by aie_site_charge_last() or the
  * functions it hands over to: out of aie_ctr_nest, then the capture.
  */
-static __always_inline void aie_charge_done(struct aie_site *site, u64 bytes)
+static inline void aie_charge_done(struct aie_site *site, u64 bytes)
 {
 	this_cpu_dec(aie_ctr_nest);
 	if (aie_capture_on())
@@ -63,7 +63,7 @@ static noinline void aie_charge_high(struct aie_site *site, u64 bytes)
  * nothing of the caller's lives across a call, and it has fewer registers
  * to save.
  */
-static __always_inline void aie_site_charge_last(struct aie_site *site,
+static inline void aie_site_charge_last(struct aie_site *site,
 						 u64 bytes, u64 slack,
 						 bool accounted)
 {
@@ -102,7 +102,7 @@ static noinline void aie_track_slab_replaced(struct aie_site *site,
 }
 
 /* What aie_site_charge() counts as slack: @bytes less @req, or 0. */
-static __always_inline u64 aie_slab_slack(u64 bytes, u64 req)
+static inline u64 aie_slab_slack(u64 bytes, u64 req)
 {
 	return bytes > req ? bytes - req : 0;
 }
@@ -158,8 +158,8 @@ capture:
  * packed, the charge. @slack: @bytes less the request, or 0. Every way
  * out is a return or a jump (aie_site_charge_last()), and the rare ones
  * take the call site from @site: aie_track_slab_alloc() keeps neither
- * the call site nor the request past its site lookup, and saves two
- * registers where it saved four.
+ * the call site nor the request past its site lookup. Always inline: see
+ * aie_track_alloc_at() (track.c).
  */
 static __always_inline void
 aie_track_slab_alloc_at(struct aie_site *site, u32 idx, const void *ptr,
@@ -197,7 +197,7 @@ none:
  * the slack's field the narrower. An object of 4 MiB or more takes
  * __aie_track_alloc(), which tests both fields.
  */
-static __always_inline bool aie_slab_oversize(u64 bytes)
+static inline bool aie_slab_oversize(u64 bytes)
 {
 	BUILD_BUG_ON(FIELD_MAX(AIE_OBJ_SLACK) > FIELD_MAX(AIE_OBJ_SIZE));
 	return bytes - 1 >= FIELD_MAX(AIE_OBJ_SLACK);

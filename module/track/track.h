@@ -42,7 +42,7 @@ void aie_track_failed_n(unsigned long call_site, enum aie_type type,
  * Whether @site is an allocator's internal one (callers.c), whose event
  * another counts: counted as such, to be left.
  */
-static __always_inline bool aie_track_internal(struct aie_site *site)
+static inline bool aie_track_internal(struct aie_site *site)
 {
 	if (!site || !test_bit(AIE_SITE_INTERNAL, &site->flags))
 		return false;
@@ -52,8 +52,8 @@ static __always_inline bool aie_track_internal(struct aie_site *site)
 
 /*
  * The fast path of a page block's allocation, inline in the page probe's
- * common walk (hooks_page.c) and, through aie_pagemap_track(), in
- * aie_track_page_alloc() (hooks.c): an enabled site, @site, whose flags
+ * common walk (hooks/page_alloc.c) and, through aie_pagemap_track(), in
+ * aie_track_page_alloc() (track.c): an enabled site, @site, whose flags
  * the caller has found clear of AIE_SITE_SLOW, and the page map's entry
  * of the block's first page frame empty: the record is packed from the
  * site, @acct (AIE_PAGE_ACCOUNTED or 0) and the block's size in pages
@@ -61,7 +61,7 @@ static __always_inline bool aie_track_internal(struct aie_site *site)
  * with the block's bytes, of weight 1. False for anything else, left to
  * aie_track_page_alloc()'s general path. @idx: the site's index.
  */
-static __always_inline bool __aie_pagemap_track(struct aie_site *site,
+static inline bool __aie_pagemap_track(struct aie_site *site,
 						u32 idx, struct page *page,
 						unsigned int order, u32 acct)
 {
@@ -84,7 +84,7 @@ static __always_inline bool __aie_pagemap_track(struct aie_site *site,
 }
 
 /* __aie_pagemap_track() of a site whose flags are not tested yet. */
-static __always_inline bool aie_pagemap_track(struct aie_site *site,
+static inline bool aie_pagemap_track(struct aie_site *site,
 					      struct page *page, u64 bytes,
 					      bool accounted)
 {
@@ -100,12 +100,12 @@ static __always_inline bool aie_pagemap_track(struct aie_site *site,
  * The hooks' entry points. What they turn away costs a few instructions
  * here, inlined into the probe: an allocation that sampling skips or while
  * "disable all" is the only rule, a free of an object never tracked. The
- * rest goes to hooks.c. Preemption disabled, any context but NMI.
+ * rest goes to track.c. Preemption disabled, any context but NMI.
  *
  * aie_track_alloc_weight() is for a probe that asked sampling itself
  * (@weight 1 with sampling off, else from aie_sample_weight(); 0: skipped).
  */
-static __always_inline void aie_track_alloc_weight(unsigned long call_site,
+static inline void aie_track_alloc_weight(unsigned long call_site,
 						   enum aie_type type,
 						   const void *key, u64 bytes,
 						   u64 req, u64 weight,
@@ -120,7 +120,7 @@ static __always_inline void aie_track_alloc_weight(unsigned long call_site,
 				  accounted);
 }
 
-static __always_inline void aie_track_alloc(unsigned long call_site,
+static inline void aie_track_alloc(unsigned long call_site,
 					    enum aie_type type,
 					    const void *key, u64 bytes,
 					    u64 req, bool accounted)
