@@ -52,8 +52,8 @@ static bool aie_cache_destroy_hooked;
  * A miss at @s's home and the next entry, out of line, off the probes'
  * path: the entries past them, then ksize(). The slot size comes back in
  * the low 32 bits, the object size and AIE_CACHE_ACCOUNTED in the high
- * ones (values, not pointers, so that the caller keeps them in
- * registers). The entry is set by the second of two misses that agree,
+ * ones: a value, not pointers, so that the caller's sizes need no stack
+ * slot. The entry is set by the second of two misses that agree,
  * under aie_cache_sizes_lock, taken with trylock: a miss that finds it
  * taken leaves the table alone.
  * A kmem_cache_destroy() since the first miss, or since this one began,

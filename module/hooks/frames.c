@@ -202,8 +202,8 @@ static unsigned int aie_frames_learn(const unsigned long *slot)
  * at @slot: the first return address above it that is no wrapper's; 0
  * when the walk went further than any chain of wrappers goes. With it,
  * its site: the call site's, or that of the wrapper where the walk had to
- * stop, or NULL when the site table has none. Returned by value, in two
- * registers: the caller keeps no stack slot for it (and so no canary).
+ * stop, or NULL when the site table has none. Returned by value: the
+ * caller keeps no stack slot for it (and so no stack canary).
  * The page probe tries aie_frames_caller_fast() (frames.h) first.
  */
 struct aie_frames_found aie_frames_caller(const unsigned long *slot)

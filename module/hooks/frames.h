@@ -106,8 +106,7 @@ aie_frame_up(const unsigned long *slot, unsigned long frame)
 }
 
 /*
- * aie_frames_caller() without a call, and so without a saved register,
- * for the common walk: at most AIE_FRAMES_FAST wrappers whose frame sizes
+ * aie_frames_caller() without a call, for the common walk: at most AIE_FRAMES_FAST wrappers whose frame sizes
  * are at their hash's home entry, then a return address that is no
  * wrapper's there, the call site's as a rule, whose site is in the page
  * site cache (core/sites.h): true, with the site in *@sitep and its index in
@@ -139,7 +138,7 @@ static inline bool aie_frames_caller_fast(const unsigned long *slot,
 	}
 	return false;
 caller:
-	/* Read again: no register holds it through the walk */
+	/* Read again rather than kept through the walk */
 	ret = READ_ONCE(*slot);
 	if (unlikely(!aie_site_cache_find(aie_site_cache_page,
 					  AIE_SITE_CACHE_PAGE_BITS, ret, &e))) {

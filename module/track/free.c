@@ -221,7 +221,7 @@ static noinline void aie_track_unseen_at(unsigned long key, u64 hash)
  * The object map's object at @key, the first byte of pages going back to
  * the page allocator (slabmap.c): if one is there, its free was not seen,
  * as nothing can live there any more. Its home slot empty, as a rule,
- * turns it away before any register is saved.
+ * turns it away inline, before any call.
  */
 void aie_track_unseen_key(unsigned long key)
 {

@@ -58,10 +58,9 @@ static noinline void aie_charge_high(struct aie_site *site, u64 bytes)
 
 /*
  * aie_site_charge() of weight 1, then the capture: what a fast path does
- * last. Each way out is a return or a jump: the slot held by another site
- * and a new high take functions that finish it all (counters.c), so that
- * nothing of the caller's lives across a call, and it has fewer registers
- * to save.
+ * last. Each way out is a return or a tail call: the slot held by another
+ * site and a new high take functions that finish it all, so that nothing
+ * of the caller's lives across a call.
  */
 static inline void aie_site_charge_last(struct aie_site *site,
 						 u64 bytes, u64 slack,
@@ -171,7 +170,6 @@ aie_track_slab_alloc_at(struct aie_site *site, u32 idx, const void *ptr,
 
 	if (unlikely(!e))
 		goto none;
-	/* Both shifts by the count of one register */
 	shift = aie_slab_shift(e);
 	g = (unsigned long)ptr >> shift;
 	if (unlikely(!(bytes >> shift)))
@@ -223,8 +221,8 @@ static noinline void aie_track_slab_alloc_flagged(struct aie_site *site,
 /*
  * aie_track_slab_alloc() of a call site not in the slab site cache: its
  * entry is empty (the site is new, or the cache has not seen it yet), or
- * another site holds it. Out of line, so that the lookups do not make the
- * common case save more registers: the home bucket, then aie_site_get().
+ * another site holds it. Out of line, off the common case: the home
+ * bucket, then aie_site_get().
  * A site found fills an empty entry.
  */
 static noinline void aie_track_slab_alloc_get(unsigned long call_site,

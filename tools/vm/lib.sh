@@ -155,7 +155,8 @@ aie_build() {
 	rm -rf "$st" "$AIE_OUT/ksft" && mkdir -p "$st/kselftest" "$AIE_OUT/ksft"
 	aie_log "building for $AIE_KREL"
 	aie_make -s -C "$AIE_TOP" clean KDIR="$AIE_KDIR" >/dev/null 2>&1 || true
-	aie_make -s -C "$AIE_TOP" KDIR="$AIE_KDIR" >&2 || aie_die "module build failed"
+	aie_make -s -C "$AIE_TOP" KDIR="$AIE_KDIR" AIE_WERROR=y >&2 ||
+		aie_die "module build failed"
 	aie_make -s -C "$AIE_TOP/selftests/allocinfo_ext" KSFT_DIR="$ksft" \
 		KDIR="$AIE_KDIR" OUTPUT="$AIE_OUT/ksft" \
 		INSTALL_PATH="$st/kselftest/allocinfo_ext" install >&2 ||
