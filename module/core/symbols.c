@@ -21,6 +21,7 @@
 #include <linux/string.h>
 
 #include "aie.h"
+#include "compat.h"
 #include "symbols.h"
 
 #define AIE_SYM_LEVELS	4

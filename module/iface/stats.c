@@ -83,7 +83,8 @@ int aie_stats_show(struct seq_file *m, void *v)
 	aie_capture_show(m);
 	seq_printf(m, "lifetimes %s\n", aie_lifetimes_on() ? "on" : "off");
 	seq_printf(m, "lifetime_hist_bytes %zu\n", aie_lifetimes_memory());
-	seq_printf(m, "site_table_bytes %zu\n", aie_sites_memory());
+	seq_printf(m, "site_table_bytes %zu\n",
+		   aie_sites_memory() + aie_ctrs_memory());
 	seq_printf(m, "site_counter_bytes %zu\n",
 		   aie_sites_ctrs_memory() + aie_ctrs_memory());
 	seq_printf(m, "counter_slot_bytes %zu\n", aie_ctrs_memory());

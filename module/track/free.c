@@ -26,6 +26,7 @@
 
 #include <linux/bitfield.h>
 #include <linux/mm.h>
+#include <linux/slab.h>
 
 #include "aie.h"
 #include "core/counters.h"
