@@ -65,7 +65,7 @@ void aie_ctrs_reset(void);
  * this_cpu_read() needs a load first.
  */
 static inline bool aie_slot_holds(struct aie_ctr_slot __percpu *s,
-					   const struct aie_site *site)
+				  const struct aie_site *site)
 {
 	barrier();
 	return raw_cpu_read(s->site) == site;
@@ -76,8 +76,8 @@ static inline bool aie_slot_holds(struct aie_ctr_slot __percpu *s,
  * and @slack for @weight allocations, already multiplied.
  */
 static inline void aie_slot_charge(struct aie_ctr_slot __percpu *s,
-					    u64 bytes, u64 slack, u64 weight,
-					    bool accounted)
+				   u64 bytes, u64 slack, u64 weight,
+				   bool accounted)
 {
 	this_cpu_add(s->live_bytes, bytes);
 	this_cpu_add(s->live_calls, weight);

@@ -45,7 +45,7 @@ struct aie_objmap {
  * top map->bits bits are the key's home slot.
  */
 static inline u64 aie_objmap_hash(const struct aie_objmap *map,
-					   unsigned long key)
+				  unsigned long key)
 {
 	return (u64)key * map->mult;
 }
@@ -135,7 +135,7 @@ struct aie_tag {
 };
 
 static inline struct aie_tag aie_objmap_tag(const struct aie_objmap *map,
-						     u64 hash, u32 *tags2)
+					    u64 hash, u32 *tags2)
 {
 	struct aie_tag t = { .tag = hash >> map->tshift };
 
@@ -175,8 +175,8 @@ aie_objmap_shard(const struct aie_objmap *map, u64 hash,
 
 /* The entry of the slot at @slot in a parallel array @arr, or NULL. */
 static inline u32 *aie_objmap_at(const struct aie_objmap *map,
-					  u32 *arr,
-					  const struct aie_slot *slot)
+				 u32 *arr,
+				 const struct aie_slot *slot)
 {
 	return arr ? &arr[slot - map->slots] : NULL;
 }
@@ -186,8 +186,8 @@ static inline u32 *aie_objmap_at(const struct aie_objmap *map,
  * sequence. @tags2: the shard's first in map->tags2, or NULL.
  */
 static inline u32 aie_objmap_find(struct aie_slot *base,
-					   const u32 *tags2, u32 i,
-					   struct aie_tag t)
+				  const u32 *tags2, u32 i,
+				  struct aie_tag t)
 {
 	if (likely(!tags2)) {
 		while (base[i].lo && base[i].tag != t.tag)
@@ -205,8 +205,8 @@ static inline u32 aie_objmap_find(struct aie_slot *base,
  * that knows the map has none, leaves no code for them.
  */
 static inline u32 *aie_objmap_tags2(const struct aie_objmap *map,
-					     const struct aie_slot *base,
-					     bool wide)
+				    const struct aie_slot *base,
+				    bool wide)
 {
 	return wide ? aie_objmap_at(map, map->tags2, base) : NULL;
 }
@@ -261,8 +261,8 @@ __aie_objmap_insert(struct aie_objmap *map, u64 hash, u64 val,
  * @stamps, the shard's first of each parallel array or NULL, move alike.
  */
 static inline void aie_objmap_delete_at(struct aie_slot *base,
-						 u32 *tags2, u32 *stamps,
-						 u32 i)
+					u32 *tags2, u32 *stamps,
+					u32 i)
 {
 	u32 j = i, home;
 

@@ -129,7 +129,7 @@ bool aie_sel_match(const struct aie_sel *sel, const struct aie_sym *sym,
 
 /* The state @rules (NULL: none) give a site named @sym at @location. */
 bool aie_rules_eval(const struct aie_rules *rules,
-			   const struct aie_sym *sym, const char *location)
+		    const struct aie_sym *sym, const char *location)
 {
 	int i;
 

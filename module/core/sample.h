@@ -88,5 +88,4 @@ static inline u64 aie_sample(u64 bytes)
 	return aie_sample_weight(every, bytes);
 }
 
-
 #endif /* _AIE_SAMPLE_H */

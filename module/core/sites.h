@@ -99,7 +99,7 @@ static inline u32 aie_site_index(const struct aie_site *site)
  * and an xor first spread them about as random keys would.
  */
 static inline unsigned long aie_site_home(unsigned long call_site,
-						   enum aie_type type)
+					  enum aie_type type)
 {
 	unsigned long key = call_site ^ type;
 
@@ -114,9 +114,9 @@ static inline unsigned long aie_site_home(unsigned long call_site,
  * needs the site and the answer tests no pointer for NULL.
  */
 static inline bool aie_site_at_home(unsigned long call_site,
-					     enum aie_type type,
-					     unsigned long unless,
-					     struct aie_site **sitep)
+				    enum aie_type type,
+				    unsigned long unless,
+				    struct aie_site **sitep)
 {
 	/* Pairs with the cmpxchg() that published the site (sites.c). */
 	u32 b = smp_load_acquire(&aie_site_hash[aie_site_home(call_site,
@@ -173,7 +173,7 @@ static inline u32 aie_site_cache_hash(u32 key)
 
 /* The index of @call_site's own entry in a cache of 2^@bits entries. */
 static inline u32 aie_site_cache_index(unsigned long call_site,
-						unsigned int bits)
+				       unsigned int bits)
 {
 	return aie_site_cache_hash(call_site) >> (32 - bits);
 }
@@ -203,8 +203,8 @@ static inline u32 aie_site_cache_idx(u64 e)
  * one's through a hit: that would cost a hit two moves.
  */
 static inline bool aie_site_cache_find(const u64 *cache,
-						unsigned int bits, u32 key,
-						u64 *e)
+				       unsigned int bits, u32 key,
+				       u64 *e)
 {
 	unsigned int w;
 	u32 i;
@@ -242,7 +242,7 @@ aie_site_find_home(unsigned long call_site, enum aie_type type)
  * are (the hash has twice as many buckets as sites), without a call.
  */
 static inline struct aie_site *aie_site_find(unsigned long call_site,
-						      enum aie_type type)
+					     enum aie_type type)
 {
 	return aie_site_find_home(call_site, type) ?:
 	       aie_site_get(call_site, type);

@@ -171,7 +171,7 @@ void aie_slab_unmark(const void *ptr);
  * that its free looks there too (aie_slab_spill()).
  */
 static inline u64 *aie_slabmap_slot(const void *ptr, u64 bytes,
-					     unsigned long *gkey)
+				    unsigned long *gkey)
 {
 	u32 e = aie_slab_entry(ptr);
 

@@ -30,5 +30,4 @@ void aie_site_name_read(struct aie_site *site, struct aie_sym *sym);
 struct aie_site_name *aie_site_name_copy(const struct aie_sym *sym);
 struct aie_sym *aie_sym_scratch(void);
 
-
 #endif /* _AIE_SYMBOLS_H */

@@ -28,5 +28,4 @@ size_t aie_capture_memory(void);
 int aie_capture_init(void);
 void aie_capture_exit(void);
 
-
 #endif /* _AIE_CAPTURE_H */

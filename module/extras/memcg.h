@@ -45,11 +45,10 @@ static inline bool aie_cache_accounted(const struct kmem_cache *s)
  * to the tracking.
  */
 static inline bool aie_slab_accounted(gfp_t gfp,
-					       const struct kmem_cache *s)
+				      const struct kmem_cache *s)
 {
 	return aie_gfp_accounted(gfp) ||
 	       (IS_ENABLED(CONFIG_MEMCG) && aie_cache_accounted(s));
 }
-
 
 #endif /* _AIE_MEMCG_H */

@@ -5,7 +5,6 @@
 #ifndef _AIE_MODULES_H
 #define _AIE_MODULES_H
 
-
 int aie_modules_init(void);
 void aie_modules_exit(void);
 

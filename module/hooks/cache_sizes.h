@@ -55,9 +55,9 @@ aie_cache_sizes_at(unsigned int home, unsigned int i)
  * second look.
  */
 static inline bool aie_cache_sizes_read(const struct aie_cache_sizes *e,
-						 const struct kmem_cache *s,
-						 unsigned int *size,
-						 unsigned int *req)
+					const struct kmem_cache *s,
+					unsigned int *size,
+					unsigned int *req)
 {
 	/* Pairs with the smp_store_release() in aie_cache_sizes_miss(). */
 	if (smp_load_acquire(&e->cache) != s)
@@ -92,8 +92,8 @@ static inline bool aie_cache_acct(unsigned int req)
  * allocation.
  */
 static inline bool aie_cache_sizes_hit(struct kmem_cache *s,
-						unsigned int *size,
-						unsigned int *req)
+				       unsigned int *size,
+				       unsigned int *req)
 {
 	unsigned int home = hash_ptr(s, AIE_CACHE_SIZES_BITS);
 
@@ -104,9 +104,9 @@ static inline bool aie_cache_sizes_hit(struct kmem_cache *s,
 }
 
 static inline void aie_cache_sizes_get(struct kmem_cache *s,
-						const void *ptr,
-						unsigned int *size,
-						unsigned int *req)
+				       const void *ptr,
+				       unsigned int *size,
+				       unsigned int *req)
 {
 	u64 sizes;
 

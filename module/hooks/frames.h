@@ -106,8 +106,9 @@ aie_frame_up(const unsigned long *slot, unsigned long frame)
 }
 
 /*
- * aie_frames_caller() without a call, for the common walk: at most AIE_FRAMES_FAST wrappers whose frame sizes
- * are at their hash's home entry, then a return address that is no
+ * aie_frames_caller() without a call, for the common walk: at most
+ * AIE_FRAMES_FAST wrappers whose frame sizes are at their hash's home
+ * entry, then a return address that is no
  * wrapper's there, the call site's as a rule, whose site is in the page
  * site cache (core/sites.h): true, with the site in *@sitep and its index in
  * *@idx; the caller tests its flags. The first frame, as a rule the
@@ -119,8 +120,8 @@ aie_frame_up(const unsigned long *slot, unsigned long frame)
  * comparison with the key in memory and an add of the frame in memory.
  */
 static inline bool aie_frames_caller_fast(const unsigned long *slot,
-						   struct aie_site **sitep,
-						   u32 *idx)
+					  struct aie_site **sitep,
+					  u32 *idx)
 {
 	unsigned long ret;
 	unsigned int i;

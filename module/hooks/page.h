@@ -5,7 +5,6 @@
 #ifndef _AIE_PAGE_H
 #define _AIE_PAGE_H
 
-
 int aie_page_hooks_register(void);
 void aie_page_hooks_unregister(void);
 void aie_page_allocs_pause(void);

@@ -123,7 +123,7 @@ rest:
  * the walk starts there.
  */
 void aie_probe_page_alloc(void *data, struct page *page,
-				 unsigned int order, gfp_t gfp, int migratetype)
+			  unsigned int order, gfp_t gfp, int migratetype)
 {
 	aie_page_alloc_entry((unsigned long *)__builtin_frame_address(0) + 1,
 			     page, order, gfp);

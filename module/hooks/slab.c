@@ -59,9 +59,9 @@ static noinline __noclone void aie_slab_failed(void *data,
  * are aie_track_slab_alloc()'s as they are.
  */
 static inline void aie_slab_alloc(void *data,
-					   unsigned long call_site,
-					   const void *ptr, size_t bytes_req,
-					   size_t bytes_alloc, bool accounted)
+				  unsigned long call_site,
+				  const void *ptr, size_t bytes_req,
+				  size_t bytes_alloc, bool accounted)
 {
 	if (unlikely(ZERO_OR_NULL_PTR(ptr))) {
 		if (!ptr)
@@ -83,11 +83,11 @@ static inline void aie_slab_alloc(void *data,
  * or NULL for kmalloc.
  */
 static inline void aie_slab_alloc_sampled(unsigned long call_site,
-						   const void *ptr,
-						   size_t bytes_req,
-						   size_t bytes_alloc,
-						   gfp_t gfp,
-						   struct kmem_cache *s)
+					  const void *ptr,
+					  size_t bytes_req,
+					  size_t bytes_alloc,
+					  gfp_t gfp,
+					  struct kmem_cache *s)
 {
 	aie_track_alloc_weight(call_site, AIE_TYPE_SLAB, ptr, bytes_alloc,
 			       bytes_req,
@@ -148,10 +148,10 @@ static noinline __noclone void aie_kmem_cache_all_miss(void *data,
  * tells a NULL result, with the test it makes anyway.
  */
 static inline void __aie_kmem_cache_all(void *data,
-						 unsigned long call_site,
-						 const void *ptr,
-						 struct kmem_cache *s,
-						 gfp_t gfp_flags)
+					unsigned long call_site,
+					const void *ptr,
+					struct kmem_cache *s,
+					gfp_t gfp_flags)
 {
 	unsigned int size, req;
 

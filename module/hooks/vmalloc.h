@@ -5,7 +5,6 @@
 #ifndef _AIE_VMALLOC_H
 #define _AIE_VMALLOC_H
 
-
 int aie_vmalloc_hooks_register(void);
 void aie_vmalloc_hooks_unregister(void);
 void aie_vmalloc_allocs_pause(void);

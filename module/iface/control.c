@@ -35,7 +35,7 @@
 
 /* Bring one site in line with @rules. The rules mutex held. */
 static void aie_control_apply_site(const struct aie_rules *rules,
-				 struct aie_site *site, struct aie_sym *sym)
+				   struct aie_site *site, struct aie_sym *sym)
 {
 	const char *loc;
 
@@ -54,7 +54,7 @@ static void aie_control_apply_site(const struct aie_rules *rules,
 }
 
 static void aie_control_apply_all(const struct aie_rules *rules,
-				struct aie_sym *sym)
+				  struct aie_sym *sym)
 {
 	u32 i, n = aie_sites_nr();
 	struct aie_site *site;

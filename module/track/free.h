@@ -123,7 +123,7 @@ static __always_inline void aie_page_freed(const struct page *page, u32 rec)
  * (free.c), or looked for in the object map.
  */
 static inline void aie_pagemap_free(struct page *page,
-					     unsigned long pfn)
+				    unsigned long pfn)
 {
 	u32 rec;
 

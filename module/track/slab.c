@@ -40,7 +40,7 @@ static inline void aie_charge_done(struct aie_site *site, u64 bytes)
  * disabled, inside aie_ctr_nest, which this leaves.
  */
 static noinline void aie_charge_missed(struct aie_site *site, u64 bytes, u64 slack,
-		       bool accounted)
+				       bool accounted)
 {
 	aie_ctr_miss(site, bytes, 1, slack, accounted ? bytes : 0, true);
 	aie_charge_done(site, bytes);
@@ -63,8 +63,8 @@ static noinline void aie_charge_high(struct aie_site *site, u64 bytes)
  * of the caller's lives across a call.
  */
 static inline void aie_site_charge_last(struct aie_site *site,
-						 u64 bytes, u64 slack,
-						 bool accounted)
+					u64 bytes, u64 slack,
+					bool accounted)
 {
 	struct aie_ctr_slot __percpu *s = site->slot;
 

@@ -62,8 +62,8 @@ static inline bool aie_track_internal(struct aie_site *site)
  * aie_track_page_alloc()'s general path. @idx: the site's index.
  */
 static inline bool __aie_pagemap_track(struct aie_site *site,
-						u32 idx, struct page *page,
-						unsigned int order, u32 acct)
+				       u32 idx, struct page *page,
+				       unsigned int order, u32 acct)
 {
 	unsigned long pfn = page_to_pfn(page);
 	u64 bytes = PAGE_SIZE << order;
@@ -85,8 +85,8 @@ static inline bool __aie_pagemap_track(struct aie_site *site,
 
 /* __aie_pagemap_track() of a site whose flags are not tested yet. */
 static inline bool aie_pagemap_track(struct aie_site *site,
-					      struct page *page, u64 bytes,
-					      bool accounted)
+				     struct page *page, u64 bytes,
+				     bool accounted)
 {
 	if (unlikely(READ_ONCE(site->flags) & AIE_SITE_SLOW))
 		return false;
@@ -106,10 +106,10 @@ static inline bool aie_pagemap_track(struct aie_site *site,
  * (@weight 1 with sampling off, else from aie_sample_weight(); 0: skipped).
  */
 static inline void aie_track_alloc_weight(unsigned long call_site,
-						   enum aie_type type,
-						   const void *key, u64 bytes,
-						   u64 req, u64 weight,
-						   bool accounted)
+					  enum aie_type type,
+					  const void *key, u64 bytes,
+					  u64 req, u64 weight,
+					  bool accounted)
 {
 	if (aie_all_off()) {
 		aie_count(disabled);
@@ -121,9 +121,9 @@ static inline void aie_track_alloc_weight(unsigned long call_site,
 }
 
 static inline void aie_track_alloc(unsigned long call_site,
-					    enum aie_type type,
-					    const void *key, u64 bytes,
-					    u64 req, bool accounted)
+				   enum aie_type type,
+				   const void *key, u64 bytes,
+				   u64 req, bool accounted)
 {
 	aie_track_alloc_weight(call_site, type, key, bytes, req,
 			       aie_sample(bytes), accounted);
