@@ -245,8 +245,8 @@ static noinline void aie_track_slab_alloc_get(unsigned long call_site,
 }
 
 /*
- * __aie_track_alloc() of a slab object of weight 1 with the slab map on,
- * its own function so that its registers are its own: the site from the
+ * __aie_track_alloc() of a slab object of weight 1 with the slab map on:
+ * the site from the
  * slab site cache (or, not there, through aie_track_slab_alloc_get()),
  * the record from the page frame's entry, the charge. What it does not
  * take: an allocator's internal site is counted and left
@@ -257,9 +257,8 @@ static noinline void aie_track_slab_alloc_get(unsigned long call_site,
  * KFENCE object's, a slab's of too many granules) goes to the object
  * map; a site with other flags or none to be had, a granule above the
  * slot, or a value that does not pack, goes to __aie_track_alloc(),
- * which does it all again its way. Six arguments in registers: @unused
- * is the slab probes' own first argument, so that they pass theirs on in
- * the registers they came in (hooks_slab.c).
+ * which does it all again its way. @unused: the slab probes' own first
+ * argument, so that they forward theirs untouched (hooks/slab.c).
  */
 void aie_track_slab_alloc(void *unused, unsigned long call_site,
 			  const void *ptr, u64 req, u64 bytes, bool accounted)

@@ -298,8 +298,8 @@ void __aie_track_alloc(unsigned long call_site, enum aie_type type,
 
 /*
  * aie_track_slab_alloc() with the slab map off: __aie_track_alloc(). Its
- * own function, of the same arguments, so that the probes' functions
- * reach either with the registers they came in.
+ * own function, of the same arguments, so that the probes reach either
+ * with theirs untouched (hooks/slab.c).
  */
 void aie_track_slab_alloc_objmap(void *unused, unsigned long call_site,
 				 const void *ptr, u64 req, u64 bytes,
