@@ -199,8 +199,11 @@ static inline u32 aie_site_cache_idx(u64 e)
  * in @cache of 2^@bits entries, holds it: that entry in *@e. The call
  * site's own entry first; then the others, each a load and a comparison,
  * out of the way of a hit in the first. Their index is made again from
- * the key, hidden from the compiler, so that no register keeps the first
- * one's through a hit: that would cost a hit two moves.
+ * the key, hidden from the compiler, so that nothing of the first one's
+ * is kept through a hit; the loop is unrolled. These two, with the
+ * unrolled walk of aie_frames_caller_fast() (hooks/frames.h), save 3
+ * instructions per kmalloc+kfree or kmem_cache pair, 5 per page pair and
+ * 7 per large kmalloc pair (make bench, 6.12).
  */
 static inline bool aie_site_cache_find(const u64 *cache,
 				       unsigned int bits, u32 key,

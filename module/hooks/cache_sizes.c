@@ -59,7 +59,7 @@ static bool aie_cache_destroy_hooked;
  * A kmem_cache_destroy() since the first miss, or since this one began,
  * leaves it alone too.
  */
-noinline u64 aie_cache_sizes_miss(struct kmem_cache *s, const void *ptr)
+u64 aie_cache_sizes_miss(struct kmem_cache *s, const void *ptr)
 {
 	unsigned long gen = atomic_long_read(&aie_cache_gen), flags;
 	unsigned int home = hash_ptr(s, AIE_CACHE_SIZES_BITS), size, req, i;

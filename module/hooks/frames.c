@@ -94,7 +94,7 @@ static bool aie_wrapper_is_acquire(u32 h, unsigned long ret)
  * The frame size of the wrapper whose return address is @ret, or 0, from
  * the entries after its first, @h, which held another.
  */
-static noinline unsigned long aie_wrapper_frame_far(unsigned long ret, u32 h)
+static unsigned long aie_wrapper_frame_far(unsigned long ret, u32 h)
 {
 	unsigned int i;
 	u32 k;
@@ -166,7 +166,9 @@ static void aie_walk_first_keep(unsigned long ret, unsigned int frame)
  * a wrapper's return address, to the slot of the next return address
  * above it, as the unwinder sees it; 0 when it cannot be told. An ORC
  * unwinder's frame k returns to state.ip, read at state.sp - 8. Slow (a
- * walk of the whole stack), once per wrapper site.
+ * walk of the whole stack), once per wrapper site: out of line, so that
+ * its struct unwind_state is on the stack only while it runs, not in
+ * the frame of every page allocation's walk.
  */
 static noinline unsigned int aie_frames_learn(const unsigned long *slot)
 {

@@ -117,7 +117,8 @@ aie_frame_up(const unsigned long *slot, unsigned long frame)
  * which walks again from @slot and fills the cache. Kernel text is told
  * by the low 32 bits of its addresses (frames.c), which are all the walk
  * compares. The loop is unrolled: a frame costs its load, the hash, a
- * comparison with the key in memory and an add of the frame in memory.
+ * comparison with the key in memory and an add of the frame in memory
+ * (the figure: aie_site_cache_find(), core/sites.h).
  */
 static inline bool aie_frames_caller_fast(const unsigned long *slot,
 					  struct aie_site **sitep,

@@ -51,7 +51,7 @@ static __always_inline void aie_slab_page_freed(struct page *page,
 /*
  * The free of a block whose first page frame has entry @e: its drop, then
  * the rest, out of line, so that the probe makes no call on its common
- * path.
+ * path (the figure: page_alloc.c).
  */
 static noinline void aie_slab_page_free_drop(struct page *page,
 					     unsigned long pfn,

@@ -3,6 +3,10 @@
  * track.h - an allocation charged to its site (track.c, slab.c). The
  * probes' entry points, and the page map's fast path, are inline here:
  * what they turn away costs a few instructions in the probe.
+ *
+ * What is rare in track/ is out of line (noinline): inlined where GCC
+ * would, it costs 12 instructions more per kmalloc+kfree pair, 12 per
+ * kmem_cache pair and 13 per large kmalloc pair (make bench, 6.12).
  */
 #ifndef _AIE_TRACK_H
 #define _AIE_TRACK_H
