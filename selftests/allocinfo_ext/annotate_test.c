@@ -5,12 +5,13 @@
  * allocation site must then read back as the exact file:line of its
  * allocation call.
  *
- * The expected lines come from the helper's source (aie_helper.c beside
+ * The expected lines come from the helper's sources (aie_helper_*.c beside
  * the test): the line of the kmalloc/kmem_cache_alloc/kstrdup/kmemdup call
  * in each function, and for the functions that AIE_HELPER_KMALLOC(n)
  * generates, the line of that macro's use, to which the compiler assigns
- * the code it expands to. The file is the one the DWARF names, the name
- * the build gave the compiler, which the helper reports (helper_src()).
+ * the code it expands to; in the one file of them that has it. The file
+ * is the one the DWARF names, the name the build gave the compiler, which
+ * the helper reports for each of its files (helper_srcs()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,7 +24,8 @@
 #include "aie_util.h"
 
 #define TOOL		"./allocinfo-ext"
-#define HELPER_SOURCE	"./aie_helper.c"
+#define HELPER_SOURCES	"/sys/kernel/debug/aie_helper/source"
+#define MAX_SOURCES	16
 
 /* The calls that allocate, as the helper's source writes them. */
 static const char * const alloc_calls[] = {
@@ -76,24 +78,28 @@ static bool generates(const char *line, const char *func)
 	return false;
 }
 
-/* Whether @line opens the definition of function @func. */
+/*
+ * Whether @line opens the definition of function @func: static, or
+ * noinline and called from the helper's other files.
+ */
 static bool defines(const char *line, const char *func)
 {
 	char name[160];
 
 	snprintf(name, sizeof(name), "%s(", func);
-	return !strncmp(line, "static ", 7) && strstr(line, name) &&
+	return (!strncmp(line, "static ", 7) ||
+		!strncmp(line, "noinline ", 9)) && strstr(line, name) &&
 	       (strstr(line, name)[-1] == ' ' || strstr(line, name)[-1] == '*');
 }
 
 /*
- * The line of @func's allocation call in the helper's source, or -1: the
- * use of the macro that generates @func, or the allocation call in its
- * body.
+ * The line of @func's allocation call in the helper's source file @path,
+ * or -1: the use of the macro that generates @func, or the allocation call
+ * in its body.
  */
-static int alloc_line(const char *func)
+static int alloc_line(const char *path, const char *func)
 {
-	FILE *f = fopen(HELPER_SOURCE, "r");
+	FILE *f = fopen(path, "r");
 	int n = 0, found = -1;
 	bool in_func = false;
 	char line[512];
@@ -113,6 +119,62 @@ static int alloc_line(const char *func)
 	}
 	fclose(f);
 	return found;
+}
+
+/* The helper's source files as its build named them; how many. */
+static char helper_src[MAX_SOURCES][256];
+static int helper_nsrc;
+
+static int helper_srcs(void)
+{
+	char *buf, *line, *save;
+
+	if (helper_nsrc)
+		return helper_nsrc;
+	buf = aie_read_file(HELPER_SOURCES);
+	if (!buf)
+		return 0;
+	for (line = strtok_r(buf, "\n", &save);
+	     line && helper_nsrc < MAX_SOURCES;
+	     line = strtok_r(NULL, "\n", &save))
+		snprintf(helper_src[helper_nsrc++], sizeof(helper_src[0]), "%s",
+			 line);
+	free(buf);
+	return helper_nsrc;
+}
+
+/* The copy beside the test of the helper's source file @src; 0 or -1. */
+static int local_copy(const char *src, char *path, size_t size)
+{
+	const char *base = strrchr(src, '/');
+	int n = snprintf(path, size, "./%s", base ? base + 1 : src);
+
+	return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+/*
+ * Where @func allocates, as "file:line" in @want (@size bytes), the file
+ * as the helper's build named it: its line, or -1 when none of the
+ * helper's files, or more than one, has it.
+ */
+static int alloc_site(const char *func, char *want, size_t size)
+{
+	int i, n, line = -1;
+	char path[300];
+
+	for (i = 0; i < helper_srcs(); i++) {
+		if (local_copy(helper_src[i], path, sizeof(path)))
+			return -1;
+		n = alloc_line(path, func);
+		if (n < 0)
+			continue;
+		if (line >= 0)
+			return -1;
+		line = n;
+		if (snprintf(want, size, "%s:%d", helper_src[i], n) >= (int)size)
+			return -1;
+	}
+	return line;
 }
 
 /* Run the tool with @args; its exit status, or -1. */
@@ -158,30 +220,22 @@ static int alloc_every_kind(void)
 	return ret;
 }
 
-/* The helper's source file as its build named it; "" when unknown. */
-static const char *helper_src(void)
-{
-	static char src[256];
-	char *buf;
-
-	if (!src[0]) {
-		buf = aie_read_file("/sys/kernel/debug/aie_helper/source");
-		if (buf)
-			snprintf(src, sizeof(src), "%.*s",
-				 (int)strcspn(buf, "\n"), buf);
-		free(buf);
-	}
-	return src;
-}
-
 FIXTURE_SETUP(annotate)
 {
+	char path[300];
+	int i;
+
 	if (geteuid())
 		SKIP(return, "must be root");
 	ASSERT_EQ(0, access(TOOL, X_OK));
 	ASSERT_EQ(0, aie_setup(NULL));
 	ASSERT_EQ(0, alloc_every_kind());
-	ASSERT_NE(0, strlen(helper_src()));
+	ASSERT_LT(0, helper_srcs());
+	for (i = 0; i < helper_srcs(); i++) {
+		ASSERT_NE(0, strlen(helper_src[i]));
+		ASSERT_EQ(0, local_copy(helper_src[i], path, sizeof(path)));
+		ASSERT_EQ(0, access(path, R_OK)) TH_LOG("%s", path);
+	}
 }
 
 FIXTURE_TEARDOWN(annotate)
@@ -227,9 +281,8 @@ TEST_F(annotate, helper_sites_get_their_file_line)
 	ASSERT_EQ(0, run_tool(args));
 	ASSERT_EQ(n, helper_rows(rows, ARRAY_SIZE(rows)));
 	for (i = 0; i < n; i++) {
-		ASSERT_LT(0, alloc_line(rows[i].func)) TH_LOG("%s", rows[i].func);
-		snprintf(want, sizeof(want), "%s:%d", helper_src(),
-			 alloc_line(rows[i].func));
+		ASSERT_LT(0, alloc_site(rows[i].func, want, sizeof(want)))
+			TH_LOG("%s", rows[i].func);
 		EXPECT_STREQ(want, rows[i].location)
 			TH_LOG("%s %s", rows[i].func, rows[i].type);
 	}
@@ -258,8 +311,7 @@ TEST_F(annotate, located_site_selected_by_file_line)
 	struct aie_row r;
 
 	ASSERT_EQ(0, run_tool(args));
-	snprintf(sel, sizeof(sel), "%s:%d", helper_src(),
-		 alloc_line("aie_helper_kstrdup"));
+	ASSERT_LT(0, alloc_site("aie_helper_kstrdup", sel, sizeof(sel)));
 	ASSERT_EQ(0, run_tool(disable));
 	ASSERT_EQ(0, aie_helper("alloc kstrdup 2"));
 	ASSERT_EQ(1, aie_row_get("aie_helper", "aie_helper_kstrdup", &r));
