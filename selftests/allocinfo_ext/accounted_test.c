@@ -27,16 +27,17 @@
  */
 #define EXPECT_ACCOUNTED(_func, _type, _calls, _bytes, _accounted)	\
 	do {								\
+		const char *func = (_func);				\
 		struct aie_row r;					\
 									\
-		ASSERT_EQ(1, aie_row_get_type("aie_helper", _func, _type, \
-					      &r)) TH_LOG("%s", _func);	\
+		ASSERT_EQ(1, aie_row_get_type("aie_helper", func, _type, \
+					      &r)) TH_LOG("%s", func);	\
 		EXPECT_EQ((unsigned long long)(_calls), r.calls)	\
-			TH_LOG("%s", _func);				\
-		EXPECT_EQ((long long)(_bytes), r.bytes) TH_LOG("%s", _func); \
+			TH_LOG("%s", func);				\
+		EXPECT_EQ((long long)(_bytes), r.bytes) TH_LOG("%s", func); \
 		EXPECT_EQ(self->memcg ? (long long)(_accounted) : 0LL,	\
 			  r.accounted)					\
-			TH_LOG("%s", _func);				\
+			TH_LOG("%s", func);				\
 	} while (0)
 
 FIXTURE(accounted) {

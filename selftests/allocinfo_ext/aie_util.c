@@ -312,7 +312,7 @@ int aie_kmsg_count(int fd, const char *text)
 		if (n <= 0)
 			break;
 		rec[n] = '\0';
-		count += strstr(rec, text) != NULL;
+		count += !!strstr(rec, text);
 	}
 	return count;
 }
@@ -322,7 +322,7 @@ int aie_row_get(const char *module, const char *func, struct aie_row *row)
 	return aie_row_get_type(module, func, NULL, row);
 }
 
-long long aie_for_each_row(aie_row_fn fn, const void *arg)
+long long aie_sum_rows(aie_row_fn fn, const void *arg)
 {
 	char *buf = aie_read_file(AIE_PROC), *line, *save;
 	struct aie_row row;
@@ -346,7 +346,7 @@ static long long aie_row_of_module(const struct aie_row *row, const void *arg)
 
 int aie_count_rows(const char *module)
 {
-	return aie_for_each_row(aie_row_of_module, module);
+	return aie_sum_rows(aie_row_of_module, module);
 }
 
 struct aie_func_type {
@@ -365,7 +365,7 @@ long long aie_bytes_of(const char *func, const char *type)
 {
 	struct aie_func_type ft = { func, type };
 
-	return aie_for_each_row(aie_row_bytes_if, &ft);
+	return aie_sum_rows(aie_row_bytes_if, &ft);
 }
 
 int aie_possible_cpus(void)

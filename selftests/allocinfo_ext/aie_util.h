@@ -9,6 +9,12 @@
 
 #include <stdbool.h>
 
+#include "kselftest.h"	/* __printf() */
+
+#ifndef BIT_ULL
+#define BIT_ULL(nr)	(1ULL << (nr))
+#endif
+
 #define AIE_PROC	"/proc/allocinfo_ext"
 #define AIE_STATS	"/proc/allocinfo_ext_stats"
 #define AIE_HELPER_CTL	"/sys/kernel/debug/aie_helper/ctl"
@@ -37,7 +43,7 @@ int aie_setup(const char *params);
 void aie_teardown(void);
 
 /* Write @cmd to the helper's control file / to /proc/allocinfo_ext. */
-int aie_helper(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int aie_helper(const char *fmt, ...) __printf(1, 2);
 int aie_ctl(const char *cmd);
 int aie_ctl_len(const void *buf, size_t len);
 
@@ -62,14 +68,14 @@ int aie_kmsg_open(void);
 /* How many kernel log lines since aie_kmsg_open() contain @text. */
 int aie_kmsg_count(int fd, const char *text);
 
-/* What aie_for_each_row() calls on each row, with its @arg. */
+/* What aie_sum_rows() calls on each row, with its @arg. */
 typedef long long (*aie_row_fn)(const struct aie_row *row, const void *arg);
 
 /*
  * Call @fn on every row of the table that parses; returns the sum of what
  * @fn returned, or -1 when the table cannot be read.
  */
-long long aie_for_each_row(aie_row_fn fn, const void *arg);
+long long aie_sum_rows(aie_row_fn fn, const void *arg);
 
 /* Rows of [@module] whose module is still loaded. */
 int aie_count_rows(const char *module);

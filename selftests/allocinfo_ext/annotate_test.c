@@ -327,8 +327,8 @@ TEST_F(annotate, other_build_is_not_used)
 			       NULL };
 	struct aie_row r;
 
-	ASSERT_EQ(0, system("mkdir -p /tmp/aie-other && "
-			    "cp ./allocinfo_ext.ko /tmp/aie-other/aie_helper.ko"));
+	ASSERT_EQ(0, system("mkdir -p /tmp/aie-other"));
+	ASSERT_EQ(0, system("cp ./allocinfo_ext.ko /tmp/aie-other/aie_helper.ko"));
 	ASSERT_EQ(0, run_tool(args));
 	ASSERT_EQ(1, aie_row_get("aie_helper", "aie_helper_kstrdup", &r));
 	EXPECT_NE(NULL, strstr(r.location, "aie_helper_kstrdup+0x"))

@@ -23,25 +23,76 @@ FIXTURE_VARIANT(callers) {
 	long long req, bucket;
 };
 
-#define CALLER(_name, _kind, _func, _req, _bucket)			\
-	FIXTURE_VARIANT_ADD(callers, _name) {				\
-		.kind = _kind, .func = _func, .req = _req,		\
-		.bucket = _bucket,					\
-	}
+FIXTURE_VARIANT_ADD(callers, kvmalloc) {
+	.kind = "kvmalloc100",
+	.func = "aie_helper_kvmalloc_100",
+	.req = 100,
+	.bucket = 128,
+};
 
-CALLER(kvmalloc, "kvmalloc100", "aie_helper_kvmalloc_100", 100, 128);
-CALLER(kvzalloc, "kvzalloc300", "aie_helper_kvzalloc_300", 300, 512);
-CALLER(kvcalloc, "kvcalloc300", "aie_helper_kvcalloc_10x30", 300, 512);
-CALLER(kvmalloc_array, "kvmalloc_array140",
-	"aie_helper_kvmalloc_array_7x20", 140, 192);
-CALLER(kvmemdup, "kvmemdup100", "aie_helper_kvmemdup_100", 100, 128);
-CALLER(kvrealloc, "kvrealloc200", "aie_helper_kvrealloc_200", 200, 256);
-CALLER(vmemdup_user, "vmemdup_user16", "aie_helper_vmemdup_user_16", 16, 16);
-CALLER(kmemdup_array, "kmemdup_array100", "aie_helper_kmemdup_array_5x20",
-	100, 128);
-CALLER(kstrdup_const, "kstrdup_const", "aie_helper_kstrdup_const", 41, 64);
+FIXTURE_VARIANT_ADD(callers, kvzalloc) {
+	.kind = "kvzalloc300",
+	.func = "aie_helper_kvzalloc_300",
+	.req = 300,
+	.bucket = 512,
+};
+
+FIXTURE_VARIANT_ADD(callers, kvcalloc) {
+	.kind = "kvcalloc300",
+	.func = "aie_helper_kvcalloc_10x30",
+	.req = 300,
+	.bucket = 512,
+};
+
+FIXTURE_VARIANT_ADD(callers, kvmalloc_array) {
+	.kind = "kvmalloc_array140",
+	.func = "aie_helper_kvmalloc_array_7x20",
+	.req = 140,
+	.bucket = 192,
+};
+
+FIXTURE_VARIANT_ADD(callers, kvmemdup) {
+	.kind = "kvmemdup100",
+	.func = "aie_helper_kvmemdup_100",
+	.req = 100,
+	.bucket = 128,
+};
+
+FIXTURE_VARIANT_ADD(callers, kvrealloc) {
+	.kind = "kvrealloc200",
+	.func = "aie_helper_kvrealloc_200",
+	.req = 200,
+	.bucket = 256,
+};
+
+FIXTURE_VARIANT_ADD(callers, vmemdup_user) {
+	.kind = "vmemdup_user16",
+	.func = "aie_helper_vmemdup_user_16",
+	.req = 16,
+	.bucket = 16,
+};
+
+FIXTURE_VARIANT_ADD(callers, kmemdup_array) {
+	.kind = "kmemdup_array100",
+	.func = "aie_helper_kmemdup_array_5x20",
+	.req = 100,
+	.bucket = 128,
+};
+
+FIXTURE_VARIANT_ADD(callers, kstrdup_const) {
+	.kind = "kstrdup_const",
+	.func = "aie_helper_kstrdup_const",
+	.req = 41,
+	.bucket = 64,
+};
+
 /* strndup_user copies "alloc strndup_user 3" and its NUL: 21 bytes */
-CALLER(strndup_user, "strndup_user", "aie_helper_strndup_user", 21, 32);
+FIXTURE_VARIANT_ADD(callers, strndup_user) {
+	.kind = "strndup_user",
+	.func = "aie_helper_strndup_user",
+	.req = 21,
+	.bucket = 32,
+};
 
 FIXTURE_SETUP(callers)
 {

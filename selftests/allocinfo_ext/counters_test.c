@@ -144,14 +144,14 @@ TEST_F(counters, many_sites_exact)
 	for (i = 0; i < NSITES; i++)
 		want += aie_kmalloc_charge(i + 1);
 	ASSERT_EQ(0, aie_helper("sites %d", NSITES));
-	EXPECT_EQ(NSITES, aie_for_each_row(site_one_right, NULL));
-	EXPECT_EQ(want, aie_for_each_row(site_bytes, NULL));
+	EXPECT_EQ(NSITES, aie_sum_rows(site_one_right, NULL));
+	EXPECT_EQ(want, aie_sum_rows(site_bytes, NULL));
 
 	ASSERT_EQ(0, aie_ctl("reset"));
-	EXPECT_EQ(NSITES, aie_for_each_row(site_one_reset, NULL));
+	EXPECT_EQ(NSITES, aie_sum_rows(site_one_reset, NULL));
 
 	ASSERT_EQ(0, aie_helper("free all"));
-	EXPECT_EQ(NSITES, aie_for_each_row(site_empty, NULL));
+	EXPECT_EQ(NSITES, aie_sum_rows(site_empty, NULL));
 	EXPECT_EQ(0, aie_stat("untracked"));
 
 	takes = aie_stat("counter_slot_takes") - self->takes;

@@ -6,17 +6,18 @@
  * The oracle is the module's own parser (module/ctl.c, compiled in) and a
  * model of the rule list (module/rules.c's rules: the last matching rule
  * wins, a selector replaces its own older rule, "all" resets the list, at
- * most AIE_MAX_RULES; "capture" words leave the rules alone). Every write must fail with EINVAL exactly when the
- * parser rejects it, and otherwise do what the model says; at the end two
- * helper sites must be enabled or disabled, and located, as the model has
- * them, and record allocations accordingly.
+ * most AIE_MAX_RULES; "capture" words leave the rules alone). Every write
+ * must fail with EINVAL exactly when the parser rejects it, and otherwise
+ * do what the model says; at the end two helper sites must be enabled or
+ * disabled, and located, as the model has them, and record allocations
+ * accordingly.
  */
 #include <errno.h>
 #include <pthread.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/types.h>
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
@@ -40,7 +41,7 @@ struct model {
 	struct site site[2];
 };
 
-static uint64_t rnd(uint64_t *s)
+static __u64 rnd(__u64 *s)
 {
 	*s ^= *s << 13;
 	*s ^= *s >> 7;
@@ -92,7 +93,9 @@ static int model_apply(struct model *m, const struct aie_cmd *cmd)
 	case AIE_CMD_LOCATE:
 		for (i = 0; i < 2; i++) {
 			if (sel_matches(&cmd->sel, &m->site[i])) {
-				strcpy(m->site[i].location, cmd->loc.name);
+				snprintf(m->site[i].location,
+					 sizeof(m->site[i].location), "%s",
+					 cmd->loc.name);
 				found = 1;
 			}
 		}
@@ -122,21 +125,37 @@ static int model_apply(struct model *m, const struct aie_cmd *cmd)
 }
 
 /* A well-formed command, most of them aimed at the two sites. */
-static size_t gen_valid(uint64_t *s, const struct model *m, char *buf)
+static size_t gen_valid(__u64 *s, const struct model *m, char *buf)
 {
 	const struct site *a = &m->site[rnd(s) % 2];
 	static const char * const verbs[] = { "enable", "disable" };
 	char sel[300];
 
 	switch (rnd(s) % 10) {
-	case 0: snprintf(sel, sizeof(sel), "all"); break;
-	case 1: snprintf(sel, sizeof(sel), "func:%s", a->func); break;
-	case 2: snprintf(sel, sizeof(sel), "func:not_%s", a->func); break;
-	case 3: snprintf(sel, sizeof(sel), "[aie_helper]"); break;
-	case 4: snprintf(sel, sizeof(sel), "[other_mod]"); break;
-	case 5: snprintf(sel, sizeof(sel), "%s+0x%lx", a->func, a->offset); break;
-	case 6: snprintf(sel, sizeof(sel), "%s+0x%lx", a->func, a->offset + 1); break;
-	case 7: snprintf(sel, sizeof(sel), "x/aie.c:%d", (int)(rnd(s) % 3) + 1); break;
+	case 0:
+		snprintf(sel, sizeof(sel), "all");
+		break;
+	case 1:
+		snprintf(sel, sizeof(sel), "func:%s", a->func);
+		break;
+	case 2:
+		snprintf(sel, sizeof(sel), "func:not_%s", a->func);
+		break;
+	case 3:
+		snprintf(sel, sizeof(sel), "[aie_helper]");
+		break;
+	case 4:
+		snprintf(sel, sizeof(sel), "[other_mod]");
+		break;
+	case 5:
+		snprintf(sel, sizeof(sel), "%s+0x%lx", a->func, a->offset);
+		break;
+	case 6:
+		snprintf(sel, sizeof(sel), "%s+0x%lx", a->func, a->offset + 1);
+		break;
+	case 7:
+		snprintf(sel, sizeof(sel), "x/aie.c:%d", (int)(rnd(s) % 3) + 1);
+		break;
 	case 8:
 		if (rnd(s) % 3 == 0)
 			return sprintf(buf, "capture off");
@@ -148,14 +167,15 @@ static size_t gen_valid(uint64_t *s, const struct model *m, char *buf)
 		if (rnd(s) % 2)
 			return sprintf(buf, "reset");
 		return sprintf(buf, "locate %s+0x%lx x/aie.c:%d", a->func,
-			       a->offset + rnd(s) % 2, (int)(rnd(s) % 3) + 1);
+			       a->offset + (unsigned long)(rnd(s) % 2),
+			       (int)(rnd(s) % 3) + 1);
 	}
 	return sprintf(buf, "%s %s%s", verbs[rnd(s) % 2], sel,
 		       rnd(s) % 4 ? "" : "\n");
 }
 
 /* A write: random bytes, a valid command, or a mutated one. */
-static size_t gen(uint64_t *s, const struct model *m, char *buf)
+static size_t gen(__u64 *s, const struct model *m, char *buf)
 {
 	size_t len, i, n = rnd(s) % 10;
 
@@ -170,14 +190,20 @@ static size_t gen(uint64_t *s, const struct model *m, char *buf)
 		return len;
 	i = len ? rnd(s) % len : 0;
 	switch (rnd(s) % 5) {
-	case 0: buf[i] = rnd(s); return len;			/* flip */
-	case 1: memmove(buf + i + 1, buf + i, len - i);		/* insert */
+	case 0:		/* flip */
+		buf[i] = rnd(s);
+		return len;
+	case 1:		/* insert */
+		memmove(buf + i + 1, buf + i, len - i);
 		buf[i] = " :+x0[]\n\t"[rnd(s) % 9];
 		return len + 1;
-	case 2: memmove(buf + i, buf + i + 1, len - i);		/* delete */
+	case 2:		/* delete */
+		memmove(buf + i, buf + i + 1, len - i);
 		return len ? len - 1 : 0;
-	case 3: return i;					/* truncate */
-	default: memset(buf + len, 'a', 600 - len);		/* overlong */
+	case 3:		/* truncate */
+		return i;
+	default:	/* overlong */
+		memset(buf + len, 'a', 600 - len);
 		return 600;
 	}
 }
@@ -253,7 +279,7 @@ static void check_sites(struct __test_metadata *_metadata, struct model *m)
 TEST_F_TIMEOUT(fuzz, ten_thousand_writes, 900)
 {
 	char buf[700];
-	uint64_t s = 0x9e3779b97f4a7c15ULL;
+	__u64 s = 0x9e3779b97f4a7c15ULL;
 	int i, want, got, accepted = 0;
 	size_t len;
 
@@ -271,7 +297,7 @@ TEST_F_TIMEOUT(fuzz, ten_thousand_writes, 900)
 }
 
 struct writer {
-	uint64_t seed;
+	__u64 seed;
 	int bad;		/* answers the parser does not explain */
 	const struct model *m;
 };
@@ -288,7 +314,7 @@ static void *write_loop(void *arg)
 	for (i = 0; i < WRITER_WRITES; i++) {
 		len = gen(&w->seed, &scratch, buf);
 		rejected = len >= AIE_CTL_MAX_LEN ||
-			   aie_ctl_parse(buf, len, &cmd) != NULL;
+			   aie_ctl_parse(buf, len, &cmd);
 		got = aie_ctl_len(buf, len);
 		if (rejected ? got != -EINVAL :
 		    got && got != -ENOENT && got != -ENOSPC)

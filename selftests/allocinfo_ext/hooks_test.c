@@ -26,7 +26,7 @@ static long long row_is_of_type(const struct aie_row *row, const void *type)
 /* Rows of @type in the whole table, whoever made them; -1 on error. */
 static int rows_of_type(const char *type)
 {
-	return aie_for_each_row(row_is_of_type, type);
+	return aie_sum_rows(row_is_of_type, type);
 }
 
 /* Lines of the kernel log that contain @s; -1 on error. */

@@ -25,7 +25,7 @@
 
 #define TOOL		"./allocinfo-ext"
 #define LIFETIMES	"/proc/" AIE_LIFETIMES_PROC_NAME
-#define UNIT_NS		(1LL << AIE_LIFETIME_SHIFT)
+#define UNIT_NS		((long long)BIT_ULL(AIE_LIFETIME_SHIFT))
 
 struct lifetimes {
 	long long oldest;	/* ns; -1 for "-" */
@@ -227,12 +227,17 @@ TEST(lifetimes_off)
 	ASSERT_NE(NULL, buf);
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		if (++lines == 1) {
+		/* (an EXPECT is two statements: no if-else around one) */
+		switch (++lines) {
+		case 1:
 			EXPECT_STREQ(AIE_LIFETIMES_LINE1, line);
-		} else if (lines == 2) {
+			break;
+		case 2:
 			EXPECT_NE(NULL, strstr(line, " lifetimes:off "));
-		} else {
+			break;
+		default:
 			EXPECT_EQ('#', line[0]) TH_LOG("%s", line);
+			break;
 		}
 	}
 	free(buf);

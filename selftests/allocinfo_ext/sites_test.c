@@ -167,10 +167,10 @@ TEST(counters_made_ahead)
 	 */
 	ASSERT_EQ(0, aie_helper("sites 511"));
 	want = sites_bytes(511);
-	EXPECT_EQ(511, aie_for_each_row(site_row, SITES));
-	EXPECT_EQ(511, aie_for_each_row(site_calls, SITES));
-	EXPECT_EQ(want, aie_for_each_row(site_bytes, SITES));
-	EXPECT_EQ(want - 511 * 512 / 2, aie_for_each_row(site_slack, SITES));
+	EXPECT_EQ(511, aie_sum_rows(site_row, SITES));
+	EXPECT_EQ(511, aie_sum_rows(site_calls, SITES));
+	EXPECT_EQ(want, aie_sum_rows(site_bytes, SITES));
+	EXPECT_EQ(want - 511 * 512 / 2, aie_sum_rows(site_slack, SITES));
 	EXPECT_EQ(0, aie_stat("sites_waiting"));
 	EXPECT_EQ(0, aie_stat("sites_full"));
 
@@ -188,9 +188,9 @@ TEST(counters_made_ahead)
 	EXPECT_EQ(ready * CTR_BYTES + cpus * SLOTS_BYTES, bytes);
 
 	ASSERT_EQ(0, aie_helper("free all"));
-	EXPECT_EQ(511, aie_for_each_row(site_row, SITES));
-	EXPECT_EQ(0, aie_for_each_row(site_calls, SITES));
-	EXPECT_EQ(0, aie_for_each_row(site_bytes, SITES));
+	EXPECT_EQ(511, aie_sum_rows(site_row, SITES));
+	EXPECT_EQ(0, aie_sum_rows(site_calls, SITES));
+	EXPECT_EQ(0, aie_sum_rows(site_bytes, SITES));
 	aie_teardown();
 }
 
@@ -219,35 +219,35 @@ TEST(burst_past_the_counters)
 	 * rest counted as waiting.
 	 */
 	ASSERT_EQ(0, aie_helper("burst 600"));
-	calls = aie_for_each_row(site_calls, SITES);
+	calls = aie_sum_rows(site_calls, SITES);
 	TH_LOG("the burst: %lld of 600 charged to their sites, %lld waiting",
 	       calls, aie_stat("sites_waiting") - waiting);
 	EXPECT_GE(511, calls);
 	/* or more: what else the burst allocates (slab pages) may wait too */
 	EXPECT_LE(600 - calls, aie_stat("sites_waiting") - waiting);
-	EXPECT_EQ(calls, aie_for_each_row(site_one_right, SITES));
-	EXPECT_EQ(calls, aie_for_each_row(site_row, SITES));
-	EXPECT_EQ(sites_bytes(calls), aie_for_each_row(site_bytes, SITES));
+	EXPECT_EQ(calls, aie_sum_rows(site_one_right, SITES));
+	EXPECT_EQ(calls, aie_sum_rows(site_row, SITES));
+	EXPECT_EQ(sites_bytes(calls), aie_sum_rows(site_bytes, SITES));
 	EXPECT_EQ(0, aie_stat("sites_full"));
 	ASSERT_EQ(0, aie_helper("free all"));
-	EXPECT_EQ(0, aie_for_each_row(site_calls, SITES));
-	EXPECT_EQ(0, aie_for_each_row(site_bytes, SITES));
+	EXPECT_EQ(0, aie_sum_rows(site_calls, SITES));
+	EXPECT_EQ(0, aie_sum_rows(site_bytes, SITES));
 
 	/* Each round after the work has run claims more of them. */
 	for (round = 0; round < 8; round++) {
 		wait_ready(128);
 		ASSERT_EQ(0, aie_helper("sites 600"));
-		if (aie_for_each_row(site_row, SITES) == 600)
+		if (aie_sum_rows(site_row, SITES) == 600)
 			break;
 		ASSERT_EQ(0, aie_helper("free all"));
 	}
-	EXPECT_EQ(600, aie_for_each_row(site_row, SITES));
-	EXPECT_EQ(600, aie_for_each_row(site_calls, SITES));
-	EXPECT_EQ(sites_bytes(600), aie_for_each_row(site_bytes, SITES));
+	EXPECT_EQ(600, aie_sum_rows(site_row, SITES));
+	EXPECT_EQ(600, aie_sum_rows(site_calls, SITES));
+	EXPECT_EQ(sites_bytes(600), aie_sum_rows(site_bytes, SITES));
 	EXPECT_EQ(sites_bytes(600) - 600 * 601 / 2,
-		  aie_for_each_row(site_slack, SITES));
+		  aie_sum_rows(site_slack, SITES));
 	ASSERT_EQ(0, aie_helper("free all"));
-	EXPECT_EQ(0, aie_for_each_row(site_calls, SITES));
+	EXPECT_EQ(0, aie_sum_rows(site_calls, SITES));
 	aie_teardown();
 }
 
@@ -270,8 +270,8 @@ TEST(small_table_whole)
 	EXPECT_GE(300, aie_stat("sites"));
 	EXPECT_LE(full + 511 - 300, aie_stat("sites_full"));
 	EXPECT_EQ(0, aie_stat("sites_waiting"));
-	EXPECT_EQ(sites_bytes(aie_for_each_row(site_calls, SITES)),
-		  aie_for_each_row(site_bytes, SITES));
+	EXPECT_EQ(sites_bytes(aie_sum_rows(site_calls, SITES)),
+		  aie_sum_rows(site_bytes, SITES));
 	ASSERT_EQ(0, aie_helper("free all"));
 	aie_teardown();
 }
@@ -317,15 +317,15 @@ TEST(site_caches_every_site_exact)
 			TH_LOG("second round: %lld slab site cache misses",
 			       misses);
 		}
-		EXPECT_EQ(768, aie_for_each_row(site_one_round, &round))
+		EXPECT_EQ(768, aie_sum_rows(site_one_round, &round))
 			TH_LOG("round %d", round);
-		EXPECT_EQ(768, aie_for_each_row(site_row, SITES));
-		EXPECT_EQ(512, aie_for_each_row(page_site_one_round, &round))
+		EXPECT_EQ(768, aie_sum_rows(site_row, SITES));
+		EXPECT_EQ(512, aie_sum_rows(page_site_one_round, &round))
 			TH_LOG("round %d", round);
-		EXPECT_EQ(512, aie_for_each_row(site_row, PAGE_SITES));
+		EXPECT_EQ(512, aie_sum_rows(site_row, PAGE_SITES));
 		ASSERT_EQ(0, aie_helper("free all"));
-		EXPECT_EQ(0, aie_for_each_row(site_calls, SITES));
-		EXPECT_EQ(0, aie_for_each_row(site_calls, PAGE_SITES));
+		EXPECT_EQ(0, aie_sum_rows(site_calls, SITES));
+		EXPECT_EQ(0, aie_sum_rows(site_calls, PAGE_SITES));
 	}
 	EXPECT_EQ(0, aie_stat("sites_waiting"));
 	aie_teardown();
@@ -347,9 +347,9 @@ TEST(page_sites_after_reload)
 	ASSERT_EQ(0, aie_unload("aie_helper"));
 	ASSERT_EQ(0, aie_load(AIE_HELPER_KO, NULL));
 	ASSERT_EQ(0, aie_helper("pagesites 4"));
-	EXPECT_EQ(4, aie_for_each_row(page_site_one_round, &once));
-	EXPECT_EQ(4, aie_for_each_row(site_row, PAGE_SITES));
-	EXPECT_EQ(4, aie_for_each_row(site_retired, PAGE_SITES));
+	EXPECT_EQ(4, aie_sum_rows(page_site_one_round, &once));
+	EXPECT_EQ(4, aie_sum_rows(site_row, PAGE_SITES));
+	EXPECT_EQ(4, aie_sum_rows(site_retired, PAGE_SITES));
 	ASSERT_EQ(0, aie_helper("free all"));
 	aie_teardown();
 }

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -85,7 +86,7 @@ static long cmdline_long(const char *name, long def)
 	return v;
 }
 
-static volatile int stop;
+static atomic_int stop;	/* the crew's threads stop */
 
 struct worker {
 	long rounds;
@@ -149,6 +150,7 @@ static void *workload(void *arg)
 			pid = fork();
 			if (!pid) {
 				ssize_t n = write(p[1], "x", 1);
+
 				_exit(n == 1 ? 0 : 1);
 			}
 			if (pid > 0)
@@ -207,19 +209,23 @@ FIXTURE(stress) {
 	struct counts start;
 };
 
-/* Load allocinfo_ext with @params and the helper; note where counts start. */
+/*
+ * Load allocinfo_ext with @params and the helper; note where counts start
+ * (@start) and the storm sites' rows then (@before).
+ */
 static void stress_begin(struct __test_metadata *_metadata,
-			 FIXTURE_DATA(stress) *self, const char *params)
+			 struct aie_row *before, struct counts *start,
+			 const char *params)
 {
 	size_t i;
 
 	ASSERT_EQ(0, aie_setup(params));
 	/* every storm site exists before the counts start */
 	ASSERT_EQ(0, aie_helper("storm 1"));
-	ASSERT_EQ(0, storm_counts(&self->start));
+	ASSERT_EQ(0, storm_counts(start));
 	for (i = 0; i < ARRAY_SIZE(kinds); i++)
 		ASSERT_EQ(1, aie_row_get_type("aie_helper", kinds[i].func,
-					      kinds[i].type, &self->before[i]))
+					      kinds[i].type, &before[i]))
 			TH_LOG("%s", kinds[i].func);
 }
 
@@ -227,7 +233,7 @@ FIXTURE_SETUP(stress)
 {
 	if (geteuid())
 		SKIP(return, "must be root");
-	stress_begin(_metadata, self, NULL);
+	stress_begin(_metadata, self->before, &self->start, NULL);
 }
 
 FIXTURE_TEARDOWN(stress)
@@ -238,7 +244,8 @@ FIXTURE_TEARDOWN(stress)
 
 /* Every storm site counted every storm allocation, and holds nothing. */
 static void check_storm_sites(struct __test_metadata *_metadata,
-			      FIXTURE_DATA(stress) *self)
+			      const struct aie_row *before,
+			      const struct counts *start)
 {
 	struct counts now;
 	struct aie_row r;
@@ -250,11 +257,11 @@ static void check_storm_sites(struct __test_metadata *_metadata,
 		ASSERT_EQ(1, aie_row_get_type("aie_helper", kinds[i].func,
 					      kinds[i].type, &r))
 			TH_LOG("%s", kinds[i].func);
-		EXPECT_EQ(now.allocs[i] - self->start.allocs[i],
-			  r.total_calls - self->before[i].total_calls)
+		EXPECT_EQ(now.allocs[i] - start->allocs[i],
+			  r.total_calls - before[i].total_calls)
 			TH_LOG("%s", kinds[i].func);
-		EXPECT_EQ(self->before[i].calls, r.calls) TH_LOG("%s", kinds[i].func);
-		EXPECT_EQ(self->before[i].bytes, r.bytes) TH_LOG("%s", kinds[i].func);
+		EXPECT_EQ(before[i].calls, r.calls) TH_LOG("%s", kinds[i].func);
+		EXPECT_EQ(before[i].bytes, r.bytes) TH_LOG("%s", kinds[i].func);
 		EXPECT_EQ(0LL, r.slack) TH_LOG("%s", kinds[i].func);
 	}
 	EXPECT_EQ(0, aie_stat("untracked"));
@@ -276,7 +283,7 @@ TEST_F_TIMEOUT(stress, storms_with_readers_and_togglers, 3600)
 	TH_LOG("%ld storms; %ld and %ld table reads, %ld rule writes",
 	       storms, crew.w[0].rounds, crew.w[1].rounds, crew.w[2].rounds);
 	ASSERT_EQ(0, aie_ctl("enable all"));
-	check_storm_sites(_metadata, self);
+	check_storm_sites(_metadata, self->before, &self->start);
 }
 
 /*
@@ -294,7 +301,7 @@ TEST_F_TIMEOUT(stress, storms_through_one_counter_slot, 3600)
 	time_t end;
 
 	aie_teardown();
-	stress_begin(_metadata, self, "counter_slots=1");
+	stress_begin(_metadata, self->before, &self->start, "counter_slots=1");
 	takes = aie_stat("counter_slot_takes");
 	shared = aie_stat("counter_shared_updates");
 	/* from here: loading is slow on a debug kernel */
@@ -312,7 +319,7 @@ TEST_F_TIMEOUT(stress, storms_through_one_counter_slot, 3600)
 	/* each storm allocates and frees at 9 sites in turn */
 	EXPECT_LE(16LL * storms, takes);
 	ASSERT_EQ(0, aie_ctl("enable all"));
-	check_storm_sites(_metadata, self);
+	check_storm_sites(_metadata, self->before, &self->start);
 }
 
 struct storm_loop {
@@ -383,7 +390,7 @@ static void settle_slab(void)
 		closedir(d);
 }
 
-static long long meminfo(const char *key)
+static long long meminfo_kb(const char *key)
 {
 	char *buf = aie_read_file("/proc/meminfo"), *p;
 	long long kb = -1;
@@ -417,9 +424,9 @@ TEST_F_TIMEOUT(stress, load_unload_cycles_under_storm, 3600)
 	ASSERT_EQ(0, aie_load(AIE_MODULE_KO, "max_objects=65536"));
 	ASSERT_EQ(0, aie_unload("allocinfo_ext"));
 	settle_slab();
-	slab = meminfo("Slab:");
-	vm = meminfo("VmallocUsed:");
-	pcpu = meminfo("Percpu:");
+	slab = meminfo_kb("Slab:");
+	vm = meminfo_kb("VmallocUsed:");
+	pcpu = meminfo_kb("Percpu:");
 
 	ASSERT_EQ(0, crew_start(&crew));
 	ASSERT_EQ(0, pthread_create(&s.t, NULL, storm_loop, &s));
@@ -438,9 +445,9 @@ TEST_F_TIMEOUT(stress, load_unload_cycles_under_storm, 3600)
 	       cycles, s.storms, hold.rounds, hold.errors);
 
 	settle_slab();
-	EXPECT_GE(slab + 2048, meminfo("Slab:"));
-	EXPECT_GE(vm + 256, meminfo("VmallocUsed:"));
-	EXPECT_GE(pcpu + 64, meminfo("Percpu:"));
+	EXPECT_GE(slab + 2048, meminfo_kb("Slab:"));
+	EXPECT_GE(vm + 256, meminfo_kb("VmallocUsed:"));
+	EXPECT_GE(pcpu + 64, meminfo_kb("Percpu:"));
 	ASSERT_EQ(0, aie_load(AIE_MODULE_KO, NULL));
 }
 
@@ -480,7 +487,7 @@ TEST_F_TIMEOUT(stress, cpu_hotplug, 600)
 	ASSERT_EQ(0, aie_helper("storm 100"));
 	EXPECT_EQ(disabled + 7, aie_stat("disabled_allocs"));
 	ASSERT_EQ(0, aie_helper("free kmalloc129 7"));
-	check_storm_sites(_metadata, self);
+	check_storm_sites(_metadata, self->before, &self->start);
 }
 
 TEST_HARNESS_MAIN
