@@ -230,7 +230,7 @@ TEST_F(capture, bad_input)
 	ASSERT_LE(0, fd);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		EXPECT_EQ(-EINVAL, aie_ctl(bad[i])) TH_LOG("\"%s\"", bad[i]);
-		EXPECT_EQ(1, aie_kmsg_count(fd, "rejected control write"))
+		EXPECT_EQ(1, aie_kmsg_count(fd, "allocinfo_ext: rejected control write"))
 			TH_LOG("\"%s\"", bad[i]);
 	}
 	close(fd);

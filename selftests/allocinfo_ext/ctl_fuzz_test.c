@@ -3,8 +3,8 @@
  * ctl_fuzz_test - 10,000 random, malformed and well-formed control writes,
  * one after another, then more from four writers at once.
  *
- * The oracle is the module's own parser (module/ctl.c, compiled in) and a
- * model of the rule list (module/rules.c's rules: the last matching rule
+ * The oracle is the module's own parser (module/lib/ctl.c, compiled in) and a
+ * model of the rule list (module/core/rules.c's rules: the last matching rule
  * wins, a selector replaces its own older rule, "all" resets the list, at
  * most AIE_MAX_RULES; "capture" words leave the rules alone). Every write
  * must fail with EINVAL exactly when the parser rejects it, and otherwise

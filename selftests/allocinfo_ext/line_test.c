@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * line_test - the module's row builder (module/line.c, compiled in) prints
+ * line_test - the module's row builder (module/lib/line.c, compiled in) prints
  * what printf() prints for the formats the tables use, and never writes
  * past the seq_file's buffer: a line that does not fit is not committed
  * and the buffer reads as overflowed, as the kernel's seq_file expects.

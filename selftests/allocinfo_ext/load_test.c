@@ -96,7 +96,7 @@ TEST_F(load, unloaded_module_keeps_its_sites)
 	ASSERT_LE(0, kmsg);
 	ASSERT_EQ(0, aie_unload("aie_helper"));
 	snprintf(warn, sizeof(warn),
-		 "module aie_helper unloaded with 4 allocations (%lld bytes) live at %d sites",
+		 "allocinfo_ext: module aie_helper unloaded with 4 allocations (%lld bytes) live at %d sites",
 		 4 * s128, sites);
 	EXPECT_EQ(1, aie_kmsg_count(kmsg, warn)) TH_LOG("%s", warn);
 	close(kmsg);

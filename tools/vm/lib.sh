@@ -197,7 +197,7 @@ aie_allocator_functions() {
 }
 
 # aie_host_tests FILE: the host-side tests (no VM): the module's layering
-# (tools/style, on the objects just built), those of
+# (on the objects just built) and checkpatch --strict (tools/style), those of
 # tools/allocinfo-ext, the control-parser fuzzer (tools/fuzz), then make
 # install's and DKMS's (tools/pkg). Their
 # TAP lines go to FILE, their other output to $AIE_OUT/host-tests.log; a
@@ -206,9 +206,9 @@ aie_host_tests() {
 	local out=$1 t rc
 	: >"$out"
 	: >"$AIE_OUT/host-tests.log"
-	for t in tools/style/layers.sh tools/allocinfo-ext/tests/run.sh \
-		tools/fuzz/run.sh tools/pkg/install-test.sh \
-		tools/pkg/dkms-test.sh; do
+	for t in tools/style/layers.sh tools/style/checkpatch.sh \
+		tools/allocinfo-ext/tests/run.sh tools/fuzz/run.sh \
+		tools/pkg/install-test.sh tools/pkg/dkms-test.sh; do
 		aie_log "host tests: $t"
 		rc=0
 		AIE_FUZZ_OUT=$AIE_OUT/fuzz "$AIE_TOP/$t" >"$out.part" \
