@@ -113,15 +113,11 @@ static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
 	unsigned long wkey = key;
 	u64 *rec = NULL;
 
-	if (unlikely(units - 1 >= FIELD_MAX(AIE_OBJ_SIZE) ||
-		     slack > FIELD_MAX(AIE_OBJ_SLACK))) {
+	if (unlikely(aie_obj_oversize(units, slack))) {
 		aie_count(oversize);
 		return false;
 	}
-	val = FIELD_PREP(AIE_OBJ_SITE, idx) | FIELD_PREP(AIE_OBJ_SIZE, units) |
-	      FIELD_PREP(AIE_OBJ_SLACK, slack);
-	if (accounted)
-		val |= AIE_OBJ_ACCOUNTED;
+	val = aie_obj_val(idx, units, slack, accounted);
 	if (type == AIE_TYPE_SLAB && aie_slabmap_on())
 		rec = aie_slabmap_slot((void *)key, bytes, &wkey);
 	if (unlikely(weight > 1)) {
@@ -222,44 +218,28 @@ static __always_inline void aie_track_alloc_at(struct aie_site *site,
 	u64 slack = bytes > req ? bytes - req : 0, units, val, old;
 	enum aie_objmap_result res;
 	unsigned long wkey;
-	u32 b;
 
 	units = likely(type == AIE_TYPE_SLAB) ? bytes :
 						aie_size_to_units(type, bytes);
 	if (unlikely(weight != 1 || aie_track_slow() ||
-		     units - 1 >= FIELD_MAX(AIE_OBJ_SIZE) ||
-		     slack > FIELD_MAX(AIE_OBJ_SLACK)))
+		     aie_obj_oversize(units, slack)))
 		goto slow;
 	/*
-	 * The site, in its home bucket as a rule, its index from there and
-	 * its flags read once; a site another one displaced from it, a new
-	 * one, or a retired one there that had the same address, costs a
-	 * call (sites.c).
+	 * The site, in its home bucket as a rule, its flags read once; a site
+	 * another one displaced from it, a new one, or a retired one there
+	 * that had the same address, costs a call (sites.c).
 	 */
 	if (!site) {
-		/* Pairs with the cmpxchg() that published the site (sites.c). */
-		b = smp_load_acquire(&aie_site_hash[aie_site_home(call_site,
-								  type)]);
-		if (likely(b)) {
-			site = &aie_sites[--b];
-			if (likely(site->call_site == call_site &&
-				   site->type == type &&
-				   !(READ_ONCE(site->flags) & AIE_SITE_SLOW)))
-				goto found;
+		if (!aie_site_at_home(call_site, type, AIE_SITE_SLOW, &site)) {
+			site = aie_site_get(call_site, type);
+			if (unlikely(!site ||
+				     (READ_ONCE(site->flags) & AIE_SITE_SLOW)))
+				goto slow;
 		}
-		site = aie_site_get(call_site, type);
-		if (unlikely(!site))
-			goto slow;
-	}
-	if (unlikely(READ_ONCE(site->flags) & AIE_SITE_SLOW))
+	} else if (unlikely(READ_ONCE(site->flags) & AIE_SITE_SLOW)) {
 		goto slow;
-	b = aie_site_index(site);
-found:
-
-	val = FIELD_PREP(AIE_OBJ_SITE, b) | FIELD_PREP(AIE_OBJ_SIZE, units) |
-	      FIELD_PREP(AIE_OBJ_SLACK, slack);
-	if (accounted)
-		val |= AIE_OBJ_ACCOUNTED;
+	}
+	val = aie_obj_val(aie_site_index(site), units, slack, accounted);
 	res = AIE_OBJMAP_FULL;
 	wkey = (unsigned long)key;
 	if (type == AIE_TYPE_SLAB && aie_slabmap_on())
