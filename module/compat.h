@@ -233,6 +233,24 @@ static inline bool is_kfence_address(const void *addr)
 #endif
 
 /*
+ * Tracepoints call their probes with preemption disabled until 7.0, and
+ * under SRCU-fast alone (tracepoint_srcu) since: preemptible, on a
+ * preemptible kernel such as Debian's 7.x (PREEMPT_LAZY). The hooks need
+ * to stay on one CPU (per-CPU counters and their nest count, the symbol
+ * scratch) and to be sched-RCU readers (the rules list): aie_tp_guard(),
+ * after a tracepoint probe's declarations, disables preemption until the
+ * probe returns on the kernels whose tracepoints no longer do. Kprobe
+ * handlers run with preemption disabled on every kernel.
+ */
+#if AIE_KERNEL_BEFORE(7, 0, 0)
+#define aie_tp_guard()	do { } while (0)
+#else
+#include <linux/preempt.h>
+
+#define aie_tp_guard()	guard(preempt_notrace)()
+#endif
+
+/*
  * percpu_alloc_percpu carries call_site, bytes_alloc and gfp_flags since
  * 5.19: hooks_percpu.c falls back to it, when its kretprobe cannot attach,
  * only where it has them.

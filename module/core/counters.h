@@ -8,6 +8,7 @@
 #define _AIE_COUNTERS_H
 
 #include <linux/compiler.h>
+#include <linux/lockdep.h>
 #include <linux/percpu.h>
 
 #include "aie.h"
@@ -108,7 +109,8 @@ static inline bool aie_slot_above_high(struct aie_ctr_slot __percpu *s)
 /*
  * Account one new live object of @bytes with @slack at @site, standing
  * for @weight allocations, all of its bytes accounted to a memory cgroup
- * when @accounted (memcg.c). Preemption disabled.
+ * when @accounted (memcg.c). Preemption disabled, which a lockdep kernel
+ * checks: every hook runs so (compat.h's aie_tp_guard()).
  *
  * When this CPU's slot holds @site, the counts go there (the common
  * case); else aie_ctr_miss() takes the slot, or adds to the site's own
@@ -125,6 +127,7 @@ static __always_inline void aie_site_charge(struct aie_site *site,
 {
 	struct aie_ctr_slot __percpu *s = site->slot;
 
+	lockdep_assert_preemption_disabled();
 	bytes *= weight;
 	slack *= weight;
 	this_cpu_inc(aie_ctr_nest);
@@ -146,6 +149,7 @@ static __always_inline void aie_site_uncharge(struct aie_site *site,
 {
 	struct aie_ctr_slot __percpu *s = site->slot;
 
+	lockdep_assert_preemption_disabled();
 	bytes *= weight;
 	slack *= weight;
 	this_cpu_inc(aie_ctr_nest);

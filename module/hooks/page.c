@@ -121,6 +121,7 @@ static int aie_page_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 static void aie_probe_page_free(void *data, struct page *page,
 				unsigned int order)
 {
+	aie_tp_guard();
 	aie_track_free(page);
 }
 

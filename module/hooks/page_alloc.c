@@ -95,6 +95,7 @@ __aie_page_entry void aie_page_alloc_entry(const unsigned long *slot,
 	unsigned long flags;
 	u32 idx;
 
+	aie_tp_guard();
 	if (aie_sampling_on()) {
 		aie_page_alloc_sampled(slot, page, order, gfp);
 		return;

@@ -13,7 +13,8 @@
  *
  * Called with the tracepoint's arguments (data, page, order, gfp,
  * migratetype), in any context the page allocator runs in (not NMI),
- * preemption disabled; it touches nothing but %rdi. SYM_TYPED_FUNC_START()
+ * preemption disabled up to 6.x (from 7.0 aie_page_alloc_entry() disables
+ * it: compat.h's aie_tp_guard()); it touches nothing but %rdi. SYM_TYPED_FUNC_START()
  * gives it the ENDBR of an indirect call's target and the padding of a
  * kernel function. A kernel built with kCFI checks the type of an
  * indirect call's target, which this file does not declare: there

@@ -113,6 +113,7 @@ static void aie_probe_percpu_alloc(void *data, unsigned long call_site,
 {
 	u64 bytes = (u64)size * num_possible_cpus();
 
+	aie_tp_guard();
 	aie_track_alloc(call_site, AIE_TYPE_PERCPU, aie_pcpu_key(ptr),
 			bytes, bytes, aie_gfp_accounted(gfp_flags));
 }
@@ -120,6 +121,7 @@ static void aie_probe_percpu_alloc(void *data, unsigned long call_site,
 static void aie_probe_percpu_free(void *data, void *base_addr, int off,
 				  void __percpu *ptr)
 {
+	aie_tp_guard();
 	aie_track_free(aie_pcpu_key(ptr));
 }
 

@@ -293,6 +293,7 @@ static void aie_probe_kmalloc(void *data, unsigned long call_site,
 			      const void *ptr, size_t bytes_req,
 			      size_t bytes_alloc, gfp_t gfp_flags, int node)
 {
+	aie_tp_guard();
 	if (!aie_sampling_on()) {
 		aie_slab_alloc(data, call_site, ptr, bytes_req, bytes_alloc,
 			       aie_gfp_accounted(gfp_flags));
@@ -329,6 +330,7 @@ static void aie_probe_kmem_cache_alloc(void *data, unsigned long call_site,
 	unsigned long every;
 	unsigned int size;
 
+	aie_tp_guard();
 	if (!aie_sampling_on()) {
 		__aie_kmem_cache_all(data, call_site, ptr, s, gfp_flags);
 		return;
@@ -350,6 +352,7 @@ static void aie_probe_kmem_cache_alloc(void *data, unsigned long call_site,
 static void aie_probe_kfree(void *data, unsigned long call_site,
 			    const void *ptr)
 {
+	aie_tp_guard();
 	aie_slab_free(ptr);
 }
 
@@ -357,6 +360,7 @@ static void aie_probe_kmem_cache_free(void *data, unsigned long call_site,
 				      const void *ptr,
 				      const struct kmem_cache *s)
 {
+	aie_tp_guard();
 	aie_slab_free(ptr);
 }
 

@@ -18,6 +18,7 @@
 #include <linux/tracepoint.h>
 
 #include "aie.h"
+#include "compat.h"
 #include "core/pagemap.h"
 #include "core/slabmap.h"
 #include "probes.h"
@@ -77,6 +78,7 @@ static void aie_slab_probe_page_free(void *data, struct page *page,
 	unsigned long pfn = page_to_pfn(page);
 	u32 e;
 
+	aie_tp_guard();
 	if (unlikely(pfn >= aie_slab_npfn)) {
 		if (static_branch_likely(&aie_slab_frees_pagemap) ||
 		    static_branch_unlikely(&aie_slab_frees_objmap))
