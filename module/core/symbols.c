@@ -187,8 +187,13 @@ struct aie_site_name *aie_site_name_copy(const struct aie_sym *sym)
 	return name;
 }
 
-/* Preemption disabled. */
+/*
+ * Preemption disabled, as every hook runs (compat.h's aie_tp_guard()):
+ * checked here, once for each new site, off the hot paths, on any kernel
+ * with a preemption count (every one of Debian's), lockdep or not.
+ */
 struct aie_sym *aie_sym_scratch(void)
 {
+	WARN_ON_ONCE(preemptible());
 	return this_cpu_ptr(&aie_sym_buf[interrupt_context_level()]);
 }
