@@ -233,20 +233,16 @@ static inline bool is_kfence_address(const void *addr)
 #endif
 
 /*
- * Tracepoints call their probes with preemption disabled until 7.0, and
- * under SRCU-fast alone (tracepoint_srcu) since: preemptible, on a
- * preemptible kernel such as Debian's 7.x (PREEMPT_LAZY). The hooks need
- * to stay on one CPU (per-CPU counters and their nest count, the symbol
- * scratch) and to be sched-RCU readers (the rules list): aie_tp_guard(),
+ * Tracepoints call their probes with preemption disabled until 7.0, under
+ * SRCU-fast alone since (preemptible on Debian's 7.x, PREEMPT_LAZY). The
+ * hooks must stay on one CPU and be sched-RCU readers: aie_tp_guard(),
  * after a tracepoint probe's declarations, disables preemption until the
- * probe returns on the kernels whose tracepoints no longer do. Kprobe
- * handlers run with preemption disabled on every kernel.
+ * probe returns where the tracepoint does not. (Kprobes always do.)
  */
 #if AIE_KERNEL_BEFORE(7, 0, 0)
 #define aie_tp_guard()	do { } while (0)
 #else
 #include <linux/preempt.h>
-
 #define aie_tp_guard()	guard(preempt_notrace)()
 #endif
 
@@ -255,11 +251,7 @@ static inline bool is_kfence_address(const void *addr)
  * 5.19: hooks_percpu.c falls back to it, when its kretprobe cannot attach,
  * only where it has them.
  */
-#if !AIE_KERNEL_BEFORE(5, 19, 0)
-#define AIE_PERCPU_TP_HAS_CALLER	1
-#else
-#define AIE_PERCPU_TP_HAS_CALLER	0
-#endif
+#define AIE_PERCPU_TP_HAS_CALLER	(!AIE_KERNEL_BEFORE(5, 19, 0))
 
 /*
  * A page allocation from a node mask, for the test helper's allocation

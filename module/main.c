@@ -17,6 +17,7 @@
 #include "extras/memcg.h"
 #include "extras/modules.h"
 #include "hooks/hooks.h"
+#include "iface/oom.h"
 #include "iface/proc.h"
 #include "track/free.h"
 
@@ -60,6 +61,7 @@ static int __init allocinfo_ext_init(void)
 	ret = aie_capture_init();
 	if (ret)
 		goto err_capture;
+	aie_oom_init();
 	return 0;
 
 err_capture:
@@ -83,6 +85,7 @@ err_ctrs:
 
 static void __exit allocinfo_ext_exit(void)
 {
+	aie_oom_exit();		/* aie_hooks_unregister() waits for its probe */
 	aie_proc_exit();
 	aie_modules_exit();
 	aie_hooks_unregister();

@@ -59,6 +59,11 @@ module_param_named(hooks, aie_hooks_param, charp, 0444);
 MODULE_PARM_DESC(hooks,
 		 "Allocators to hook, comma-separated: slab (always hooked), page, vmalloc, percpu (default all)");
 
+unsigned int aie_oom_top = 10;
+module_param_named(oom_top, aie_oom_top, uint, 0444);
+MODULE_PARM_DESC(oom_top,
+		 "At every OOM kill, the kernel log gets this many sites of most live bytes (default 10, 0..64; 0: no report)");
+
 /* -EINVAL, and one line saying the ranges, for a parameter out of range. */
 int aie_params_check(void)
 {
@@ -75,6 +80,10 @@ int aie_params_check(void)
 	}
 	if (!is_power_of_2(aie_counter_slots) || aie_counter_slots > 65536) {
 		pr_err("counter_slots must be a power of two, 1..65536\n");
+		return -EINVAL;
+	}
+	if (aie_oom_top > AIE_OOM_TOP_MAX) {
+		pr_err("oom_top must be 0..%u\n", AIE_OOM_TOP_MAX);
 		return -EINVAL;
 	}
 	return 0;

@@ -17,6 +17,10 @@ extern unsigned int aie_max_stacks;
 extern bool aie_slabmap_param;
 extern bool aie_lifetimes_param;
 extern char *aie_hooks_param;
+extern unsigned int aie_oom_top;
+
+/* The most rows an OOM report prints (iface/oom.c). */
+#define AIE_OOM_TOP_MAX		64
 
 int aie_params_check(void);
 

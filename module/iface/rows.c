@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rows.c - what the rows of the /proc tables share: which sites have
- * one, and a site's tag. Process context, readers of the files; no lock
- * (a site's location is read under rcu_read_lock()).
+ * one, and a site's tag. Process context, readers of the files, and the
+ * OOM report (oom.c); no lock (a site's location is read under
+ * rcu_read_lock()).
  */
 
 #include <linux/kernel.h>
@@ -41,17 +42,28 @@ bool aie_row_shown(struct aie_site *site)
 }
 
 /*
- * A site's tag, as its row shows it (proc.c, lifetimes.c). The
- * address of a site no symbol covers is printed with %pK, as the kernel
- * prints a pointer to a reader who may or may not see it.
+ * A site's tag, as its row shows it (proc.c, lifetimes.c), named in @sym
+ * as a reader names it (aie_site_name_read()).
  */
 void aie_row_tag(struct aie_line *l, struct aie_site *site,
 		 struct aie_sym *sym)
 {
+	aie_site_name_read(site, sym);
+	aie_row_tag_named(l, site, sym);
+}
+
+/*
+ * A site's tag from @sym, which names it already: any context but NMI
+ * (oom.c's report names it with aie_site_name(), which allocates
+ * nothing). The address of a site no symbol covers is printed with %pK,
+ * as the kernel prints a pointer to a reader who may or may not see it.
+ */
+void aie_row_tag_named(struct aie_line *l, struct aie_site *site,
+		       const struct aie_sym *sym)
+{
 	const char *loc;
 	char unknown[32];
 
-	aie_site_name_read(site, sym);
 	rcu_read_lock();
 	loc = rcu_dereference(site->location);
 	if (sym->tag && sym->known && !loc) {

@@ -15,5 +15,7 @@ extern const char * const aie_type_names[];
 bool aie_row_shown(struct aie_site *site);
 void aie_row_tag(struct aie_line *l, struct aie_site *site,
 		 struct aie_sym *sym);
+void aie_row_tag_named(struct aie_line *l, struct aie_site *site,
+		       const struct aie_sym *sym);
 
 #endif /* _AIE_ROWS_H */

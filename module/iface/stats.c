@@ -22,6 +22,7 @@
 #include "extras/lifetimes.h"
 #include "extras/memcg.h"
 #include "hooks/hooks.h"
+#include "oom.h"
 #include "stats.h"
 #include "track/free.h"
 
@@ -79,6 +80,8 @@ int aie_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "sample_seen_bytes %llu\n", aie_sample_seen());
 	aie_stat_show(m, "sampled", sampled);
 	aie_hooks_show(m);
+	seq_printf(m, "oom_report %s\n", aie_oom_state());
+	seq_printf(m, "oom_reports %lu\n", aie_oom_reported());
 	aie_memcg_show(m);
 	aie_capture_show(m);
 	seq_printf(m, "lifetimes %s\n", aie_lifetimes_on() ? "on" : "off");

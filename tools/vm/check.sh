@@ -92,7 +92,7 @@ if grep -q '^AIE-END' "$out"; then
 else
 	host+=("not ok - vm: the guest did not reach its end (qemu/timeout status $qemu_rc)")
 fi
-bad=$(grep -aE "$AIE_BAD_LOG" "$con" | head -n 20 || true)
+bad=$(aie_bad_log "$con")
 if [ -z "$bad" ]; then
 	host+=("ok - vm: kernel log free of BUG/WARNING/Oops/KASAN/lockdep reports")
 else
@@ -105,7 +105,7 @@ if [ -e "$smp_out" ]; then
 	else
 		host+=("not ok - vm smp: the multi-threaded guest did not reach its end (qemu/timeout status $smp_rc)")
 	fi
-	bad=$(grep -aE "$AIE_BAD_LOG" "$smp_con" | head -n 20 || true)
+	bad=$(aie_bad_log "$smp_con")
 	if [ -z "$bad" ]; then
 		host+=("ok - vm smp: kernel log free of BUG/WARNING/Oops/KASAN/lockdep reports")
 	else

@@ -288,13 +288,25 @@ aie_boot() {
 # failures, accounted bytes, rules, capture, lifetimes, sampling, load and
 # unload, the proc files. Left to the whole suite: the bounds of the
 # site table and counters (sites_test, counters_test), the storms
-# (stress_test), the DWARF annotation (annotate_test), the comparison
+# (stress_test), the OOM reports (oom_test, which fills the guest's
+# memory), the DWARF annotation (annotate_test), the comparison
 # with /proc/allocinfo (compare_test) and the parsers (ctl_fuzz_test,
 # line_test), none of which differs between kernels but in time.
 AIE_ACCEPT_TESTS=load_test,proc_test,slab_test,slabmap_test,mm_test,callers_test,fault_test,accounted_test,ctl_test,hooks_test,capture_test,lifetime_test,sample_test
 
 # Kernel log lines that fail a run whatever the tests said.
 AIE_BAD_LOG='BUG:|WARNING:|Oops|KASAN|Kernel panic|UBSAN|general protection fault|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|kmemleak: [0-9]+ new suspected|blocked for more than|Call Trace:'
+
+# aie_bad_log FILE: the lines of kernel log FILE that fail a run (at most
+# 20). oom_test provokes OOM kills, whose report has a stack dump: its
+# "Call Trace:" lines pass between the test's "aie-expect-oom: begin" and
+# "aie-expect-oom: end" lines, and nothing else does.
+aie_bad_log() {
+	awk '/aie-expect-oom: begin/ { oom = 1 }
+		/aie-expect-oom: end/ { oom = 0 }
+		!(oom && /Call Trace:/)' "$1" 2>/dev/null |
+		grep -aE "$AIE_BAD_LOG" | head -n 20 || true
+}
 
 # Everything before the boot: packages, kernel, kselftest files, build, pack.
 aie_prepare() {

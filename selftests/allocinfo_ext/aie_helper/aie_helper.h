@@ -92,6 +92,7 @@ void *aie_helper_kmalloc_fail(void);
 void *aie_helper_kstrdup(void);
 void *aie_helper_kmemdup(void);
 void *aie_helper_kmalloc_acct_100(void);
+void *aie_helper_kmalloc_oom(void);
 void *aie_helper_unknown_site(void);
 void aie_helper_unknown_free(const void *p);
 extern const char aie_helper_slab_file[];
@@ -133,6 +134,8 @@ void *aie_helper_pages_exact(void);
 void aie_helper_free_pages_exact(const void *p);
 void *aie_helper_pages_fail(void);
 void *aie_helper_pages_acct(void);
+void *aie_helper_pages_oom(void);
+void aie_helper_free_pages_oom(const void *p);
 extern const char aie_helper_pages_file[];
 
 /* aie_helper_vmalloc.c: vmalloc() */

@@ -47,6 +47,10 @@
  *					thread makes n rounds of allocations
  *					and frees of the storm kinds, then
  *					frees all it holds; returns when done
+ *	write "oom <kind>"		make objects of <kind> until one
+ *					fails, the table is full or the task
+ *					is killed (EINTR): a memory cgroup's
+ *					OOM kill ends it; held until freed
  *	read				one line per kind:
  *					<kind> <function> <bytes requested> <held>
  *
@@ -58,7 +62,9 @@
  * or KASAN; /sys/kernel/debug/aie_helper/remade: "<ksize> <reused>", what
  * ksize() reports for an object of the "remade" cache, and 1 when that
  * cache's struct kmem_cache is at the address of the one the last
- * "remake" destroyed, else 0.
+ * "remake" destroyed, else 0; /sys/kernel/debug/aie_helper/oom: how many
+ * objects the last "oom" held when the allocation during which its task
+ * was killed began, what the OOM report counted, or -1 (no kill).
  *
  * Failures are reported as -errno to the writer and with the prefix
  * "aie_helper:" in the kernel log. The kinds are aie_helper_kinds.c's;
@@ -73,6 +79,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -196,6 +203,41 @@ static int aie_helper_unseen(struct aie_helper_kind *k, unsigned int n)
 	return 0;
 }
 
+/*
+ * Allocate until killed: the kill comes from inside an allocation, whose
+ * charge to the memory cgroup ran its OOM killer, which reported the
+ * objects held before it. That allocation may still succeed (the victim
+ * is let through) or fail; either way the loop ends.
+ */
+static long long aie_helper_oom_before = -1;
+
+static int aie_helper_oom(struct aie_helper_kind *k)
+{
+	unsigned int before;
+	void *p;
+
+	aie_helper_oom_before = -1;
+	while (k->held < AIE_HELPER_MAX_HELD) {
+		before = k->held;
+		p = k->alloc();
+		if (!IS_ERR_OR_NULL(p))
+			k->obj[k->held++] = p;
+		if (fatal_signal_pending(current)) {
+			aie_helper_oom_before = before;
+			return -EINTR;
+		}
+		if (IS_ERR_OR_NULL(p))
+			return p ? PTR_ERR(p) : -ENOMEM;
+	}
+	return -ENOSPC;
+}
+
+static int aie_helper_oom_get(void *data, u64 *val)
+{
+	*val = aie_helper_oom_before;
+	return 0;
+}
+
 static int aie_helper_free(struct aie_helper_kind *k, unsigned int n)
 {
 	if (n > k->held)
@@ -235,6 +277,10 @@ static int aie_helper_command(char *cmd)
 		return kstrtouint(kind, 10, &n) ?: aie_helper_page_sites(n);
 	if (verb && kind && !cmd && !strcmp(verb, "burst"))
 		return kstrtouint(kind, 10, &n) ?: aie_helper_sites(n, true);
+	if (verb && kind && !cmd && !strcmp(verb, "oom")) {
+		k = aie_helper_find(kind);
+		return k ? aie_helper_oom(k) : -EINVAL;
+	}
 	if (!verb || !kind || !cmd || kstrtouint(cmd, 10, &n))
 		return -EINVAL;
 	k = aie_helper_find(kind);
@@ -310,6 +356,8 @@ static const struct file_operations aie_helper_fops = {
 DEFINE_SHOW_ATTRIBUTE(aie_helper_storm);
 DEFINE_DEBUGFS_ATTRIBUTE(aie_helper_cache_ksize_fops,
 			 aie_helper_cache_ksize_get, NULL, "%llu\n");
+DEFINE_DEBUGFS_ATTRIBUTE(aie_helper_oom_fops, aie_helper_oom_get, NULL,
+			 "%lld\n");
 DEFINE_SHOW_ATTRIBUTE(aie_helper_remade);
 
 /*
@@ -360,6 +408,8 @@ static int __init aie_helper_init(void)
 			    &aie_helper_remade_fops);
 	debugfs_create_file("source", 0400, aie_helper_dir, NULL,
 			    &aie_helper_source_fops);
+	debugfs_create_file_unsafe("oom", 0400, aie_helper_dir, NULL,
+				   &aie_helper_oom_fops);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -96,6 +97,9 @@ struct aie_helper_kind aie_helper_kinds[] = {
 			AIE_HELPER_OBJ_SIZE, aie_helper_cache_free),
 	AIE_HELPER_KIND("pages_acct", aie_helper_pages_acct, PAGE_SIZE << 1,
 			aie_helper_free_pages1),
+	AIE_HELPER_KIND("kmalloc_oom", aie_helper_kmalloc_oom, 4096, kfree),
+	AIE_HELPER_KIND("pages_oom", aie_helper_pages_oom, SZ_1M,
+			aie_helper_free_pages_oom),
 	AIE_HELPER_KIND("vmalloc_acct10000", aie_helper_vmalloc_acct_10000,
 			10000, aie_helper_kvfree),
 	AIE_HELPER_KIND("percpu_acct40", aie_helper_percpu_acct_40, 40,

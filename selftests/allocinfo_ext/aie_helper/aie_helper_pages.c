@@ -125,3 +125,24 @@ noinline void *aie_helper_pages_fail(void)
 
 /* Accounted to the allocating task's memory cgroup. */
 AIE_HELPER_VMALLOC(pages_acct, alloc_pages(GFP_KERNEL_ACCOUNT, 1))
+
+/*
+ * A megabyte of pages that gives up at once, silently, when memory runs
+ * short (no reclaim retries, no OOM kill): oom_test fills the guest's
+ * memory with these before its own task runs the OOM killer.
+ */
+#define AIE_HELPER_OOM_ORDER	(20 - PAGE_SHIFT)
+
+noinline void *aie_helper_pages_oom(void)
+{
+	void *p = alloc_pages(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN,
+			      AIE_HELPER_OOM_ORDER);
+
+	barrier();
+	return p;
+}
+
+void aie_helper_free_pages_oom(const void *p)
+{
+	__free_pages((struct page *)p, AIE_HELPER_OOM_ORDER);
+}

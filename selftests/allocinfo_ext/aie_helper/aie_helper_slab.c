@@ -88,6 +88,9 @@ noinline void *aie_helper_kmemdup(void)
 /* Accounted to the allocating task's memory cgroup. */
 AIE_HELPER_VMALLOC(kmalloc_acct_100, kmalloc(100, GFP_KERNEL_ACCOUNT))
 
+/* Accounted, silent when it fails: oom_test's memory cgroup OOM. */
+AIE_HELPER_VMALLOC(kmalloc_oom, kmalloc(4096, GFP_KERNEL_ACCOUNT | __GFP_NOWARN))
+
 /*
  * A site no symbol covers: a synthetic kmalloc event (the tracepoint is
  * exported) whose call site lies inside the private cache's kmem_cache,
