@@ -131,9 +131,10 @@ TEST_F(oom, report_attached)
 }
 
 /*
- * A task in a cgroup of 8 MiB asks the helper for accounted 4 KiB objects
- * until the cgroup's OOM killer kills it, from inside the allocation it
- * was making: the report counts the objects held before that one.
+ * A task in a cgroup of 8 MiB asks the helper for accounted 16 KiB
+ * objects (large kmallocs: their pages are the objects) until the
+ * cgroup's OOM killer kills it, from inside the allocation it was making:
+ * the report counts the objects held before that one.
  */
 TEST_F(oom, memcg)
 {
@@ -178,7 +179,7 @@ TEST_F(oom, memcg)
 	EXPECT_STREQ("aie_helper", r.first.module);
 	EXPECT_STREQ("slab", r.first.type);
 	EXPECT_EQ(before, (long long)r.first.calls);
-	EXPECT_EQ(before * 4096, r.first.bytes);
+	EXPECT_EQ(before * 16384, r.first.bytes);
 	EXPECT_EQ(1, aie_stat("oom_reports"));
 	EXPECT_EQ(0, counts_after());
 

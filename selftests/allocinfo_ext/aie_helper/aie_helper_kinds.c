@@ -97,7 +97,7 @@ struct aie_helper_kind aie_helper_kinds[] = {
 			AIE_HELPER_OBJ_SIZE, aie_helper_cache_free),
 	AIE_HELPER_KIND("pages_acct", aie_helper_pages_acct, PAGE_SIZE << 1,
 			aie_helper_free_pages1),
-	AIE_HELPER_KIND("kmalloc_oom", aie_helper_kmalloc_oom, 4096, kfree),
+	AIE_HELPER_KIND("kmalloc_oom", aie_helper_kmalloc_oom, 16384, kfree),
 	AIE_HELPER_KIND("pages_oom", aie_helper_pages_oom, SZ_1M,
 			aie_helper_free_pages_oom),
 	AIE_HELPER_KIND("vmalloc_acct10000", aie_helper_vmalloc_acct_10000,

@@ -88,8 +88,12 @@ noinline void *aie_helper_kmemdup(void)
 /* Accounted to the allocating task's memory cgroup. */
 AIE_HELPER_VMALLOC(kmalloc_acct_100, kmalloc(100, GFP_KERNEL_ACCOUNT))
 
-/* Accounted, silent when it fails: oom_test's memory cgroup OOM. */
-AIE_HELPER_VMALLOC(kmalloc_oom, kmalloc(4096, GFP_KERNEL_ACCOUNT | __GFP_NOWARN))
+/*
+ * Accounted, silent when it fails: oom_test's memory cgroup OOM. Large
+ * (order 2, which still runs the OOM killer), so that no slab's pages
+ * come between this site and the report's top.
+ */
+AIE_HELPER_VMALLOC(kmalloc_oom, kmalloc(16384, GFP_KERNEL_ACCOUNT | __GFP_NOWARN))
 
 /*
  * A site no symbol covers: a synthetic kmalloc event (the tracepoint is
