@@ -298,22 +298,32 @@ int aie_kmsg_open(void)
 	return fd;
 }
 
-int aie_kmsg_count(int fd, const char *text)
+const char *aie_kmsg_next(int fd, char *rec, size_t size)
 {
-	char rec[2048];
 	ssize_t n;
-	int count = 0;
+	char *text;
 
 	/* One record per read; EAGAIN when none is left. */
 	for (;;) {
-		n = read(fd, rec, sizeof(rec) - 1);
+		n = read(fd, rec, size - 1);
 		if (n < 0 && errno == EPIPE)
 			continue;	/* records overwritten: read on */
 		if (n <= 0)
-			break;
+			return NULL;
 		rec[n] = '\0';
-		count += !!strstr(rec, text);
+		text = strchr(rec, ';');	/* "prio,seq,usec,flags;text" */
+		return text ? text + 1 : rec;
 	}
+}
+
+int aie_kmsg_count(int fd, const char *text)
+{
+	char rec[2048];
+	int count = 0;
+	const char *t;
+
+	while ((t = aie_kmsg_next(fd, rec, sizeof(rec))))
+		count += !!strstr(t, text);
 	return count;
 }
 

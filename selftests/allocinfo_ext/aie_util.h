@@ -65,6 +65,12 @@ int aie_row_get_unloaded(const char *module, const char *func,
 /* A descriptor of /dev/kmsg read from now on; -errno on error. */
 int aie_kmsg_open(void);
 
+/*
+ * The text of the next kernel log record from @fd, read into @rec; NULL
+ * when none is left.
+ */
+const char *aie_kmsg_next(int fd, char *rec, size_t size);
+
 /* How many kernel log lines since aie_kmsg_open() contain @text. */
 int aie_kmsg_count(int fd, const char *text);
 

@@ -41,26 +41,16 @@ static void kmsg_mark(const char *msg)
 	aie_write_str("/dev/kmsg", msg);
 }
 
-/*
- * The records of /dev/kmsg from @fd on: the last report's header and
- * first row. A record is "prio,seq,usec,flags;text".
- */
+/* The kernel log from @fd on: the last report's header and first row. */
 static void read_report(int fd, struct report *r)
 {
-	char rec[2048], *text;
 	bool want_row = false;
-	ssize_t n;
+	const char *text;
+	char rec[2048];
 
 	memset(r, 0, sizeof(*r));
-	for (;;) {
-		n = read(fd, rec, sizeof(rec) - 1);
-		if (n < 0 && errno == EPIPE)
-			continue;	/* records overwritten: read on */
-		if (n <= 0)
-			break;
-		rec[n] = '\0';
-		text = strchr(rec, ';');
-		if (!text || strncmp(++text, PREFIX, strlen(PREFIX)))
+	while ((text = aie_kmsg_next(fd, rec, sizeof(rec)))) {
+		if (strncmp(text, PREFIX, strlen(PREFIX)))
 			continue;
 		text += strlen(PREFIX);
 		if (sscanf(text, "oom: victim %*s (%*d): top %u of %u sites",
@@ -173,7 +163,7 @@ TEST_F(oom, memcg)
 	before = aie_read_long(HELPER_OOM);
 	read_report(self->kmsg, &r);
 	EXPECT_EQ(1, r.headers);
-	EXPECT_EQ(10, r.top);
+	EXPECT_EQ(10U, r.top);
 	EXPECT_LT(0, before);
 	EXPECT_STREQ("aie_helper_kmalloc_oom", r.first.func);
 	EXPECT_STREQ("aie_helper", r.first.module);
@@ -243,7 +233,7 @@ TEST_F(oom, global)
 
 	read_report(self->kmsg, &r);
 	EXPECT_EQ(1, r.headers);
-	EXPECT_EQ(10, r.top);
+	EXPECT_EQ(10U, r.top);
 	EXPECT_STREQ("aie_helper_pages_oom", r.first.func);
 	EXPECT_STREQ("aie_helper", r.first.module);
 	EXPECT_STREQ("page", r.first.type);
