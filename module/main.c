@@ -7,6 +7,7 @@
 #include <linux/module.h>
 
 #include "aie.h"
+#include "arch/arch.h"
 #include "core/counters.h"
 #include "core/params.h"
 #include "core/rules.h"
@@ -28,6 +29,7 @@ static int __init allocinfo_ext_init(void)
 	ret = aie_params_check();
 	if (ret)
 		return ret;
+	aie_arch_init();
 	ret = aie_hooks_select(aie_hooks_param);
 	if (ret)
 		return ret;

@@ -61,20 +61,8 @@
 #include <linux/vmalloc.h>
 
 #include "aie.h"
+#include "arch/arch.h"
 #include "objmap.h"
-
-/*
- * How many bits of a key vary, the low two (4-byte alignment) left out:
- * kernel addresses sign-extend bit __VIRTUAL_MASK_SHIFT on x86-64.
- */
-static unsigned int aie_objmap_key_bits(void)
-{
-#ifdef CONFIG_X86_64
-	return __VIRTUAL_MASK_SHIFT - 2;
-#else
-	return BITS_PER_LONG - 2;
-#endif
-}
 
 /*
  * A map of at least @capacity slots (a power of two, at least a shard),
@@ -83,7 +71,7 @@ static unsigned int aie_objmap_key_bits(void)
 int aie_objmap_init(struct aie_objmap *map, unsigned long capacity,
 		    bool stamps)
 {
-	unsigned int kbits = aie_objmap_key_bits();
+	unsigned int kbits = aie_arch_key_bits();
 	unsigned long slots, i;
 	bool tags2;
 

@@ -56,6 +56,7 @@
 #include <linux/workqueue.h>
 
 #include "aie.h"
+#include "arch/arch.h"
 #include "callers.h"
 #include "rules.h"
 #include "sites.h"
@@ -247,22 +248,22 @@ size_t aie_sites_memory(void)
 void aie_site_cache_fill(u64 *cache, unsigned int bits,
 			 const struct aie_site *site)
 {
-	u32 i = aie_site_cache_index(site->call_site, bits);
+	u32 key = aie_arch_key32(site->call_site);
+	u32 i = aie_site_cache_index(key, bits);
 	u64 *empty = NULL, e;
 	unsigned int w;
 
-	if (upper_32_bits(site->call_site) != U32_MAX)
+	if (!aie_arch_text_ok(site->call_site))
 		return;
 	for (w = 0; w < AIE_SITE_CACHE_WAYS; w++) {
 		e = READ_ONCE(cache[i ^ w]);
-		if (aie_site_cache_is(e, site->call_site))
+		if (aie_site_cache_is(e, key))
 			return;
 		if (!e && !empty)
 			empty = &cache[i ^ w];
 	}
 	if (empty)
-		WRITE_ONCE(*empty, (u64)aie_site_index(site) << 32 |
-				   lower_32_bits(site->call_site));
+		WRITE_ONCE(*empty, (u64)aie_site_index(site) << 32 | key);
 }
 
 /* Empty @cache's entries of retired sites. Process context. */

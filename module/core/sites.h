@@ -15,6 +15,7 @@
 #include <linux/kernel.h>
 
 #include "aie.h"
+#include "arch/arch.h"
 #include "compat.h"
 
 struct aie_sym;
@@ -136,12 +137,12 @@ static inline bool aie_site_at_home(unsigned long call_site,
 /*
  * The site caches (sites.c), in front of the site hash on the hooks' fast
  * paths, one for slab sites and one for page sites. An entry is a site's
- * index in its high half and the low 32 bits of its call site in its low
- * half, read and written whole; 0 is empty. Kernel text lies in the top 2
- * GiB of the address space, so those 32 bits tell its call sites apart,
- * and a cache holds sites of its type only: an entry whose low half is
- * the call site's holds its site, with no comparison of the site's call
- * site or type. Both caches have four ways: a call site's own entry,
+ * index in its high half and its call site's key (aie_arch_key32(): 32
+ * bits, never 0) in its low half, read and written whole; 0 is empty.
+ * Kernel text lies in a window where those 32 bits tell its call sites
+ * apart (arch/arch.h), and a cache holds sites of its type only: an entry
+ * whose low half is the call site's key holds its site, with no
+ * comparison of the site's call site or type. Both caches have four ways: a call site's own entry,
  * which its hash picks, and the other three of its aligned group of four,
  * looked at in the order of its own entry's index xored with 1, 2 and 3.
  * A hook finds a site in its own entry with no more work than a
@@ -171,17 +172,19 @@ static inline u32 aie_site_cache_hash(u32 key)
 	return (key ^ (key >> 7)) * GOLDEN_RATIO_32;
 }
 
-/* The index of @call_site's own entry in a cache of 2^@bits entries. */
-static inline u32 aie_site_cache_index(unsigned long call_site,
-				       unsigned int bits)
+/*
+ * The index of the own entry of the call site whose key is @key
+ * (aie_arch_key32()) in a cache of 2^@bits entries.
+ */
+static inline u32 aie_site_cache_index(u32 key, unsigned int bits)
 {
-	return aie_site_cache_hash(call_site) >> (32 - bits);
+	return aie_site_cache_hash(key) >> (32 - bits);
 }
 
-/* Whether the cache entry @e is @call_site's. */
-static inline bool aie_site_cache_is(u64 e, unsigned long call_site)
+/* Whether the cache entry @e is that of the call site whose key is @key. */
+static inline bool aie_site_cache_is(u64 e, u32 key)
 {
-	return (u32)e == (u32)call_site;
+	return (u32)e == key;
 }
 
 /*
@@ -195,7 +198,7 @@ static inline u32 aie_site_cache_idx(u64 e)
 }
 
 /*
- * Whether a way of the group of the call site whose low 32 bits are @key,
+ * Whether a way of the group of the call site whose key is @key,
  * in @cache of 2^@bits entries, holds it: that entry in *@e. The call
  * site's own entry first; then the others, each a load and a comparison,
  * out of the way of a hit in the first. Their index is made again from

@@ -197,7 +197,7 @@ static u32 aie_slab_entry_make(unsigned long base, unsigned int k,
 static bool aie_slab_block_of(const void *ptr, unsigned long *head_pfn,
 			      unsigned int *order)
 {
-	unsigned long pfn = ((unsigned long)ptr - PAGE_OFFSET) >> PAGE_SHIFT;
+	unsigned long pfn = aie_slab_pfn_of(ptr);
 	struct page *head;
 
 	if (pfn >= aie_slab_npfn)
@@ -222,7 +222,7 @@ static bool aie_slab_block_of(const void *ptr, unsigned long *head_pfn,
  */
 u32 aie_slab_block_make(const void *ptr, u64 bytes)
 {
-	unsigned long pfn = ((unsigned long)ptr - PAGE_OFFSET) >> PAGE_SHIFT;
+	unsigned long pfn = aie_slab_pfn_of(ptr);
 	unsigned long head_pfn, end_pfn, flags, addr, k;
 	unsigned int order, shift, nr = 0;
 	struct page *head;

@@ -12,6 +12,7 @@
 #include <linux/mm.h>
 
 #include "aie.h"
+#include "arch/arch.h"
 #include "objmap.h"
 #include "stats.h"
 
@@ -57,7 +58,7 @@ static inline bool aie_slabmap_on(void)
 /* The page frame number of @ptr, if in the direct map. */
 static inline unsigned long aie_slab_pfn_of(const void *ptr)
 {
-	return ((unsigned long)ptr - PAGE_OFFSET) >> PAGE_SHIFT;
+	return aie_arch_lm_pfn(ptr);
 }
 
 /* The entry of the page frame @pfn, below aie_slab_npfn. */

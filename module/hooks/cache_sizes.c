@@ -27,6 +27,7 @@
 #include <linux/spinlock.h>
 
 #include "aie.h"
+#include "arch/arch.h"
 #include "cache_sizes.h"
 #include "core/stats.h"
 #include "extras/memcg.h"
@@ -114,7 +115,7 @@ out:
  */
 static int aie_kp_cache_destroy(struct kprobe *kp, struct pt_regs *regs)
 {
-	struct kmem_cache *s = (void *)regs_get_kernel_argument(regs, 0);
+	struct kmem_cache *s = (void *)aie_arch_kernel_argument(regs, 0);
 	unsigned int home = hash_ptr(s, AIE_CACHE_SIZES_BITS), i;
 	struct aie_cache_sizes *e;
 	unsigned long flags;

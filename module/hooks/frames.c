@@ -12,28 +12,29 @@
  * site, the address a kretprobe on the outermost wrapper would report.
  *
  * callers.c marks the return addresses inside the wrappers as
- * AIE_SITE_WRAPPER sites. Such a return address sits at a fixed distance
- * below the wrapper's own return address: the size of the wrapper's frame
- * at that call, which the compiler fixed, since no wrapper has a frame of
- * variable size. The distance is learnt once per wrapper site from the
- * kernel's unwinder (ORC on x86) and kept in site->frame.
+ * AIE_SITE_WRAPPER sites. From such a return address the walk goes up to
+ * the wrapper's own with what the architecture learns once per wrapper
+ * site and keeps in site->frame (arch/arch.h): on x86-64 the wrapper's
+ * frame size at that call, which the compiler fixed (no wrapper has a
+ * frame of variable size), told by the ORC unwinder; on arm64 nothing to
+ * learn, as every frame keeps a record of its caller's.
  *
  * From then on the walk finds it in the wrapper table (frames.h), a small
- * hash of the wrapper sites' return addresses and frame sizes, filled as
- * they are learnt and never emptied: each wrapper frame costs a hash, a
- * comparison of the key in memory and an add of the frame in memory, and
- * only the call site itself is looked up, in the page site cache (core/sites.h)
- * or the site table. A key is the low 32 bits of a return address.
- * Kernel text lies in the top 2 GiB of the address space (the kernel code
- * model of x86-64), so those 32 bits tell its return addresses apart.
- * Wrappers are built-in functions (callers.c), whose text never goes
- * away: no entry ever goes stale.
+ * hash of the wrapper sites' return addresses and what was learnt, filled
+ * as they are learnt and never emptied: each wrapper frame costs a hash, a
+ * comparison of the key in memory and a step up, and only the call site
+ * itself is looked up, in the page site cache (core/sites.h) or the site
+ * table. A key is 32 bits of a return address (aie_arch_key32()): kernel
+ * text, the kernel's and the modules', lies in a window where they tell
+ * its return addresses apart. Wrappers are built-in functions
+ * (callers.c), whose text never goes away: no entry ever goes stale.
  *
- * Where the unwinder cannot say (no ORC unwinder), the walk stops at the
- * wrapper for good, and its blocks are charged to it (page_walk_stops in
- * the stats file). A return address that another tracer replaced with its
- * trampoline (a kretprobe or the function graph tracer on a wrapper) ends
- * the walk as well: that allocation is charged to the trampoline.
+ * Where the architecture cannot say (x86-64 without the ORC unwinder),
+ * the walk stops at the wrapper for good, and its blocks are charged to
+ * it (page_walk_stops in the stats file). A return address that another
+ * tracer replaced with its trampoline (a kretprobe or the function graph
+ * tracer on a wrapper) ends the walk as well: that allocation is charged
+ * to the trampoline.
  *
  * Contexts: the mm_page_alloc probe's, any in which pages are allocated
  * (task, softirq, hardirq; not NMI), preemption disabled. The walk reads
@@ -50,15 +51,11 @@
 #include <linux/hash.h>
 #include <linux/sched.h>
 
-#include <asm/unwind.h>
-
 #include "aie.h"
+#include "arch/arch.h"
 #include "core/sites.h"
 #include "core/stats.h"
 #include "frames.h"
-
-/* A wrapper's frame is a few dozen bytes; anything larger is no frame. */
-#define AIE_FRAME_MAX		2048
 
 /* site->frame of a wrapper whose frame the unwinder could not tell. */
 #define AIE_FRAME_STOP		U16_MAX
@@ -87,7 +84,7 @@ static DEFINE_RAW_SPINLOCK(aie_wrappers_lock);
 static bool aie_wrapper_is_acquire(u32 h, unsigned long ret)
 {
 	/* Pairs with the smp_store_release() in aie_wrapper_keep() */
-	return smp_load_acquire(&aie_wrapper_keys[h]) == (u32)ret;
+	return smp_load_acquire(&aie_wrapper_keys[h]) == aie_arch_key32(ret);
 }
 
 /*
@@ -115,22 +112,22 @@ static unsigned long aie_wrapper_frame_far(unsigned long ret, u32 h)
  */
 static void aie_wrapper_keep(unsigned long ret, unsigned int frame)
 {
-	u32 h = aie_wrapper_hash(ret), k;
+	u32 h = aie_wrapper_hash(ret), key = aie_arch_key32(ret), k;
 	unsigned long flags;
 	unsigned int i;
 
-	if (upper_32_bits(ret) != U32_MAX)
-		return;		/* no kernel text: cannot be told by 32 bits */
+	if (!aie_arch_text_ok(ret))
+		return;		/* cannot be told by its key */
 	if (!raw_spin_trylock_irqsave(&aie_wrappers_lock, flags))
 		return;
 	for (i = 0; i < AIE_WRAPPERS_PROBE; i++) {
 		k = (h + i) & AIE_WRAPPERS_MASK;
-		if (aie_wrapper_keys[k] == (u32)ret)
+		if (aie_wrapper_keys[k] == key)
 			break;
 		if (!aie_wrapper_keys[k]) {
 			WRITE_ONCE(aie_wrapper_frames[k], frame);
 			/* Pairs with aie_wrapper_is_acquire() */
-			smp_store_release(&aie_wrapper_keys[k], (u32)ret);
+			smp_store_release(&aie_wrapper_keys[k], key);
 			break;
 		}
 	}
@@ -147,57 +144,17 @@ static void aie_walk_first_keep(unsigned long ret, unsigned int frame)
 {
 	unsigned long flags;
 
-	if (likely(READ_ONCE(aie_walk_first_key)) ||
-	    upper_32_bits(ret) != U32_MAX)
+	if (likely(READ_ONCE(aie_walk_first_key)) || !aie_arch_text_ok(ret))
 		return;
 	if (!raw_spin_trylock_irqsave(&aie_wrappers_lock, flags))
 		return;
 	if (!aie_walk_first_key) {
 		WRITE_ONCE(aie_walk_first_frame, frame);
 		/* The frame, then the key: see aie_wrapper_is() */
-		smp_store_release(&aie_walk_first_key, (u32)ret);
+		smp_store_release(&aie_walk_first_key, aie_arch_key32(ret));
 	}
 	raw_spin_unlock_irqrestore(&aie_wrappers_lock, flags);
 }
-
-#ifdef CONFIG_UNWINDER_ORC
-/*
- * The distance in bytes from @slot, where the current task's stack holds
- * a wrapper's return address, to the slot of the next return address
- * above it, as the unwinder sees it; 0 when it cannot be told. An ORC
- * unwinder's frame k returns to state.ip, read at state.sp - 8. Slow (a
- * walk of the whole stack), once per wrapper site: out of line, so that
- * its struct unwind_state is on the stack only while it runs, not in
- * the frame of every page allocation's walk.
- */
-static noinline unsigned int aie_frames_learn(const unsigned long *slot)
-{
-	struct unwind_state state;
-	const unsigned long *next;
-	bool found = false;
-
-	for (unwind_start(&state, current, NULL, NULL); !unwind_done(&state);
-	     unwind_next_frame(&state)) {
-		if (state.regs)
-			break;	/* an interrupt frame: another stack's */
-		next = (const unsigned long *)state.sp - 1;
-		if (found) {
-			/* *next may be a tracer's trampoline: the size holds */
-			if (next <= slot ||
-			    (next - slot) * sizeof(long) > AIE_FRAME_MAX)
-				break;
-			return (next - slot) * sizeof(long);
-		}
-		found = next == slot;
-	}
-	return 0;
-}
-#else
-static unsigned int aie_frames_learn(const unsigned long *slot)
-{
-	return 0;
-}
-#endif
 
 /*
  * The call site of the page allocation whose probe's return address sits
@@ -216,7 +173,7 @@ struct aie_frames_found aie_frames_caller(const unsigned long *slot)
 	u32 h;
 
 	for (i = 0; i < AIE_FRAMES_MAX; i++) {
-		ret = *slot;
+		ret = aie_arch_ret(*slot);
 		h = aie_wrapper_hash(ret);
 		/* No text address has 0 in its low half: an empty key is none */
 		if (likely(aie_wrapper_is_acquire(h, ret))) {
@@ -240,7 +197,7 @@ struct aie_frames_found aie_frames_caller(const unsigned long *slot)
 		}
 		frame = READ_ONCE(f.site->frame);
 		if (unlikely(!frame)) {
-			frame = aie_frames_learn(slot) ?: AIE_FRAME_STOP;
+			frame = aie_arch_frame_learn(slot) ?: AIE_FRAME_STOP;
 			WRITE_ONCE(f.site->frame, frame);
 		}
 		if (unlikely(frame == AIE_FRAME_STOP)) {
@@ -251,7 +208,7 @@ struct aie_frames_found aie_frames_caller(const unsigned long *slot)
 up:
 		if (!i)
 			aie_walk_first_keep(ret, frame);
-		slot = aie_frame_up(slot, frame);
+		slot = aie_arch_frame_up(slot, frame);
 	}
 	aie_count(walk_stops);
 	f.caller = 0;

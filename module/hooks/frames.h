@@ -11,6 +11,7 @@
 #include <linux/hash.h>
 
 #include "aie.h"
+#include "arch/arch.h"
 #include "core/sites.h"
 #include "core/stats.h"
 
@@ -71,7 +72,7 @@ extern unsigned long aie_walk_first_frame;
 static inline bool aie_wrapper_is(u32 h, unsigned long ret)
 {
 	/* Racy by design: see above */
-	return data_race(aie_wrapper_keys[h]) == (u32)ret;
+	return data_race(aie_wrapper_keys[h]) == aie_arch_key32(ret);
 }
 
 static inline unsigned long aie_wrapper_frame(u32 h)
@@ -84,7 +85,7 @@ static inline unsigned long aie_wrapper_frame(u32 h)
 static inline bool aie_walk_first_is(unsigned long ret)
 {
 	/* Racy by design: see aie_wrapper_is() */
-	return data_race(aie_walk_first_key) == (u32)ret;
+	return data_race(aie_walk_first_key) == aie_arch_key32(ret);
 }
 
 static inline unsigned long aie_walk_first_frame_read(void)
@@ -95,14 +96,7 @@ static inline unsigned long aie_walk_first_frame_read(void)
 
 static inline u32 aie_wrapper_hash(unsigned long ret)
 {
-	return hash_32((u32)ret, AIE_WRAPPERS_BITS);
-}
-
-/* The slot of the return address @frame bytes above the one at @slot. */
-static inline const unsigned long *
-aie_frame_up(const unsigned long *slot, unsigned long frame)
-{
-	return (const unsigned long *)((const char *)slot + frame);
+	return hash_32(aie_arch_key32(ret), AIE_WRAPPERS_BITS);
 }
 
 /*
@@ -130,20 +124,21 @@ static inline bool aie_frames_caller_fast(const unsigned long *slot,
 	u64 e;
 
 	if (likely(aie_walk_first_is(READ_ONCE(*slot))))
-		slot = aie_frame_up(slot, aie_walk_first_frame_read());
+		slot = aie_arch_frame_up(slot, aie_walk_first_frame_read());
 #pragma GCC unroll 8
 	for (i = 0; i < AIE_FRAMES_FAST + 1; i++) {
 		h = aie_wrapper_hash(*slot);
 		if (!aie_wrapper_is(h, *slot))
 			goto caller;
-		slot = aie_frame_up(slot, aie_wrapper_frame(h));
+		slot = aie_arch_frame_up(slot, aie_wrapper_frame(h));
 	}
 	return false;
 caller:
 	/* Read again rather than kept through the walk */
 	ret = READ_ONCE(*slot);
 	if (unlikely(!aie_site_cache_find(aie_site_cache_page,
-					  AIE_SITE_CACHE_PAGE_BITS, ret, &e))) {
+					  AIE_SITE_CACHE_PAGE_BITS,
+					  aie_arch_key32(ret), &e))) {
 		aie_count(page_site_misses);
 		return false;
 	}

@@ -38,6 +38,7 @@
 #include <linux/tracepoint.h>
 
 #include "aie.h"
+#include "arch/arch.h"
 #include "compat.h"
 #include "core/rules.h"
 #include "core/sample.h"
@@ -95,9 +96,9 @@ static int aie_page_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	if (aie_all_off())
 		return 1;
-	gfp = (__force gfp_t)regs_get_kernel_argument(regs, p->gfp_arg);
+	gfp = (__force gfp_t)aie_arch_kernel_argument(regs, p->gfp_arg);
 	call->accounted = aie_gfp_accounted(gfp);
-	call->bytes = PAGE_ALIGN(regs_get_kernel_argument(regs, p->size_arg));
+	call->bytes = PAGE_ALIGN(aie_arch_kernel_argument(regs, p->size_arg));
 	call->weight = aie_sample(call->bytes);
 	return !call->weight;
 }

@@ -44,6 +44,7 @@
 #include <linux/tracepoint.h>
 
 #include "aie.h"
+#include "arch/arch.h"
 #include "compat.h"
 #include "core/rules.h"
 #include "core/sample.h"
@@ -79,10 +80,10 @@ static int aie_pcpu_alloc_entry(struct kretprobe_instance *ri,
 				struct pt_regs *regs)
 {
 	struct aie_pcpu_call *call = (struct aie_pcpu_call *)ri->data;
-	size_t size = regs_get_kernel_argument(regs, AIE_PCPU_ARG_SIZE);
+	size_t size = aie_arch_kernel_argument(regs, AIE_PCPU_ARG_SIZE);
 	gfp_t gfp;
 
-	gfp = (__force gfp_t)regs_get_kernel_argument(regs, AIE_PCPU_ARG_GFP);
+	gfp = (__force gfp_t)aie_arch_kernel_argument(regs, AIE_PCPU_ARG_GFP);
 	call->accounted = aie_gfp_accounted(gfp);
 	call->bytes = (u64)ALIGN(size, PCPU_MIN_ALLOC_SIZE) *
 		      num_possible_cpus();

@@ -27,6 +27,7 @@
 #include <trace/events/kmem.h>
 
 #include "aie.h"
+#include "arch/arch.h"
 #include "cache_sizes.h"
 #include "compat.h"
 #include "core/rules.h"
@@ -371,8 +372,8 @@ AIE_SLAB_TP_CACHE_FREE(aie_probe_kmem_cache_free)
 /* kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p) */
 static int aie_kp_free_bulk(struct kprobe *kp, struct pt_regs *regs)
 {
-	size_t i, nr = regs_get_kernel_argument(regs, 1);
-	void **objs = (void **)regs_get_kernel_argument(regs, 2);
+	size_t i, nr = aie_arch_kernel_argument(regs, 1);
+	void **objs = (void **)aie_arch_kernel_argument(regs, 2);
 
 	for (i = 0; i < nr; i++)
 		aie_slab_free(objs[i]);

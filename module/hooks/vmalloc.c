@@ -26,6 +26,7 @@
 #include <linux/vmalloc.h>
 
 #include "aie.h"
+#include "arch/arch.h"
 #include "compat.h"
 #include "core/rules.h"
 #include "core/sample.h"
@@ -58,11 +59,14 @@ static int aie_vmalloc_entry(struct kretprobe_instance *ri,
 		return 1;
 	/* A function that serves vmap() and ioremap() too: theirs are not */
 	if (AIE_VMALLOC_ARG_FLAGS >= 0 &&
-	    !(regs_get_kernel_argument(regs, AIE_VMALLOC_ARG_FLAGS) & VM_ALLOC))
+	    !(aie_arch_kernel_argument(regs, AIE_VMALLOC_ARG_FLAGS) &
+	      VM_ALLOC))
 		return 1;
-	call->size = regs_get_kernel_argument(regs, AIE_VMALLOC_ARG_SIZE);
-	call->caller = regs_get_kernel_argument(regs, AIE_VMALLOC_ARG_CALLER);
-	gfp = (__force gfp_t)regs_get_kernel_argument(regs, AIE_VMALLOC_ARG_GFP);
+	call->size = aie_arch_kernel_argument(regs, AIE_VMALLOC_ARG_SIZE);
+	/* The ninth argument on 6.x: on the stack, on either architecture */
+	call->caller = aie_arch_kernel_argument(regs, AIE_VMALLOC_ARG_CALLER);
+	gfp = (__force gfp_t)aie_arch_kernel_argument(regs,
+						      AIE_VMALLOC_ARG_GFP);
 	call->accounted = aie_gfp_accounted(gfp);
 	/* As for pages: a call sampling skips costs no return probe. */
 	call->weight = aie_sample(PAGE_ALIGN(call->size));
@@ -93,7 +97,7 @@ static struct kretprobe aie_vmalloc_rp = {
 
 static int aie_kp_vfree(struct kprobe *kp, struct pt_regs *regs)
 {
-	const void *addr = (const void *)regs_get_kernel_argument(regs, 0);
+	const void *addr = (const void *)aie_arch_kernel_argument(regs, 0);
 
 	if (addr)
 		aie_track_free(addr);

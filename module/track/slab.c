@@ -13,6 +13,7 @@
 #include <linux/bitfield.h>
 
 #include "aie.h"
+#include "arch/arch.h"
 #include "core/counters.h"
 #include "core/objmap.h"
 #include "core/sites.h"
@@ -270,8 +271,8 @@ void aie_track_slab_alloc(void *unused, unsigned long call_site,
 	if (unlikely(aie_slab_oversize(bytes)))
 		goto slow;
 	if (unlikely(!aie_site_cache_find(aie_site_cache_slab,
-					  AIE_SITE_CACHE_SLAB_BITS, call_site,
-					  &e))) {
+					  AIE_SITE_CACHE_SLAB_BITS,
+					  aie_arch_key32(call_site), &e))) {
 		aie_track_slab_alloc_get(call_site, ptr, bytes, req, accounted);
 		return;
 	}

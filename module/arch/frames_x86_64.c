@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frames_x86_64.c - the size of a page allocator wrapper's frame, learnt
+ * from the ORC unwinder, for the page walk (hooks/frames.c). Once per
+ * wrapper site: the walk keeps the size and adds it from then on.
+ *
+ * Contexts: the mm_page_alloc probe's (any but NMI, preemption disabled).
+ * It walks the current task's stack only, from its own frame up, takes no
+ * lock, never sleeps and never allocates.
+ */
+
+#include <linux/sched.h>
+
+#include <asm/unwind.h>
+
+#include "arch/arch.h"
+
+/* A wrapper's frame is a few dozen bytes; anything larger is no frame. */
+#define AIE_FRAME_MAX		2048
+
+#ifdef CONFIG_UNWINDER_ORC
+/*
+ * The distance in bytes from @slot, where the current task's stack holds
+ * a wrapper's return address, to the slot of the next return address
+ * above it, as the unwinder sees it; 0 when it cannot be told. An ORC
+ * unwinder's frame k returns to state.ip, read at state.sp - 8. Slow (a
+ * walk of the whole stack), once per wrapper site: out of line, so that
+ * its struct unwind_state is on the stack only while it runs, not in
+ * the frame of every page allocation's walk.
+ */
+noinline unsigned int aie_arch_frame_learn(const unsigned long *slot)
+{
+	struct unwind_state state;
+	const unsigned long *next;
+	bool found = false;
+
+	for (unwind_start(&state, current, NULL, NULL); !unwind_done(&state);
+	     unwind_next_frame(&state)) {
+		if (state.regs)
+			break;	/* an interrupt frame: another stack's */
+		next = (const unsigned long *)state.sp - 1;
+		if (found) {
+			/* *next may be a tracer's trampoline: the size holds */
+			if (next <= slot ||
+			    (next - slot) * sizeof(long) > AIE_FRAME_MAX)
+				break;
+			return (next - slot) * sizeof(long);
+		}
+		found = next == slot;
+	}
+	return 0;
+}
+#else
+/* No ORC unwinder (frame pointers): the walk stops at the wrapper. */
+unsigned int aie_arch_frame_learn(const unsigned long *slot)
+{
+	return 0;
+}
+#endif
