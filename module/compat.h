@@ -183,14 +183,29 @@
 #include <linux/mm.h>
 
 /*
- * __noendbr (asm/ibt.h, 5.18): a function reached by a jump alone needs no
- * ENDBR. Before 5.18 no kernel has one.
+ * __noendbr (asm/ibt.h, x86, 5.18): a function reached by a jump alone
+ * needs no ENDBR. Before 5.18 no kernel has one, nor any arm64 kernel.
  */
-#if !AIE_KERNEL_BEFORE(5, 18, 0)
+#if defined(CONFIG_X86) && !AIE_KERNEL_BEFORE(5, 18, 0)
 #include <asm/ibt.h>
 #endif
 #ifndef __noendbr
 #define __noendbr
+#endif
+
+/*
+ * An arm64 kernel return address with its pointer authentication code
+ * stripped (none without pac-ret): ptrauth_strip_kernel_insn_pac() since
+ * 6.4, ptrauth_strip_insn_pac() (asm/pointer_auth.h) before.
+ */
+#ifdef CONFIG_ARM64
+#if !AIE_KERNEL_BEFORE(6, 4, 0)
+#include <asm/compiler.h>
+#define aie_ptrauth_strip(ptr)	ptrauth_strip_kernel_insn_pac(ptr)
+#else
+#include <asm/pointer_auth.h>
+#define aie_ptrauth_strip(ptr)	ptrauth_strip_insn_pac(ptr)
+#endif
 #endif
 
 /*
