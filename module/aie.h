@@ -27,12 +27,11 @@
 #include <linux/types.h>
 
 /*
- * x86-64 only: the object map tells keys apart by 32 bits of their hash
- * on 48-bit kernel addresses (core/objmap.c), and hooks/frames.c reads
- * callers off x86-64 stack frames.
+ * The architectures of arch/arch.h, which holds what differs between
+ * them: kernel address layout, text keys, frames, arguments.
  */
-#ifndef CONFIG_X86_64
-#error "allocinfo_ext builds for x86-64 kernels only"
+#if !defined(CONFIG_X86_64) && !defined(CONFIG_ARM64)
+#error "allocinfo_ext builds for x86-64 and arm64 kernels only"
 #endif
 
 enum aie_type {

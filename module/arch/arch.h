@@ -28,8 +28,10 @@
 
 #if defined(CONFIG_X86_64)
 #include "arch/x86_64.h"
+#elif defined(CONFIG_ARM64)
+#include "arch/arm64.h"
 #else
-#error "allocinfo_ext builds for x86-64 kernels only"
+#error "allocinfo_ext builds for x86-64 and arm64 kernels only"
 #endif
 
 #endif /* _AIE_ARCH_H */

@@ -21,19 +21,22 @@
  * sampling or by a disabled site).
  *
  * Slots keep no key, but 32 bits of its hash, the tag. The keys are kernel
- * addresses, 4-byte aligned: on x86-64 with 4-level paging their top 17
- * bits are ones and the low 2 zeros, so 45 bits vary. The hash multiplies
- * them by an odd constant modulo 2^45 (a bijection), the product placed in
- * the top 45 bits of the u64 (aie_objmap_hash(): one multiplication by
- * map->mult does all that). The top bits of a hash are its slot; a slot's
- * shard is known from where it lies, so what tells two keys apart is the
- * rest of the hash: AIE_SHARD_BITS of home slot in the shard, then the
- * remainder. With 2^20 slots, 45 - 20 + 7 = 32 bits: the tag, exactly.
- * The tag also gives deletion the home of each entry it moves. A map with
- * fewer slots, or addresses with more bits (5-level paging: 54 vary), keeps
- * the next 32 bits of the hash in a parallel array, map->tags2, and
- * compares both. A slot is empty when the low 32 bits of its value are 0:
- * values never have them so (the object map's start with the size).
+ * addresses, 4-byte aligned: their top bits are ones and the low 2 zeros,
+ * so aie_arch_key_bits() bits vary: 45 on x86-64 with 4-level paging (17
+ * top ones), 46 or 50 on arm64 as the CPU gave the kernel 48 or 52 bits
+ * of address at boot. The hash multiplies them by an odd constant modulo
+ * 2^bits (a bijection), the product placed in the top bits of the u64
+ * (aie_objmap_hash(): one multiplication by map->mult does all that). The
+ * top bits of a hash are its slot; a slot's shard is known from where it
+ * lies, so what tells two keys apart is the rest of the hash:
+ * AIE_SHARD_BITS of home slot in the shard, then the remainder. With 2^20
+ * slots on x86-64, 45 - 20 + 7 = 32 bits: the tag, exactly. The tag also
+ * gives deletion the home of each entry it moves. A map with fewer slots,
+ * or addresses with more bits (x86-64's 5-level paging: 54 vary; arm64:
+ * 46 + 7 - 20 = 33 at 2^20 slots already), keeps the next 32 bits of the
+ * hash in a parallel array, map->tags2, and compares both. A slot is
+ * empty when the low 32 bits of its value are 0: values never have them
+ * so (the object map's start with the size).
  *
  * A map made with stamps keeps a u32 per slot in a parallel array,
  * map->stamps, at the slot's index: the *_stamp() variants store and

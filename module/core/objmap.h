@@ -19,8 +19,9 @@
  * low 32 bits are not 0, cut into shards each under its own lock
  * (objmap.c). A slot keeps the value and 32 bits of the key's hash, its
  * tag: with the slot's shard, enough to tell the key from any other when
- * the map has 2^20 slots or more and kernel addresses 48 bits. Otherwise
- * tags2, a parallel array, keeps 32 more bits of the hash.
+ * the map has 2^20 slots or more and kernel addresses 48 bits, the upper
+ * half's (x86-64). Otherwise tags2, a parallel array, keeps 32 more bits
+ * of the hash.
  */
 struct aie_slot {
 	u32 tag;

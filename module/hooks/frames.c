@@ -157,8 +157,10 @@ static void aie_walk_first_keep(unsigned long ret, unsigned int frame)
 }
 
 /*
- * The call site of the page allocation whose probe's return address sits
- * at @slot: the first return address above it that is no wrapper's; 0
+ * The call site of the page allocation whose walk starts at @slot (the
+ * probe's return address, or on arm64 its caller's: hooks/page_alloc.h):
+ * the first return address from there up that is no wrapper's, its
+ * signature stripped (arch/arm64.h); 0
  * when the walk went further than any chain of wrappers goes. With it,
  * its site: the call site's, or that of the wrapper where the walk had to
  * stop, or NULL when the site table has none. Returned by value: the
@@ -175,7 +177,7 @@ struct aie_frames_found aie_frames_caller(const unsigned long *slot)
 	for (i = 0; i < AIE_FRAMES_MAX; i++) {
 		ret = aie_arch_ret(*slot);
 		h = aie_wrapper_hash(ret);
-		/* No text address has 0 in its low half: an empty key is none */
+		/* No key is 0: an empty entry is none */
 		if (likely(aie_wrapper_is_acquire(h, ret))) {
 			frame = aie_wrapper_frame(h);
 			goto up;

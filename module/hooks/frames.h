@@ -38,8 +38,9 @@ struct aie_frames_found aie_frames_caller(const unsigned long *slot);
 #define AIE_WRAPPERS_BITS	10
 
 /*
- * A wrapper's entry: the low 32 bits of its return address in
- * aie_wrapper_keys[] (0: empty), its frame size at the same index in
+ * A wrapper's entry: the key of its return address (aie_arch_key32(), never
+ * 0) in aie_wrapper_keys[] (0: empty), what the walk learnt of its frame
+ * (aie_arch_frame_learn(): on x86-64 its size) at the same index in
  * aie_wrapper_frames[]. Two arrays, so that the walk compares the key
  * straight from memory and adds the frame straight from memory. An
  * entry is set once, the frame first, and never changes (frames.c).
@@ -109,8 +110,9 @@ static inline u32 aie_wrapper_hash(unsigned long ret)
  * tracepoint's, is tried against aie_walk_first_key before the table.
  * False for anything else: the caller then takes aie_frames_caller(),
  * which walks again from @slot and fills the cache. Kernel text is told
- * by the low 32 bits of its addresses (frames.c), which are all the walk
- * compares. The loop is unrolled: a frame costs its load, the hash, a
+ * by 32 bits of its addresses (frames.c), which are all the walk
+ * compares: an arm64 return address's signature (arch/arm64.h) needs no
+ * stripping here. The loop is unrolled: a frame costs its load, the hash, a
  * comparison with the key in memory and an add of the frame in memory
  * (the figure: aie_site_cache_find(), core/sites.h).
  */

@@ -20,6 +20,7 @@
 #include <linux/mm.h>
 
 #include "aie.h"
+#include "arch/arch.h"
 #include "core/rules.h"
 #include "core/sample.h"
 #include "core/sites.h"
@@ -125,13 +126,13 @@ rest:
 #ifndef AIE_PAGE_ENTRY_ASM
 /*
  * mm_page_alloc(page, order, gfp, migratetype), in C: the probe keeps a
- * frame pointer, so that its return address is at a known place, and
- * the walk starts there.
+ * frame pointer, through which the architecture finds the walk's first
+ * slot (AIE_ARCH_PROBE_SLOT(): the probe's return address on x86-64, its
+ * caller's in the caller's frame record on arm64).
  */
 void aie_probe_page_alloc(void *data, struct page *page,
 			  unsigned int order, gfp_t gfp, int migratetype)
 {
-	aie_page_alloc_entry((unsigned long *)__builtin_frame_address(0) + 1,
-			     page, order, gfp);
+	aie_page_alloc_entry(AIE_ARCH_PROBE_SLOT(), page, order, gfp);
 }
 #endif
