@@ -5,8 +5,8 @@
  * allocator's wrappers (frames.c), then the page map's fast path or the
  * general one (track/).
  *
- * The probe itself is page_entry_x86_64.S on x86-64, which jumps here;
- * in C below elsewhere and on kernels built with kCFI (page_alloc.h).
+ * The probe itself is page_entry_x86_64.S or page_entry_arm64.S, which
+ * jump here; in C below on kernels built with kCFI (page_alloc.h).
  *
  * What the common walk does not take is out of line (noinline), here and
  * in the free probe (slab_pages.c): inlined where GCC would, it costs 9
@@ -32,8 +32,7 @@
 
 /*
  * The rest of the probe's work (aie_page_alloc_entry()): @slot is where
- * the probe's return address is; @every, sampling's interval then (0:
- * off).
+ * the walk starts; @every, sampling's interval then (0: off).
  */
 static noinline void aie_page_alloc_rest(const unsigned long *slot,
 					 struct page *page, unsigned int order,
@@ -75,9 +74,9 @@ static noinline void aie_page_alloc_sampled(const unsigned long *slot,
 }
 
 /*
- * The mm_page_alloc probe's work: @slot is where the probe's return
- * address is, which the walk of frames.c starts from (the probe passes
- * it: page_entry_x86_64.S).
+ * The mm_page_alloc probe's work: @slot is where the walk of frames.c
+ * starts, the probe's return address on x86-64, its caller's on arm64
+ * (the probe passes it: page_entry_x86_64.S, page_entry_arm64.S).
  *
  * Sampling off and a block allocated: the common walk (frames.h) and the
  * page map's fast path (pagemap.h), inline, with no call on the way. The
