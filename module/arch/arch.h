@@ -18,8 +18,9 @@
  *                                it cannot be told
  *   AIE_ARCH_PROBE_SLOT()        the first slot of the page walk, in a
  *                                probe written in C (hooks/page_alloc.c)
- *   aie_arch_kernel_argument(regs, n)  argument @n of a kernel function,
- *                                at a kprobe on its entry
+ *   aie_arch_kernel_argument(regs, n)  argument @n of a kernel function
+ *                                (the first is 0), at a kprobe on its
+ *                                entry, stack arguments included
  *
  * Layer 0, as aie.h and compat.h: every layer may use it.
  */

@@ -107,11 +107,21 @@ static inline unsigned int aie_arch_frame_learn(const unsigned long *slot)
 	((const unsigned long *)					\
 	 READ_ONCE(*(const unsigned long *)__builtin_frame_address(0)) + 1)
 
-/* The first eight in x0-x7, any more on the stack, at [sp] on entry. */
+/*
+ * The first eight in x0-x7; any more (__vmalloc_node_range()'s caller, the
+ * ninth) on the stack from [sp] at the function's entry, a word each, in
+ * the caller's frame. regs_get_kernel_argument() gives 0 for those, and
+ * regs_get_kernel_stack_nth() is not exported.
+ */
 static __always_inline unsigned long
 aie_arch_kernel_argument(struct pt_regs *regs, unsigned int n)
 {
-	return regs_get_kernel_argument(regs, n);
+	const unsigned long *sp;
+
+	if (n < 8)
+		return regs->regs[n];
+	sp = (const unsigned long *)kernel_stack_pointer(regs);
+	return READ_ONCE(sp[n - 8]);
 }
 
 #endif /* _AIE_ARCH_ARM64_H */
