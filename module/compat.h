@@ -208,10 +208,7 @@
 #endif
 #endif
 
-/*
- * test_bit_acquire() since 6.0: before it, the same load with acquire
- * ordering, written out.
- */
+/* test_bit_acquire() since 6.0: before it, the same load, written out. */
 #ifndef test_bit_acquire
 static __always_inline bool test_bit_acquire(unsigned long nr,
 					     const unsigned long *addr)
@@ -325,12 +322,10 @@ static inline void aie_folio_put(const void *p)
 #endif
 
 /*
- * The kmalloc events inside kvmalloc_node() (callers.c): it called
- * __kmalloc_node*(), whose events carry its address, so that it is a
- * helper, whose caller they are charged to. Since 6.19 it inlines the
- * kmalloc, whose event carries its caller itself, and the only event
- * inside it is the inner one of a large kmalloc, which the outer one
- * repeats: internal. (Debian's 7.3 has it.)
+ * The kmalloc events inside kvmalloc_node() (callers.c): those of the
+ * __kmalloc_node*() it called, charged to its caller (a helper). Since
+ * 6.19 it inlines the kmalloc, whose event names its caller, and the only
+ * event inside it is a large kmalloc's inner one: internal.
  */
 #if AIE_KERNEL_BEFORE(6, 19, 0)
 #define AIE_KVMALLOC_NODE_SITE		AIE_SITE_HELPER
@@ -345,21 +340,15 @@ static inline void aie_folio_put(const void *p)
  * and a count of one. (The release that changed it is not checked here:
  * 6.12 has neither, 7.3 both.)
  */
-#if !AIE_KERNEL_BEFORE(6, 19, 0)
 static inline void aie_free_large_kmalloc_pages(struct page *page,
 						unsigned int order)
 {
+#if !AIE_KERNEL_BEFORE(6, 19, 0)
 	__ClearPageLargeKmalloc(page);
 	set_page_count(page, 1);
-	__free_pages(page, order);
-}
-#else
-static inline void aie_free_large_kmalloc_pages(struct page *page,
-						unsigned int order)
-{
-	__free_pages(page, order);
-}
 #endif
+	__free_pages(page, order);
+}
 
 /*
  * vmalloc (hooks_vmalloc.c): a return probe on the function every vmalloc
