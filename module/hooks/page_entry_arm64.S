@@ -16,12 +16,14 @@
  * (page_alloc.c) runs with the link register and stack pointer the
  * iterator called the probe with, so it signs and authenticates its
  * return address as if called directly, and returns to the iterator.
- * Two instructions, where a C probe builds a frame record, signs and
+ * Three instructions (BTI C, an add, a branch), where a C probe builds a frame record, signs and
  * authenticates its link register and calls.
  *
  * Called with the tracepoint's arguments (data, page, order, gfp,
  * migratetype) in x0-x4, in any context the page allocator runs in (not
- * NMI), preemption disabled; it writes x0 alone and reads x29 alone.
+ * NMI), preemption disabled up to 6.x (from 7.0 aie_page_alloc_entry()
+ * disables it: compat.h's aie_tp_guard()); it writes x0 alone and reads
+ * x29 alone.
  * SYM_TYPED_FUNC_START() begins it with BTI C, the landing pad of an
  * indirect call's target (a hint, which does nothing where BTI is off;
  * the B to aie_page_alloc_entry() needs none). A kernel built with kCFI
