@@ -16,8 +16,8 @@
  * (page_alloc.c) runs with the link register and stack pointer the
  * iterator called the probe with, so it signs and authenticates its
  * return address as if called directly, and returns to the iterator.
- * Three instructions (BTI C, an add, a branch), where a C probe builds a frame record, signs and
- * authenticates its link register and calls.
+ * Three instructions (BTI C, an add, a branch), where a C probe builds a
+ * frame record, signs and authenticates its link register and calls.
  *
  * Called with the tracepoint's arguments (data, page, order, gfp,
  * migratetype) in x0-x4, in any context the page allocator runs in (not
