@@ -337,6 +337,8 @@ static int annotate_run(struct annotate_opts *o)
 		annotate_site(&c, &t.sites[i]);
 	annotate_summary(&c);
 	ret = c.st.failed ? AIE_EXIT_FAIL : 0;
+	if (o->dry_run && stdout_close())
+		ret = AIE_EXIT_FAIL;
 out:
 	control_close(&c.ctl);
 	table_free(&t);

@@ -216,7 +216,8 @@ static void compare_print(struct compare *c, const char *base, long long rows)
 	long long diff = 0, weight = 0, ours = 0, theirs = 0;
 	size_t i, n[3] = { 0 };
 
-	qsort(c->p, c->nr, sizeof(*c->p), compare_pair_cmp);
+	if (c->nr)
+		qsort(c->p, c->nr, sizeof(*c->p), compare_pair_cmp);
 	printf("# allocinfo-ext compare: %s beside the change in %s since %s\n",
 	       AIE_PROC_EXT, AIE_PROC_KERNEL, base);
 	printf("#%13s %15s %9s %-6s %s\n", "ours", "theirs", "agreement",
@@ -341,7 +342,7 @@ int cmd_compare(int argc, char **argv)
 		compare_ours(&c, &to, module);
 		compare_theirs(&c, &tt, &tb, module);
 		compare_print(&c, base, rows);
-		ret = fflush(stdout) ? AIE_EXIT_FAIL : 0;
+		ret = stdout_close() ? AIE_EXIT_FAIL : 0;
 	}
 	for (i = 0; i < c.nr; i++)
 		free(c.p[i].label);

@@ -102,12 +102,16 @@ static int context_line(struct context *c, const char *path, unsigned int lineno
 	} else {
 		caller = CONTEXT_NO_CALLER;
 	}
+	/* A caller's sum is at most the total, which is checked */
+	if (!add_ll(calls ? &c->calls : &c->bytes, count)) {
+		aie_err("%s:%u: the %s add up to more than 2^63: refused",
+			path, lineno, calls ? "calls" : "bytes");
+		return -1;
+	}
 	if (calls) {
 		context_caller(c, caller)->calls += count;
-		c->calls += count;
 	} else {
 		context_caller(c, caller)->bytes += count;
-		c->bytes += count;
 		c->stacks++;
 	}
 	return 0;
@@ -153,7 +157,8 @@ static void context_print(struct context *c, const char *sel)
 {
 	size_t i;
 
-	qsort(c->callers, c->nr, sizeof(*c->callers), context_cmp);
+	if (c->nr)
+		qsort(c->callers, c->nr, sizeof(*c->callers), context_cmp);
 	printf("# allocinfo-ext context %s: %zu stacks, %zu callers, %lld calls, %lld bytes\n",
 	       sel, c->stacks, c->nr, c->calls, c->bytes);
 	printf("#%13s %7s %15s %7s %s\n", "calls", "calls%", "bytes",
@@ -261,7 +266,7 @@ int cmd_context(int argc, char **argv)
 	if ((seconds < 0 || !context_capture(argv[optind], depth, seconds)) &&
 	    !context_read(&c, stacks, false) && !context_read(&c, calls, true)) {
 		context_print(&c, argv[optind]);
-		ret = fflush(stdout) ? AIE_EXIT_FAIL : 0;
+		ret = stdout_close() ? AIE_EXIT_FAIL : 0;
 	}
 	for (i = 0; i < c.nr; i++)
 		free(c.callers[i].name);

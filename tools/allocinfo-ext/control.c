@@ -144,7 +144,7 @@ static int ctl_run(const char *path, const char *word, bool dry_run)
 	}
 	if (dry_run) {
 		printf("%s\n", word);
-		return 0;
+		return stdout_close() ? AIE_EXIT_FAIL : 0;
 	}
 	if (control_open(&c, path))
 		return AIE_EXIT_FAIL;

@@ -171,7 +171,7 @@ static int diff_run(const char *pa, const char *pb, const struct diff_opts *o)
 	diff_summary(&a, &b, e, n);
 	diff_print(e, n, o);
 	free(e);
-	ret = fflush(stdout) ? AIE_EXIT_FAIL : 0;
+	ret = stdout_close() ? AIE_EXIT_FAIL : 0;
 out_b:
 	table_free(&b);
 out_a:

@@ -4,7 +4,9 @@
  * Prometheus text exposition format (for node_exporter's textfile
  * collector).
  *
- * JSON and CSV give the rows as they are. Prometheus needs every series
+ * JSON and CSV give the rows as they are, but for bytes that are not
+ * UTF-8, written as U+FFFD, so that every output is valid whatever the
+ * input. Prometheus needs every series
  * once: rows with the same labels (the kernel's /proc/allocinfo repeats a
  * header's inline function's tag per module) are summed into one.
  */
@@ -17,23 +19,26 @@
 #include "table.h"
 #include "util.h"
 
-static void json_string(FILE *f, const char *s)
+void json_string(FILE *f, const char *str)
 {
+	char *clean = utf8_clean(str), *s;
+
 	fputc('"', f);
-	for (; *s; s++) {
+	for (s = clean; *s; s++) {
 		unsigned char c = *s;
 
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
+		else if (c < 0x20 || c == 0x7f)
 			fprintf(f, "\\u%04x", c);
 		else
 			fputc(c, f);
 	}
 	fputc('"', f);
+	free(clean);
 }
 
-static void json_key_string(FILE *f, const char *key, const char *val)
+void json_key_string(FILE *f, const char *key, const char *val)
 {
 	fprintf(f, "\"%s\": ", key);
 	if (val && *val)
@@ -110,19 +115,23 @@ static void export_json(FILE *f, const struct table *t)
 }
 
 /* RFC 4180: quote a field holding a comma, a quote or a line break. */
-static void csv_field(FILE *f, const char *s)
+static void csv_field(FILE *f, const char *str)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
+	char *clean = utf8_clean(str), *s;
+
+	if (!strpbrk(clean, ",\"\r\n")) {
+		fputs(clean, f);
+		free(clean);
 		return;
 	}
 	fputc('"', f);
-	for (; *s; s++) {
+	for (s = clean; *s; s++) {
 		if (*s == '"')
 			fputc('"', f);
 		fputc(*s, f);
 	}
 	fputc('"', f);
+	free(clean);
 }
 
 static void export_csv(FILE *f, const struct table *t)

@@ -176,7 +176,7 @@ int cmd_group(int argc, char **argv)
 	}
 	if (!table_load(&t, argv[optind])) {
 		group_print(&t, by);
-		ret = fflush(stdout) ? AIE_EXIT_FAIL : 0;
+		ret = stdout_close() ? AIE_EXIT_FAIL : 0;
 	}
 	table_free(&t);
 	return ret;

@@ -70,6 +70,8 @@ static const struct leaks_entry *leaks_find(const struct leaks_list *l,
 {
 	struct leaks_entry k = { .key = (char *)key };
 
+	if (!l->nr)
+		return NULL;
 	return bsearch(&k, l->e, l->nr, sizeof(*l->e), leaks_entry_cmp);
 }
 
@@ -105,7 +107,8 @@ static int leaks_read_table(struct leaks_round *r, const char *path)
 			  t.sites[i].bytes);
 	}
 	table_free(&t);
-	qsort(r->bytes.e, r->bytes.nr, sizeof(*r->bytes.e), leaks_entry_cmp);
+	if (r->bytes.nr)
+		qsort(r->bytes.e, r->bytes.nr, sizeof(*r->bytes.e), leaks_entry_cmp);
 	return 0;
 }
 
@@ -179,7 +182,9 @@ static int leaks_read_lifetimes(struct leaks_round *r, const char *path)
 		aie_err("%s: empty", path);
 		ret = -1;
 	}
-	qsort(r->oldest.e, r->oldest.nr, sizeof(*r->oldest.e), leaks_entry_cmp);
+	if (r->oldest.nr)
+		qsort(r->oldest.e, r->oldest.nr, sizeof(*r->oldest.e),
+		      leaks_entry_cmp);
 	return ret;
 }
 
@@ -328,7 +333,7 @@ int cmd_leaks(int argc, char **argv)
 	r = xcalloc(rounds, sizeof(*r));
 	if (!leaks_read(r, rounds, interval, argc > optind ? argv + optind : NULL)) {
 		leaks_report(r, rounds, interval);
-		ret = fflush(stdout) ? AIE_EXIT_FAIL : 0;
+		ret = stdout_close() ? AIE_EXIT_FAIL : 0;
 	}
 	for (i = 0; i < rounds; i++) {
 		leaks_list_free(&r[i].bytes);

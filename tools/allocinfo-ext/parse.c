@@ -17,6 +17,11 @@
  * kernels append are skipped as well, in 1.x and in 2.0 (7.3), which
  * marks a row whose counts are inexact with "accurate:no". Anything else
  * is an error naming the input and its line.
+ *
+ * A table whose figures of one kind (live bytes, calls, slack, ...) add up,
+ * in absolute value, to more than AIE_SUM_MAX is refused too: no memory is
+ * that large, and below it every sum and difference the commands make, of
+ * one table or of two, fits a long long.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -29,9 +34,20 @@
 #define EXT_VERSION_PREFIX	"allocinfo_ext - version: "
 #define KERNEL_VERSION_PREFIX	"allocinfo - version: "
 
+/* The figures of a row summed over the table, and their names. */
+#define SUM_FIELD(name, what) { offsetof(struct site, name), what }
+
+static const struct { size_t off; const char *what; } sum_fields[] = {
+	SUM_FIELD(bytes, "live bytes"), SUM_FIELD(calls, "live calls"),
+	SUM_FIELD(slack, "slack"), SUM_FIELD(total_calls, "total_calls"),
+	SUM_FIELD(total_bytes, "total_bytes"), SUM_FIELD(peak, "peak"),
+	SUM_FIELD(failed, "failed"), SUM_FIELD(accounted, "accounted"),
+};
+
 struct parse_ctx {
 	struct table *t;
 	unsigned int lineno;
+	unsigned long long sums[ARRAY_SIZE(sum_fields)];
 	char msg[320];
 };
 
@@ -224,6 +240,24 @@ static int parse_tag(struct parse_ctx *p, struct site *s)
 	return parse_fields(p, s, &save);
 }
 
+/* Add the row's figures to the table's sums; -1 past AIE_SUM_MAX. */
+static int parse_sums(struct parse_ctx *p, const struct site *s)
+{
+	unsigned long long v;
+	long long f;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sum_fields); i++) {
+		f = *(const long long *)((const char *)s + sum_fields[i].off);
+		v = f < 0 ? -(unsigned long long)f : (unsigned long long)f;
+		if (v > AIE_SUM_MAX || p->sums[i] + v > AIE_SUM_MAX)
+			return perr(p, "%s add up to more than 2^61 (in absolute value) by this row: refused, as sums of them would overflow",
+				    sum_fields[i].what);
+		p->sums[i] += v;
+	}
+	return 0;
+}
+
 static int parse_row(struct parse_ctx *p, const char *line, size_t len)
 {
 	struct table *t = p->t;
@@ -238,7 +272,7 @@ static int parse_row(struct parse_ctx *p, const char *line, size_t len)
 	while (*rest == ' ' || *rest == '\t')
 		rest++;
 	memmove(s.text, rest, strlen(rest) + 1);
-	if (parse_tag(p, &s))
+	if (parse_tag(p, &s) || parse_sums(p, &s))
 		goto err;
 	if (t->nr == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 256;

@@ -70,7 +70,8 @@ static void rnode_sort(struct rnode *n)
 {
 	size_t i;
 
-	qsort(n->kids, n->nkids, sizeof(*n->kids), rnode_cmp);
+	if (n->nkids)
+		qsort(n->kids, n->nkids, sizeof(*n->kids), rnode_cmp);
 	for (i = 0; i < n->nkids; i++)
 		rnode_sort(&n->kids[i]);
 }
@@ -123,26 +124,48 @@ static int report_hue(size_t i)
 	return (int)(i * 137.508 + 200) % 360;
 }
 
+/* The characters of @s: UTF-8 sequences, and bytes that are not UTF-8. */
+static size_t xml_chars(const char *s)
+{
+	size_t n, chars = 0;
+
+	for (; *s; s += n ? n : 1, chars++)
+		n = utf8_len(s);
+	return chars;
+}
+
+/*
+ * @s as XML character data, at most @max characters, the last one an
+ * ellipsis when cut. Control characters are left out; bytes that are not
+ * UTF-8, and U+FFFE and U+FFFF, which XML refuses, are written as U+FFFD.
+ */
 static void xml_text(FILE *f, const char *s, size_t max)
 {
-	size_t n = strlen(s);
+	size_t left = xml_chars(s), n;
 
-	for (; *s && max; s++, max--) {
-		if (max == 1 && n > 1) {
+	for (; *s && max; s += n, max--, left--) {
+		n = utf8_len(s);
+		if (max == 1 && left > 1) {
 			fputs("\u2026", f);
 			break;
 		}
-		if (*s == '&')
+		if (!n) {
+			fputs(UTF8_REPLACEMENT, f);
+			n = 1;
+		} else if (*s == '&') {
 			fputs("&amp;", f);
-		else if (*s == '<')
+		} else if (*s == '<') {
 			fputs("&lt;", f);
-		else if (*s == '>')
+		} else if (*s == '>') {
 			fputs("&gt;", f);
-		else if (*s == '"')
+		} else if (*s == '"') {
 			fputs("&quot;", f);
-		else if ((unsigned char)*s >= 0x20)
-			fputc(*s, f);
-		n--;
+		} else if (n == 3 && !memcmp(s, "\xef\xbf", 2) &&
+			   (unsigned char)s[2] >= 0xbe) {
+			fputs(UTF8_REPLACEMENT, f);
+		} else if ((unsigned char)*s >= 0x20) {
+			fwrite(s, 1, n, f);
+		}
 	}
 }
 

@@ -15,6 +15,13 @@
 #define AIE_PROC_EXT	"/proc/allocinfo_ext"
 #define AIE_PROC_KERNEL	"/proc/allocinfo"
 
+/*
+ * The largest sum, in absolute value, of one figure over the rows of a
+ * table (2 EiB of live bytes): a larger table is refused when parsed, so
+ * that sums and differences of figures of up to three tables fit.
+ */
+#define AIE_SUM_MAX	(1ULL << 61)
+
 enum table_format {
 	TABLE_EXT,	/* allocinfo_ext - version: 1.x */
 	TABLE_KERNEL,	/* allocinfo - version: 1.x */

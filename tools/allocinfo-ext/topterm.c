@@ -78,7 +78,8 @@ static int top_wait(double secs, bool keys)
 	return -1;
 }
 
-static void top_show(const struct table *t, const struct table *prev,
+/* Draw a sample: 0, or -1 when stdout cannot be written (said). */
+static int top_show(const struct table *t, const struct table *prev,
 		     double dt, struct top_opts *o)
 {
 	struct top_row *rows;
@@ -101,8 +102,8 @@ static void top_show(const struct table *t, const struct table *prev,
 		fputc('\n', stdout);
 	}
 	top_render(stdout, t, rows, n, &o->view);
-	fflush(stdout);
 	free(rows);
+	return stdout_close();
 }
 
 /* A key from the terminal: 1 to quit, else 0 (maybe a new sort key). */
@@ -144,9 +145,9 @@ static int top_sample(struct top_samples *s, const char *path)
 	return 0;
 }
 
-static void top_redraw(struct top_samples *s, struct top_opts *o)
+static int top_redraw(struct top_samples *s, struct top_opts *o)
 {
-	top_show(&s->cur, s->have_older ? &s->older : NULL,
+	return top_show(&s->cur, s->have_older ? &s->older : NULL,
 		 s->t_cur - s->t_older, o);
 }
 
@@ -162,15 +163,18 @@ static int top_loop(struct top_opts *o)
 			ret = AIE_EXIT_FAIL;
 			break;
 		}
-		top_redraw(&s, o);
+		if (top_redraw(&s, o)) {
+			ret = AIE_EXIT_FAIL;
+			break;
+		}
 		if (o->iterations && i + 1 == o->iterations)
 			break;
 		while ((c = top_wait(o->view.delay, !o->batch)) > 0) {
-			if (top_key(c, o)) {
+			if (top_key(c, o) || top_redraw(&s, o)) {
+				ret = c == 'q' ? ret : AIE_EXIT_FAIL;
 				c = -1;
 				break;
 			}
-			top_redraw(&s, o);
 		}
 	}
 	if (s.have_older)

@@ -195,13 +195,11 @@ int output_close(struct output *o)
 {
 	int ret;
 
-	if (!o->path) {
-		ret = fflush(stdout) || ferror(stdout) ? -1 : 0;
-		if (ret)
-			aie_err("cannot write the output: %s", strerror(errno));
-		return ret;
-	}
-	ret = fclose(o->f);
+	if (!o->path)
+		return stdout_close();
+	ret = ferror(o->f) ? -1 : 0;
+	if (fclose(o->f))
+		ret = -1;
 	if (!ret)
 		ret = write_file_atomic(o->path, o->buf, o->len);
 	if (ret)
@@ -295,6 +293,79 @@ bool parse_seconds(const char *s, double *val)
 	errno = 0;
 	*val = strtod(s, &end);
 	return !errno && !*end && *val >= 0 && *val <= 86400 && !isnan(*val);
+}
+
+size_t utf8_len(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	unsigned int cp, min;
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		cp = s[0] & 0x1f;
+		min = 0x80;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		n = 3;
+		cp = s[0] & 0x0f;
+		min = 0x800;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		cp = s[0] & 0x07;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)	/* a NUL ends the loop too */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+char *utf8_clean(const char *s)
+{
+	char *out = xmalloc(3 * strlen(s) + 1), *p = out;
+	size_t n;
+
+	while (*s) {
+		n = utf8_len(s);
+		if (n) {
+			memcpy(p, s, n);
+			p += n;
+			s += n;
+		} else {
+			memcpy(p, UTF8_REPLACEMENT, 3);
+			p += 3;
+			s++;
+		}
+	}
+	*p = '\0';
+	return out;
+}
+
+bool add_ll(long long *sum, long long v)
+{
+	long long r;
+
+	if (__builtin_add_overflow(*sum, v, &r))
+		return false;
+	*sum = r;
+	return true;
+}
+
+int stdout_close(void)
+{
+	int ret = fflush(stdout) || ferror(stdout) ? -1 : 0;
+
+	if (ret)
+		aie_err("cannot write the output: %s", strerror(errno));
+	return ret;
 }
 
 bool str_starts(const char *s, const char *prefix)

@@ -81,6 +81,33 @@ int output_close(struct output *o);
  */
 int read_build_id(const char *path, char *hex, size_t len);
 
+/*
+ * The length, 1 to 4, of the UTF-8 sequence at @s, or 0 when the bytes
+ * there are not UTF-8: a stray continuation byte, an overlong form, a
+ * surrogate, a code point beyond U+10FFFF, a sequence cut short. A NUL
+ * is a sequence of 1.
+ */
+size_t utf8_len(const char *s);
+
+/* U+FFFD, what the writers of JSON, CSV, Prometheus and SVG put for a byte
+ * that is not UTF-8. */
+#define UTF8_REPLACEMENT	"\xef\xbf\xbd"
+
+/* A copy of @s with each byte that is not UTF-8 replaced by U+FFFD. */
+char *utf8_clean(const char *s);
+
+/*
+ * Add @v to *@sum; false, leaving *@sum as it was, when the sum would not
+ * fit a long long.
+ */
+bool add_ll(long long *sum, long long v);
+
+/*
+ * Flush stdout: 0, or -1 after "cannot write the output: <why>" when a
+ * write failed (a full disk, a closed pipe).
+ */
+int stdout_close(void);
+
 bool str_starts(const char *s, const char *prefix);
 bool str_ends(const char *s, const char *suffix);
 

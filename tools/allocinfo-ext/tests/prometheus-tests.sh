@@ -48,6 +48,8 @@ prometheus_tests() {
 
 	mkdir -p "$dir/textfile" "$dir/data"
 	"$TOOL" export -f prometheus -o "$dir/textfile/allocinfo.prom" ext-a.txt
+	# Names that are not UTF-8: one bad file would drop them all
+	"$TOOL" export -f prometheus -o "$dir/textfile/hostile.prom" hostile-utf8.txt
 	read -r PROM_NE_PORT PROM_PORT < <(prom_ports)
 	prometheus-node-exporter --web.listen-address="127.0.0.1:$PROM_NE_PORT" \
 		--collector.disable-defaults --collector.textfile \
@@ -73,8 +75,11 @@ prometheus_tests() {
 			"$(tail -n 5 "$dir/ne.log")"
 	fi
 	if wait_until 60 prom_query_is alloc_pipe_info "245760 " &&
-		prom_query_is odd_name '512 lib/we"ird\path,x.c'; then
-		ok "prometheus: PromQL returns a site's bytes, labels unescaped intact"
+		prom_query_is odd_name '512 lib/we"ird\path,x.c' &&
+		prom_query_is café '1024 lib/café.c' &&
+		# PromQL refuses a U+FFFD in a string: an escape it takes
+		prom_query_is 'bad\ufffdname' '6144 mm/bad�.c'; then
+		ok "prometheus: PromQL returns a site's bytes, labels unescaped intact, U+FFFD for bytes not UTF-8"
 	else
 		not_ok "prometheus: PromQL returns a site's bytes, labels unescaped intact" \
 			"$(cat "$TMP/query.json" 2>/dev/null)" "$(tail -n 5 "$dir/prometheus.log")"

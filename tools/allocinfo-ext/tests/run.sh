@@ -3,7 +3,9 @@
 # run.sh - host-side tests of allocinfo-ext; no VM, no module needed.
 #
 # Parsing (both formats, snapshots, malformed input), diff, group, export
-# and top against exact expected outputs of small fixtures; ctl and
+# and top against exact expected outputs of small fixtures; hostile input
+# (names that are not UTF-8, overflowing sums, a NUL, a directory, a full
+# disk) refused or written validly, read back by promtool and Python; ctl and
 # annotate (DWARF of an ET_REL object built here with -g); report drawn
 # by headless Chromium; export scraped by a real node_exporter and
 # Prometheus on loopback ports. Prints one TAP line per test,
@@ -84,6 +86,7 @@ install_tests() {
 . "$HERE/annotate-tests.sh"
 . "$HERE/report-tests.sh"
 . "$HERE/prometheus-tests.sh"
+. "$HERE/hostile-tests.sh"
 
 cd "$FIX" || exit 1
 parse_tests
@@ -96,6 +99,7 @@ ctl_tests
 context_tests
 leaks_tests
 compare_tests
+hostile_tests
 annotate_tests
 report_tests
 prometheus_tests
