@@ -4,7 +4,8 @@
  * Prometheus text exposition format (for node_exporter's textfile
  * collector).
  *
- * JSON and CSV give the rows as they are, but for bytes that are not
+ * JSON and CSV give the rows as they are, with the same fields (CSV's
+ * unloaded is 0 or 1, its accounted empty where the table has none), but for bytes that are not
  * UTF-8, written as U+FFFD, so that every output is valid whatever the
  * input. Prometheus needs every series
  * once: rows with the same labels (the kernel's /proc/allocinfo repeats a
@@ -140,7 +141,7 @@ static void export_csv(FILE *f, const struct table *t)
 	unsigned int line;
 	size_t i;
 
-	fputs("bytes,calls,site,file,line,module,func,type,slack,total_calls,total_bytes,peak,failed,disabled\n", f);
+	fputs("bytes,calls,site,file,line,module,func,type,slack,total_calls,total_bytes,peak,failed,disabled,unloaded,accounted\n", f);
 	for (i = 0; i < t->nr; i++) {
 		const struct site *s = &t->sites[i];
 		bool located = site_file_line(s, file, sizeof(file), &line);
@@ -158,12 +159,16 @@ static void export_csv(FILE *f, const struct table *t)
 		csv_field(f, s->func);
 		fputc(',', f);
 		csv_field(f, s->type);
-		if (t->format == TABLE_EXT)
-			fprintf(f, ",%lld,%lld,%lld,%lld,%lld,%d\n", s->slack,
-				s->total_calls, s->total_bytes, s->peak,
-				s->failed, s->disabled);
-		else
-			fputs(",,,,,,\n", f);
+		if (t->format != TABLE_EXT) {
+			fputs(",,,,,,,,\n", f);
+			continue;
+		}
+		fprintf(f, ",%lld,%lld,%lld,%lld,%lld,%d,%d,", s->slack,
+			s->total_calls, s->total_bytes, s->peak, s->failed,
+			s->disabled, s->unloaded);
+		if (s->has_accounted)
+			fprintf(f, "%lld", s->accounted);
+		fputc('\n', f);
 	}
 }
 

@@ -37,6 +37,10 @@ parse_tests() {
 		"$EXP/ext-unloaded.json" "$TOOL" export -f json ext-unloaded.txt
 	expect_out "parse: 1.2 gives accounted bytes; later fields still skipped" \
 		"$EXP/ext-accounted.json" "$TOOL" export -f json ext-accounted.txt
+	expect_out "parse: csv has unloaded, 0 or 1" \
+		"$EXP/ext-unloaded.csv" "$TOOL" export -f csv ext-unloaded.txt
+	expect_out "parse: csv has accounted, empty before 1.2" \
+		"$EXP/ext-accounted.csv" "$TOOL" export -f csv ext-accounted.txt
 	for m in "${MALFORMED[@]}"; do
 		IFS='|' read -r file what msg <<<"$m"
 		expect_err "parse: malformed input: $what" 1 "allocinfo-ext: $msg" \
