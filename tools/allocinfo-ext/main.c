@@ -23,7 +23,7 @@ struct command {
 static const struct command commands[] = {
 	{ "top", cmd_top, "[-s bytes|calls|slack|growth] [-b] [-n N] [-d SEC] [FILE]",
 	  "live view of the sites, refreshed like top" },
-	{ "snapshot", cmd_snapshot, "[-o FILE] [SOURCE]",
+	{ "snapshot", cmd_snapshot, "[-o FILE] [--kernel REL] [--uptime SEC] [SOURCE]",
 	  "a copy of the table with time, kernel, uptime, module version" },
 	{ "diff", cmd_diff, "[-a] [-n N] A B",
 	  "per-site change from A to B, sorted by growth" },

@@ -77,4 +77,21 @@ snapshot_tests() {
 	else
 		not_ok "snapshot: of a snapshot has one head, the new one" "$(cat "$s2")"
 	fi
+	"$TOOL" snapshot --kernel 6.1.0-test+x --uptime 5400.25 ext-a.txt \
+		>"$TMP/s3" 2>"$TMP/err"
+	if [ "$(sed -n '3,4p' "$TMP/s3")" = "# kernel: 6.1.0-test+x
+# uptime: 5400.25" ] && [ ! -s "$TMP/err" ] &&
+		cmp -s <(tail -n +7 "$TMP/s3") ext-a.txt &&
+		[ "$("$TOOL" export -f json "$TMP/s3" | grep -c '"kernel": "6.1.0-test+x", "uptime": "5400.25"')" = 1 ]; then
+		ok "snapshot: --kernel and --uptime stamp a copied file, read back"
+	else
+		not_ok "snapshot: --kernel and --uptime stamp a copied file, read back" \
+			"$(head -n 7 "$TMP/s3")" "$(cat "$TMP/err")"
+	fi
+	expect_err "snapshot: --kernel with a space refused" 2 \
+		"allocinfo-ext: bad kernel release \"6.1 x\": at most 64 characters, no space or control character
+Try 'allocinfo-ext snapshot --help'." "$TOOL" snapshot --kernel "6.1 x" ext-a.txt
+	expect_err "snapshot: --uptime not seconds refused" 2 \
+		"allocinfo-ext: bad uptime \"1e3\": seconds, such as 1234.56
+Try 'allocinfo-ext snapshot --help'." "$TOOL" snapshot --uptime 1e3 ext-a.txt
 }
