@@ -211,7 +211,9 @@ static int compare_pair_cmp(const void *pa, const void *pb)
 	return strcmp(a->label, b->label);
 }
 
-static void compare_print(struct compare *c, const char *base, long long rows)
+static void compare_print(struct compare *c, const char *ours_name,
+			  const char *theirs_name, const char *base,
+			  long long rows)
 {
 	long long diff = 0, weight = 0, ours = 0, theirs = 0;
 	size_t i, n[3] = { 0 };
@@ -219,7 +221,7 @@ static void compare_print(struct compare *c, const char *base, long long rows)
 	if (c->nr)
 		qsort(c->p, c->nr, sizeof(*c->p), compare_pair_cmp);
 	printf("# allocinfo-ext compare: %s beside the change in %s since %s\n",
-	       AIE_PROC_EXT, AIE_PROC_KERNEL, base);
+	       ours_name, theirs_name, base);
 	printf("#%13s %15s %9s %-6s %s\n", "ours", "theirs", "agreement",
 	       "match", "site");
 	for (i = 0; i < c->nr; i++) {
@@ -341,7 +343,7 @@ int cmd_compare(int argc, char **argv)
 	    !compare_load(&tb, base, TABLE_KERNEL)) {
 		compare_ours(&c, &to, module);
 		compare_theirs(&c, &tt, &tb, module);
-		compare_print(&c, base, rows);
+		compare_print(&c, to.name, tt.name, tb.name, rows);
 		ret = stdout_close() ? AIE_EXIT_FAIL : 0;
 	}
 	for (i = 0; i < c.nr; i++)
