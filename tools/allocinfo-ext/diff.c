@@ -33,8 +33,13 @@ struct diff_entry {
 
 struct diff_opts {
 	bool all;		/* list unchanged sites too */
+	bool exit_code;		/* exit 1 when the tables differ, 2 on trouble */
 	long limit;		/* rows at most, 0 for all */
 };
+
+/* With --exit-code, as diff(1): 0 same, 1 different, 2 trouble. */
+#define DIFF_EXIT_DIFFERENT	1
+#define DIFF_EXIT_TROUBLE	2
 
 static int diff_key_cmp(const void *a, const void *b)
 {
@@ -110,15 +115,21 @@ static int diff_growth_cmp(const void *pa, const void *pb)
 static void diff_summary(const struct table *a, const struct table *b,
 			 const struct diff_entry *e, size_t n)
 {
-	size_t i, count[4] = { 0 };
+	size_t i, in_a, in_b, count[4] = { 0 };
 	long long ta = table_total_bytes(a), tb = table_total_bytes(b);
 
 	for (i = 0; i < n; i++)
 		count[e[i].state]++;
 	printf("# allocinfo-ext diff: %s -> %s\n", a->name, b->name);
-	printf("# sites: %zu in A, %zu in B: %zu new, %zu gone, %zu changed, %zu same\n",
-	       a->nr, b->nr, count[DIFF_NEW], count[DIFF_GONE],
+	in_a = count[DIFF_GONE] + count[DIFF_CHANGED] + count[DIFF_SAME];
+	in_b = count[DIFF_NEW] + count[DIFF_CHANGED] + count[DIFF_SAME];
+	printf("# sites: %zu in A, %zu in B: %zu new, %zu gone, %zu changed, %zu same",
+	       in_a, in_b, count[DIFF_NEW], count[DIFF_GONE],
 	       count[DIFF_CHANGED], count[DIFF_SAME]);
+	if (in_a != a->nr || in_b != b->nr)
+		printf(" (rows: %zu in A, %zu in B; rows of one site summed)",
+		       a->nr, b->nr);
+	putchar('\n');
 	printf("# live bytes: %lld -> %lld (%+lld)\n", ta, tb, tb - ta);
 	printf("#  delta_bytes delta_calls      bytes_a      bytes_b state   site\n");
 }
@@ -144,22 +155,38 @@ static void diff_print(const struct diff_entry *e, size_t n,
 
 static void diff_usage(FILE *f)
 {
-	fprintf(f, "Usage: allocinfo-ext diff [-a] [-n N] A B\n\n"
+	fprintf(f, "Usage: allocinfo-ext diff [-a] [-n N] [--exit-code] A B\n\n"
 		"The change of each site's live bytes and calls from table A to table B\n"
 		"(snapshots, or a /proc file), largest growth first. State \"new\": the\n"
-		"site is in B only; \"gone\": in A only.\n\n"
+		"site is in B only; \"gone\": in A only. Rows of one site in a table are\n"
+		"summed: the header counts sites, and rows when they differ.\n\n"
 		"  -a, --all        list unchanged sites too\n"
-		"  -n, --lines N    at most N rows\n\n"
+		"  -n, --lines N    at most N rows\n"
+		"      --exit-code  exit as diff(1) does: 0 when no site is new, gone or\n"
+		"                   changed, 1 when one is, 2 on trouble\n\n"
 		"Example:\n"
 		"  allocinfo-ext snapshot -o a.snap; sleep 60; allocinfo-ext diff a.snap /proc/allocinfo_ext\n");
 }
 
+/* Whether a site is new, gone or changed. */
+static bool diff_differ(const struct diff_entry *e, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (e[i].state != DIFF_SAME)
+			return true;
+	}
+	return false;
+}
+
 static int diff_run(const char *pa, const char *pb, const struct diff_opts *o)
 {
+	int trouble = o->exit_code ? DIFF_EXIT_TROUBLE : AIE_EXIT_FAIL;
 	struct table a, b;
 	struct diff_entry *e;
 	size_t n;
-	int ret = AIE_EXIT_FAIL;
+	int ret = trouble;
 
 	if (table_load(&a, pa))
 		goto out_a;
@@ -170,8 +197,13 @@ static int diff_run(const char *pa, const char *pb, const struct diff_opts *o)
 	qsort(e, n, sizeof(*e), diff_growth_cmp);
 	diff_summary(&a, &b, e, n);
 	diff_print(e, n, o);
+	if (stdout_close())
+		ret = trouble;
+	else if (o->exit_code && diff_differ(e, n))
+		ret = DIFF_EXIT_DIFFERENT;
+	else
+		ret = 0;
 	free(e);
-	ret = stdout_close() ? AIE_EXIT_FAIL : 0;
 out_b:
 	table_free(&b);
 out_a:
@@ -184,6 +216,7 @@ int cmd_diff(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "all", no_argument, NULL, 'a' },
 		{ "lines", required_argument, NULL, 'n' },
+		{ "exit-code", no_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -194,6 +227,8 @@ int cmd_diff(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "an:h", opts, NULL)) != -1) {
 		if (c == 'a') {
 			o.all = true;
+		} else if (c == 'E') {
+			o.exit_code = true;
 		} else if (c == 'n' && parse_ll(optarg, &n) && n >= 0) {
 			o.limit = n;
 		} else if (c == 'h') {

@@ -25,7 +25,7 @@ static const struct command commands[] = {
 	  "live view of the sites, refreshed like top" },
 	{ "snapshot", cmd_snapshot, "[-o FILE] [--kernel REL] [--uptime SEC] [SOURCE]",
 	  "a copy of the table with time, kernel, uptime, module version" },
-	{ "diff", cmd_diff, "[-a] [-n N] A B",
+	{ "diff", cmd_diff, "[-a] [-n N] [--exit-code] A B",
 	  "per-site change from A to B, sorted by growth" },
 	{ "group", cmd_group, "--by module|subsystem|function|file [FILE]",
 	  "live figures summed per group" },

@@ -7,11 +7,31 @@ diff_tests() {
 		"$EXP/diff.out" "$TOOL" diff ext-a.txt ext-b.txt
 	expect_out "diff: -a lists unchanged sites, -n limits rows" \
 		"$EXP/diff-all.out" "$TOOL" diff -a -n 7 ext-a.txt ext-b.txt
-	expect_out "diff: rows of one key summed (kernel format)" \
+	expect_out "diff: rows of one key summed, header counts sites and rows (kernel format)" \
 		"$EXP/diff-kernel.out" "$TOOL" diff -a kernel.txt kernel.txt
+	diff_exit_code_test
 	expect_err "diff: needs two tables" 2 \
 		"allocinfo-ext: diff takes two tables, A and B
 Try 'allocinfo-ext diff --help'." "$TOOL" diff ext-a.txt
+}
+
+# --exit-code: 0 same, 1 different, 2 trouble; without it 0 and 1.
+diff_exit_code_test() {
+	local got=() args name="diff: --exit-code exits as diff(1): 0 same, 1 different, 2 trouble"
+
+	for args in "--exit-code ext-a.txt ext-a.txt" "--exit-code ext-a.txt ext-b.txt" \
+		"--exit-code ext-a.txt bad-nul.txt" "ext-a.txt ext-b.txt" "ext-a.txt bad-nul.txt"; do
+		# shellcheck disable=SC2086
+		"$TOOL" diff $args >/dev/null 2>&1
+		got+=($?)
+	done
+	"$TOOL" diff --exit-code ext-a.txt ext-b.txt >/dev/full 2>/dev/null
+	got+=($?)
+	if [ "${got[*]}" = "0 1 2 0 1 2" ]; then
+		ok "$name"
+	else
+		not_ok "$name" "exit statuses: ${got[*]}, want 0 1 2 0 1 2"
+	fi
 }
 
 group_tests() {
