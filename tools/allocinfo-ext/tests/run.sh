@@ -81,6 +81,19 @@ install_tests() {
 	fi
 }
 
+# make CFLAGS=... replaces the optimisation, keeps what the build needs.
+make_cflags_test() {
+	local name="make: CFLAGS on the command line keeps the warnings and includes"
+
+	make -s -n -B -C "$HERE/.." CFLAGS=-O1 main.o tests/unit.o >"$TMP/out" 2>&1
+	if grep -q -- '-O1 -Wall -Wextra -Werror -std=gnu11 .*-I../../include .*-c -o main.o main.c$' "$TMP/out" &&
+		grep -q -- '-O1 -Wall .* -I\. .*-c -o tests/unit.o tests/unit.c$' "$TMP/out"; then
+		ok "$name"
+	else
+		not_ok "$name" "$(cat "$TMP/out")"
+	fi
+}
+
 . "$HERE/parse-tests.sh"
 . "$HERE/cmd-tests.sh"
 . "$HERE/annotate-tests.sh"
@@ -104,5 +117,6 @@ annotate_tests
 report_tests
 prometheus_tests
 install_tests
+make_cflags_test
 "$HERE/unit" || FAILED=1
 exit $FAILED
