@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "json.h"
 #include "table.h"
 #include "util.h"
 
@@ -211,15 +212,70 @@ static int compare_pair_cmp(const void *pa, const void *pb)
 	return strcmp(a->label, b->label);
 }
 
+/* The figures of compare's last line. */
+struct compare_sums {
+	long long diff, weight, ours, theirs;
+	size_t n[3];		/* keys per match */
+};
+
+static void compare_sum(const struct compare *c, struct compare_sums *s)
+{
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < c->nr; i++) {
+		const struct pair *p = &c->p[i];
+
+		s->diff += llabs_diff(p->ours, p->theirs);
+		s->weight += llabs_max(p->ours, p->theirs);
+		s->ours += p->ours;
+		s->theirs += p->theirs;
+		s->n[p->how]++;
+	}
+}
+
+static void compare_json(const struct compare *c, const char *ours_name,
+			 const char *theirs_name, const char *base,
+			 long long rows)
+{
+	struct compare_sums s;
+	size_t i;
+
+	compare_sum(c, &s);
+	fputs("{\"command\": \"compare\", ", stdout);
+	json_key_string(stdout, "ours", ours_name);
+	fputs(", ", stdout);
+	json_key_string(stdout, "theirs", theirs_name);
+	fputs(", ", stdout);
+	json_key_string(stdout, "baseline", base);
+	printf(",\n \"agreement\": %.6f, \"sites\": %zu, \"ours_bytes\": %lld, \"theirs_bytes\": %lld, \"matched_by_line\": %zu, \"matched_by_function\": %zu, \"theirs_only\": %zu,\n \"rows\": [",
+	       s.weight ? 1.0 - (double)s.diff / s.weight : 1.0, c->nr, s.ours,
+	       s.theirs, s.n[MATCH_LINE], s.n[MATCH_FUNC], s.n[MATCH_THEIRS]);
+	for (i = 0; i < c->nr && (rows < 0 || (long long)i < rows); i++) {
+		const struct pair *p = &c->p[i];
+
+		printf("%s\n  {\"ours\": %lld, \"theirs\": %lld, \"agreement\": %.6f, \"match\": \"%s\", ",
+		       i ? "," : "", p->ours, p->theirs,
+		       compare_agreement(p->ours, p->theirs), match_names[p->how]);
+		json_key_string(stdout, "site", p->label);
+		putchar('}');
+	}
+	fputs(i ? "\n ]}\n" : "]}\n", stdout);
+}
+
 static void compare_print(struct compare *c, const char *ours_name,
 			  const char *theirs_name, const char *base,
-			  long long rows)
+			  long long rows, bool json)
 {
 	long long diff = 0, weight = 0, ours = 0, theirs = 0;
 	size_t i, n[3] = { 0 };
 
 	if (c->nr)
 		qsort(c->p, c->nr, sizeof(*c->p), compare_pair_cmp);
+	if (json) {
+		compare_json(c, ours_name, theirs_name, base, rows);
+		return;
+	}
 	printf("# allocinfo-ext compare: %s beside the change in %s since %s\n",
 	       ours_name, theirs_name, base);
 	printf("#%13s %15s %9s %-6s %s\n", "ours", "theirs", "agreement",
@@ -264,7 +320,7 @@ static int compare_save(const char *from, const char *to)
 static void compare_usage(FILE *f)
 {
 	fprintf(f, "Usage: allocinfo-ext compare --save-baseline FILE\n"
-		"       allocinfo-ext compare --baseline FILE [--module NAME] [-n N]\n"
+		"       allocinfo-ext compare --baseline FILE [--module NAME] [-n N] [-j]\n"
 		"                             [--ours FILE] [--theirs FILE]\n\n"
 		"Our live bytes per site beside the in-kernel profiler's change since FILE,\n"
 		"a copy of /proc/allocinfo taken when allocinfo_ext loaded. Sites match by\n"
@@ -275,6 +331,7 @@ static void compare_usage(FILE *f)
 		"  -b, --baseline FILE       /proc/allocinfo as it was at load\n"
 		"  -m, --module NAME         only the sites of module NAME\n"
 		"  -n, --rows N              print the N largest sites (default all)\n"
+		"  -j, --json                the sites and the overall figures as JSON\n"
 		"      --ours FILE           instead of /proc/allocinfo_ext\n"
 		"      --theirs FILE         instead of /proc/allocinfo\n\n"
 		"Example:\n"
@@ -302,6 +359,7 @@ int cmd_compare(int argc, char **argv)
 		{ "rows", required_argument, NULL, 'n' },
 		{ "ours", required_argument, NULL, 'O' },
 		{ "theirs", required_argument, NULL, 'T' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -310,16 +368,18 @@ int cmd_compare(int argc, char **argv)
 	struct table to = { 0 }, tt = { 0 }, tb = { 0 };
 	struct compare c = { 0 };
 	long long rows = -1;
+	bool json = false;
 	int opt, ret = AIE_EXIT_FAIL;
 	size_t i;
 
-	while ((opt = getopt_long(argc, argv, "s:b:m:n:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:b:m:n:jh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 's': save = optarg; break;
 		case 'b': base = optarg; break;
 		case 'm': module = optarg; break;
 		case 'O': ours = optarg; break;
 		case 'T': theirs = optarg; break;
+		case 'j': json = true; break;
 		case 'n':
 			if (parse_ll(optarg, &rows) && rows >= 0)
 				break;
@@ -343,7 +403,7 @@ int cmd_compare(int argc, char **argv)
 	    !compare_load(&tb, base, TABLE_KERNEL)) {
 		compare_ours(&c, &to, module);
 		compare_theirs(&c, &tt, &tb, module);
-		compare_print(&c, to.name, tt.name, tb.name, rows);
+		compare_print(&c, to.name, tt.name, tb.name, rows, json);
 		ret = stdout_close() ? AIE_EXIT_FAIL : 0;
 	}
 	for (i = 0; i < c.nr; i++)

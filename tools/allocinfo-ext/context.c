@@ -22,6 +22,7 @@
 #include "cmd.h"
 #include "control.h"
 #include "ctl.h"
+#include "json.h"
 #include "util.h"
 
 #define CONTEXT_NO_CALLER	"(none: depth 1)"
@@ -153,12 +154,36 @@ static double context_share(long long part, long long whole)
 	return whole ? 100.0 * part / whole : 0.0;
 }
 
-static void context_print(struct context *c, const char *sel)
+static void context_json(const struct context *c, const char *sel)
+{
+	size_t i;
+
+	fputs("{\"command\": \"context\", ", stdout);
+	json_key_string(stdout, "selector", sel);
+	printf(", \"stacks\": %zu, \"calls\": %lld, \"bytes\": %lld,\n \"callers\": [",
+	       c->stacks, c->calls, c->bytes);
+	for (i = 0; i < c->nr; i++) {
+		printf("%s\n  {", i ? "," : "");
+		json_key_string(stdout, "caller", c->callers[i].name);
+		printf(", \"calls\": %lld, \"calls_share\": %.4f, \"bytes\": %lld, \"bytes_share\": %.4f}",
+		       c->callers[i].calls,
+		       context_share(c->callers[i].calls, c->calls) / 100,
+		       c->callers[i].bytes,
+		       context_share(c->callers[i].bytes, c->bytes) / 100);
+	}
+	fputs(c->nr ? "\n ]}\n" : "]}\n", stdout);
+}
+
+static void context_print(struct context *c, const char *sel, bool json)
 {
 	size_t i;
 
 	if (c->nr)
 		qsort(c->callers, c->nr, sizeof(*c->callers), context_cmp);
+	if (json) {
+		context_json(c, sel);
+		return;
+	}
 	printf("# allocinfo-ext context %s: %zu stacks, %zu callers, %lld calls, %lld bytes\n",
 	       sel, c->stacks, c->nr, c->calls, c->bytes);
 	printf("#%13s %7s %15s %7s %s\n", "calls", "calls%", "bytes",
@@ -194,7 +219,7 @@ out:
 static void context_usage(FILE *f)
 {
 	fprintf(f, "Usage: allocinfo-ext context [-d SECONDS [--depth N]] [--stacks FILE]\n"
-		"                             [--calls FILE] SEL\n\n"
+		"                             [--calls FILE] [-j] SEL\n\n"
 		"Who calls the sites SEL selects: calls and bytes per caller, and their\n"
 		"share, from the stacks a capture recorded (ctl capture SEL [DEPTH]).\n"
 		"SEL: all | func:NAME | [MODULE] | FUNC+0xOFF | FILE:LINE; the last two\n"
@@ -202,7 +227,8 @@ static void context_usage(FILE *f)
 		"  -d, --duration SECONDS  capture for SECONDS first (needs root)\n"
 		"      --depth N           frames per stack for -d, 1..16 (default 8)\n"
 		"      --stacks FILE       bytes per stack (default /proc/%s)\n"
-		"      --calls FILE        calls per stack (default /proc/%s)\n\n"
+		"      --calls FILE        calls per stack (default /proc/%s)\n"
+		"  -j, --json              the callers as JSON (shares from 0 to 1)\n\n"
 		"Examples:\n"
 		"  allocinfo-ext context -d 10 func:xas_alloc\n"
 		"  allocinfo-ext ctl capture func:xas_alloc 4; sleep 60; allocinfo-ext context func:xas_alloc\n",
@@ -216,6 +242,7 @@ int cmd_context(int argc, char **argv)
 		{ "depth", required_argument, NULL, 'D' },
 		{ "stacks", required_argument, NULL, 's' },
 		{ "calls", required_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -226,9 +253,10 @@ int cmd_context(int argc, char **argv)
 	struct aie_cmd cmd;
 	char *word;
 	int opt, ret = AIE_EXIT_FAIL;
+	bool json = false;
 	size_t i;
 
-	while ((opt = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "d:jh", opts, NULL)) != -1) {
 		if (opt == 'd' && parse_ll(optarg, &seconds) && seconds >= 0) {
 			continue;
 		} else if (opt == 'D' && parse_ll(optarg, &depth) && depth >= 1 &&
@@ -238,6 +266,8 @@ int cmd_context(int argc, char **argv)
 			stacks = optarg;
 		} else if (opt == 'c') {
 			calls = optarg;
+		} else if (opt == 'j') {
+			json = true;
 		} else if (opt == 'h') {
 			context_usage(stdout);
 			return 0;
@@ -265,7 +295,7 @@ int cmd_context(int argc, char **argv)
 	c.sel = cmd.sel;
 	if ((seconds < 0 || !context_capture(argv[optind], depth, seconds)) &&
 	    !context_read(&c, stacks, false) && !context_read(&c, calls, true)) {
-		context_print(&c, argv[optind]);
+		context_print(&c, argv[optind], json);
 		ret = stdout_close() ? AIE_EXIT_FAIL : 0;
 	}
 	for (i = 0; i < c.nr; i++)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "json.h"
 #include "table.h"
 #include "util.h"
 
@@ -34,6 +35,7 @@ struct diff_entry {
 struct diff_opts {
 	bool all;		/* list unchanged sites too */
 	bool exit_code;		/* exit 1 when the tables differ, 2 on trouble */
+	bool json;
 	long limit;		/* rows at most, 0 for all */
 };
 
@@ -134,6 +136,12 @@ static void diff_summary(const struct table *a, const struct table *b,
 	printf("#  delta_bytes delta_calls      bytes_a      bytes_b state   site\n");
 }
 
+/* Whether an entry is listed: with -a all are, else those not the same. */
+static bool diff_listed(const struct diff_entry *e, const struct diff_opts *o)
+{
+	return e->state != DIFF_SAME || o->all;
+}
+
 static void diff_print(const struct diff_entry *e, size_t n,
 		       const struct diff_opts *o)
 {
@@ -142,7 +150,7 @@ static void diff_print(const struct diff_entry *e, size_t n,
 	long shown = 0;
 
 	for (i = 0; i < n && (!o->limit || shown < o->limit); i++) {
-		if (e[i].state == DIFF_SAME && !o->all)
+		if (!diff_listed(&e[i], o))
 			continue;
 		site_tag(e[i].site, tag, sizeof(tag));
 		printf("%+14lld %+11lld %12lld %12lld %-7s %s\n",
@@ -153,15 +161,50 @@ static void diff_print(const struct diff_entry *e, size_t n,
 	}
 }
 
+static void diff_json(const struct table *a, const struct table *b,
+		      const struct diff_entry *e, size_t n,
+		      const struct diff_opts *o)
+{
+	size_t i, count[4] = { 0 };
+	long shown = 0;
+
+	for (i = 0; i < n; i++)
+		count[e[i].state]++;
+	fputs("{\"command\": \"diff\", ", stdout);
+	json_key_string(stdout, "a", a->name);
+	fputs(", ", stdout);
+	json_key_string(stdout, "b", b->name);
+	printf(",\n \"sites_a\": %zu, \"sites_b\": %zu, \"rows_a\": %zu, \"rows_b\": %zu, \"new\": %zu, \"gone\": %zu, \"changed\": %zu, \"same\": %zu,\n",
+	       count[DIFF_GONE] + count[DIFF_CHANGED] + count[DIFF_SAME],
+	       count[DIFF_NEW] + count[DIFF_CHANGED] + count[DIFF_SAME],
+	       a->nr, b->nr, count[DIFF_NEW], count[DIFF_GONE],
+	       count[DIFF_CHANGED], count[DIFF_SAME]);
+	printf(" \"bytes_a\": %lld, \"bytes_b\": %lld,\n \"sites\": [",
+	       table_total_bytes(a), table_total_bytes(b));
+	for (i = 0; i < n && (!o->limit || shown < o->limit); i++) {
+		if (!diff_listed(&e[i], o))
+			continue;
+		printf("%s\n  {\"delta_bytes\": %lld, \"delta_calls\": %lld, \"bytes_a\": %lld, \"bytes_b\": %lld, \"calls_a\": %lld, \"calls_b\": %lld, \"state\": \"%s\", ",
+		       shown ? "," : "", e[i].bytes_b - e[i].bytes_a,
+		       e[i].calls_b - e[i].calls_a, e[i].bytes_a, e[i].bytes_b,
+		       e[i].calls_a, e[i].calls_b, diff_state_names[e[i].state]);
+		json_site_key(stdout, e[i].site);
+		putchar('}');
+		shown++;
+	}
+	fputs(shown ? "\n ]}\n" : "]}\n", stdout);
+}
+
 static void diff_usage(FILE *f)
 {
-	fprintf(f, "Usage: allocinfo-ext diff [-a] [-n N] [--exit-code] A B\n\n"
+	fprintf(f, "Usage: allocinfo-ext diff [-a] [-n N] [-j] [--exit-code] A B\n\n"
 		"The change of each site's live bytes and calls from table A to table B\n"
 		"(snapshots, or a /proc file), largest growth first. State \"new\": the\n"
 		"site is in B only; \"gone\": in A only. Rows of one site in a table are\n"
 		"summed: the header counts sites, and rows when they differ.\n\n"
 		"  -a, --all        list unchanged sites too\n"
 		"  -n, --lines N    at most N rows\n"
+		"  -j, --json       the header's figures and the rows as JSON\n"
 		"      --exit-code  exit as diff(1) does: 0 when no site is new, gone or\n"
 		"                   changed, 1 when one is, 2 on trouble\n\n"
 		"Example:\n"
@@ -195,8 +238,12 @@ static int diff_run(const char *pa, const char *pb, const struct diff_opts *o)
 	e = xcalloc(a.nr + b.nr, sizeof(*e));
 	n = diff_join(&a, &b, e);
 	qsort(e, n, sizeof(*e), diff_growth_cmp);
-	diff_summary(&a, &b, e, n);
-	diff_print(e, n, o);
+	if (o->json) {
+		diff_json(&a, &b, e, n, o);
+	} else {
+		diff_summary(&a, &b, e, n);
+		diff_print(e, n, o);
+	}
 	if (stdout_close())
 		ret = trouble;
 	else if (o->exit_code && diff_differ(e, n))
@@ -217,6 +264,7 @@ int cmd_diff(int argc, char **argv)
 		{ "all", no_argument, NULL, 'a' },
 		{ "lines", required_argument, NULL, 'n' },
 		{ "exit-code", no_argument, NULL, 'E' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -224,11 +272,13 @@ int cmd_diff(int argc, char **argv)
 	long long n;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "an:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "an:jh", opts, NULL)) != -1) {
 		if (c == 'a') {
 			o.all = true;
 		} else if (c == 'E') {
 			o.exit_code = true;
+		} else if (c == 'j') {
+			o.json = true;
 		} else if (c == 'n' && parse_ll(optarg, &n) && n >= 0) {
 			o.limit = n;
 		} else if (c == 'h') {

@@ -17,36 +17,9 @@
 
 #include "cmd.h"
 #include "export.h"
+#include "json.h"
 #include "table.h"
 #include "util.h"
-
-void json_string(FILE *f, const char *str)
-{
-	char *clean = utf8_clean(str), *s;
-
-	fputc('"', f);
-	for (s = clean; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-	free(clean);
-}
-
-void json_key_string(FILE *f, const char *key, const char *val)
-{
-	fprintf(f, "\"%s\": ", key);
-	if (val && *val)
-		json_string(f, val);
-	else
-		fputs("null", f);
-}
 
 static void json_meta(FILE *f, const struct table_meta *m)
 {

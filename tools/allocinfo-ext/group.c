@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "json.h"
 #include "table.h"
 #include "util.h"
 
@@ -99,11 +100,42 @@ static size_t group_table(const struct table *t, enum group_by by,
 	return n;
 }
 
-static void group_print(const struct table *t, enum group_by by)
+static void group_json(const struct table *t, enum group_by by,
+		       struct group *g, size_t n)
+{
+	size_t i;
+
+	fputs("{\"command\": \"group\", ", stdout);
+	json_key_string(stdout, "source", t->name);
+	printf(", \"by\": \"%s\", \"sites\": %zu, \"bytes\": %lld,\n \"groups\": [",
+	       group_by_names[by], t->nr, table_total_bytes(t));
+	for (i = 0; i < n; i++) {
+		printf("%s\n  {", i ? "," : "");
+		json_key_string(stdout, "name", g[i].name);
+		printf(", \"bytes\": %lld, \"calls\": %lld, ", g[i].bytes,
+		       g[i].calls);
+		if (t->format == TABLE_EXT)
+			printf("\"slack\": %lld", g[i].slack);
+		else
+			fputs("\"slack\": null", stdout);
+		printf(", \"sites\": %zu}", g[i].sites);
+	}
+	fputs(n ? "\n ]}\n" : "]}\n", stdout);
+}
+
+static void group_print(const struct table *t, enum group_by by, bool json)
 {
 	struct group *g;
 	size_t i, n = group_table(t, by, &g);
 	char slack[24];
+
+	if (json) {
+		group_json(t, by, g, n);
+		for (i = 0; i < n; i++)
+			free(g[i].name);
+		free(g);
+		return;
+	}
 
 	printf("# allocinfo-ext group --by %s: %s, %zu sites, %lld live bytes\n",
 	       group_by_names[by], t->name, t->nr, table_total_bytes(t));
@@ -123,13 +155,14 @@ static void group_print(const struct table *t, enum group_by by)
 
 static void group_usage(FILE *f)
 {
-	fprintf(f, "Usage: allocinfo-ext group --by module|subsystem|function|file [FILE]\n\n"
+	fprintf(f, "Usage: allocinfo-ext group --by module|subsystem|function|file [-j] [FILE]\n\n"
 		"Live bytes, calls and slack summed per group, largest first.\n"
 		"subsystem is the first directory of a site's file:line (mm, net, fs,\n"
 		"drivers/<x>, arch/<x>, ...) when the site has one, else its module,\n"
 		"else \"vmlinux\"; file is \"(unknown)\" for sites without file:line\n"
 		"(see annotate).\n\n"
-		"  -b, --by KEY   module, subsystem, function or file\n\n"
+		"  -b, --by KEY   module, subsystem, function or file\n"
+		"  -j, --json     the groups as JSON (slack null for the kernel's table)\n\n"
 		"Example:\n"
 		"  allocinfo-ext group --by module | head\n");
 }
@@ -152,17 +185,20 @@ int cmd_group(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "by", required_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum group_by by = GROUP_MODULE;
-	bool have_by = false;
+	bool have_by = false, json = false;
 	struct table t;
 	int c, ret = AIE_EXIT_FAIL;
 
-	while ((c = getopt_long(argc, argv, "b:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:jh", opts, NULL)) != -1) {
 		if (c == 'b' && !group_parse_by(optarg, &by)) {
 			have_by = true;
+		} else if (c == 'j') {
+			json = true;
 		} else if (c == 'h') {
 			group_usage(stdout);
 			return 0;
@@ -175,7 +211,7 @@ int cmd_group(int argc, char **argv)
 		return cmd_usage_error(argv[0]);
 	}
 	if (!table_load(&t, argv[optind])) {
-		group_print(&t, by);
+		group_print(&t, by, json);
 		ret = stdout_close() ? AIE_EXIT_FAIL : 0;
 	}
 	table_free(&t);

@@ -21,6 +21,7 @@
 
 #include "allocinfo_ext.h"
 #include "cmd.h"
+#include "json.h"
 #include "table.h"
 #include "util.h"
 
@@ -244,7 +245,25 @@ static int leaks_hit_cmp(const void *pa, const void *pb)
 	return strcmp(a->key, b->key);
 }
 
-static void leaks_report(const struct leaks_round *r, int n, double interval)
+static void leaks_json(const struct leaks_hit *hits, size_t nr, int n,
+		       double interval, size_t sites)
+{
+	size_t i;
+
+	printf("{\"command\": \"leaks\", \"rounds\": %d, \"interval\": %g, \"sites\": %zu,\n \"leaks\": [",
+	       n, interval, sites);
+	for (i = 0; i < nr; i++) {
+		printf("%s\n  {\"bytes\": %lld, \"growth\": %lld, \"oldest_ns\": %lld, ",
+		       i ? "," : "", hits[i].bytes, hits[i].growth,
+		       hits[i].oldest);
+		json_key_string(stdout, "site", hits[i].key);
+		putchar('}');
+	}
+	fputs(nr ? "\n ]}\n" : "]}\n", stdout);
+}
+
+static void leaks_report(const struct leaks_round *r, int n, double interval,
+			 bool json)
 {
 	struct leaks_hit *hits = xcalloc(r[0].bytes.nr + 1, sizeof(*hits));
 	size_t i, nr = 0;
@@ -252,6 +271,11 @@ static void leaks_report(const struct leaks_round *r, int n, double interval)
 	for (i = 0; i < r[0].bytes.nr; i++)
 		nr += leaks_site(r, n, r[0].bytes.e[i].key, &hits[nr]);
 	qsort(hits, nr, sizeof(*hits), leaks_hit_cmp);
+	if (json) {
+		leaks_json(hits, nr, n, interval, r[0].bytes.nr);
+		free(hits);
+		return;
+	}
 	printf("# allocinfo-ext leaks: %d rounds, %g s apart: %zu of %zu sites\n",
 	       n, interval, nr, r[0].bytes.nr);
 	printf("#%11s %12s %10s %s\n", "bytes", "growth", "oldest_s",
@@ -264,14 +288,15 @@ static void leaks_report(const struct leaks_round *r, int n, double interval)
 
 static void leaks_usage(FILE *f)
 {
-	fprintf(f, "Usage: allocinfo-ext leaks [-i SEC] [-n ROUNDS] [TABLE LIFETIMES]...\n\n"
+	fprintf(f, "Usage: allocinfo-ext leaks [-i SEC] [-n ROUNDS] [-j] [TABLE LIFETIMES]...\n\n"
 		"Sites whose live bytes grew every round and whose oldest live object\n"
 		"aged by at least half the interval every round: objects kept, never\n"
 		"freed. Reads %s and %s\n"
 		"(the module loaded with lifetimes=1) ROUNDS times, SEC apart; or takes\n"
 		"each round from a TABLE and LIFETIMES pair of files, SEC apart.\n\n"
 		"  -i, --interval SEC   seconds between rounds (default 10)\n"
-		"  -n, --rounds N       rounds read, at least 2 (default 3)\n\n"
+		"  -n, --rounds N       rounds read, at least 2 (default 3)\n"
+		"  -j, --json           the sites listed as JSON (site: tag and type)\n\n"
 		"Examples:\n"
 		"  allocinfo-ext leaks\n"
 		"  allocinfo-ext leaks -i 60 -n 5\n",
@@ -300,19 +325,24 @@ int cmd_leaks(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "rounds", required_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	long long rounds = 3;
 	double interval = 10;
+	bool json = false;
 	struct leaks_round *r;
 	int opt, i, ret = AIE_EXIT_FAIL;
 
-	while ((opt = getopt_long(argc, argv, "i:n:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "i:n:jh", opts, NULL)) != -1) {
 		if (opt == 'i' && parse_seconds(optarg, &interval) && interval > 0) {
 			continue;
 		} else if (opt == 'n' && parse_ll(optarg, &rounds) && rounds >= 2 &&
 			   rounds <= 1000) {
+			continue;
+		} else if (opt == 'j') {
+			json = true;
 			continue;
 		} else if (opt == 'h') {
 			leaks_usage(stdout);
@@ -332,7 +362,7 @@ int cmd_leaks(int argc, char **argv)
 	}
 	r = xcalloc(rounds, sizeof(*r));
 	if (!leaks_read(r, rounds, interval, argc > optind ? argv + optind : NULL)) {
-		leaks_report(r, rounds, interval);
+		leaks_report(r, rounds, interval, json);
 		ret = stdout_close() ? AIE_EXIT_FAIL : 0;
 	}
 	for (i = 0; i < rounds; i++) {

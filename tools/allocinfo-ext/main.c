@@ -21,13 +21,13 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "top", cmd_top, "[-s bytes|calls|slack|growth] [-b] [-n N] [-d SEC] [FILE]",
+	{ "top", cmd_top, "[-s bytes|calls|slack|growth] [-b] [-j] [-n N] [-d SEC] [FILE]",
 	  "live view of the sites, refreshed like top" },
 	{ "snapshot", cmd_snapshot, "[-o FILE] [--kernel REL] [--uptime SEC] [SOURCE]",
 	  "a copy of the table with time, kernel, uptime, module version" },
-	{ "diff", cmd_diff, "[-a] [-n N] [--exit-code] A B",
+	{ "diff", cmd_diff, "[-a] [-n N] [-j] [--exit-code] A B",
 	  "per-site change from A to B, sorted by growth" },
-	{ "group", cmd_group, "--by module|subsystem|function|file [FILE]",
+	{ "group", cmd_group, "--by module|subsystem|function|file [-j] [FILE]",
 	  "live figures summed per group" },
 	{ "export", cmd_export, "--format json|csv|prometheus [-o FILE] [FILE]",
 	  "the table for other programs" },
@@ -37,11 +37,11 @@ static const struct command commands[] = {
 	  "give sites their file:line from DWARF debug info" },
 	{ "report", cmd_report, "--svg FILE [SOURCE]",
 	  "a treemap picture: subsystem, function, site" },
-	{ "context", cmd_context, "[-d SEC [--depth N]] SEL",
+	{ "context", cmd_context, "[-d SEC [--depth N]] [-j] SEL",
 	  "who calls the selected sites: calls, bytes and share per caller" },
-	{ "leaks", cmd_leaks, "[-i SEC] [-n ROUNDS] [TABLE LIFETIMES]...",
+	{ "leaks", cmd_leaks, "[-i SEC] [-n ROUNDS] [-j] [TABLE LIFETIMES]...",
 	  "sites whose live bytes keep growing and oldest objects keep aging" },
-	{ "compare", cmd_compare, "--baseline FILE [--module NAME] [-n N]",
+	{ "compare", cmd_compare, "--baseline FILE [--module NAME] [-n N] [-j]",
 	  "byte agreement with /proc/allocinfo, site by site and overall" },
 };
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "top.h"
 #include "util.h"
 
@@ -182,4 +183,58 @@ void top_render(FILE *f, const struct table *t, const struct top_row *rows,
 		fprintf(f, "%10s %9lld %9s %9s  %s\n", bytes, s->calls, slack,
 			growth, tag);
 	}
+}
+
+/* @g, or null when @known is false. */
+static void top_json_growth(FILE *f, bool known, double g)
+{
+	if (known)
+		fprintf(f, "\"growth\": %.1f", g);
+	else
+		fputs("\"growth\": null", f);
+}
+
+void top_render_json(FILE *f, const struct table *t, const struct top_row *rows,
+		     size_t n, const struct top_view *v)
+{
+	bool ext = t->format == TABLE_EXT, known = false;
+	long long calls = 0, slack = 0;
+	double g = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		calls += rows[i].site->calls;
+		slack += rows[i].site->slack;
+		g += rows[i].growth;
+		known |= rows[i].has_growth;
+	}
+	fputs("{\"command\": \"top\", ", f);
+	json_key_string(f, "source", v->source);
+	fputs(", ", f);
+	json_key_string(f, "time", v->utc);
+	fprintf(f, ", \"sorted_by\": \"%s\", \"sites\": %zu, \"bytes\": %lld, \"calls\": %lld, ",
+		top_key_names[v->key], n, table_total_bytes(t), calls);
+	if (ext)
+		fprintf(f, "\"slack\": %lld, ", slack);
+	else
+		fputs("\"slack\": null, ", f);
+	top_json_growth(f, known, g);
+	fputs(", \"rows\": [", f);
+	for (i = 0; i < n && (!v->lines || (long)i < v->lines); i++) {
+		const struct site *s = rows[i].site;
+
+		fprintf(f, "%s{\"bytes\": %lld, \"calls\": %lld, ", i ? ", " : "",
+			s->bytes, s->calls);
+		if (ext)
+			fprintf(f, "\"slack\": %lld, ", s->slack);
+		else
+			fputs("\"slack\": null, ", f);
+		top_json_growth(f, rows[i].has_growth, rows[i].growth);
+		fputs(", ", f);
+		json_key_string(f, "type", s->type);
+		fputs(", ", f);
+		json_site_key(f, s);
+		fputc('}', f);
+	}
+	fputs("]}\n", f);
 }

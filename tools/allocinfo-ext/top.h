@@ -26,6 +26,7 @@ struct top_view {
 	long lines;		/* rows at most, 0 for all */
 	int width;		/* columns to cut the site at, 0 for none */
 	const char *clock;	/* "HH:MM:SS", or NULL */
+	const char *utc;	/* "YYYY-MM-DDTHH:MM:SSZ", for JSON */
 };
 
 /*
@@ -40,6 +41,13 @@ void top_sort(struct top_row *rows, size_t n, enum top_key key);
 
 void top_render(FILE *f, const struct table *t, const struct top_row *rows,
 		size_t n, const struct top_view *v);
+
+/*
+ * The same as one line of JSON: the header's figures (slack null for the
+ * kernel's table, growth null on a first sample) and the rows shown.
+ */
+void top_render_json(FILE *f, const struct table *t, const struct top_row *rows,
+		     size_t n, const struct top_view *v);
 
 int top_parse_key(const char *s, enum top_key *key);
 

@@ -26,6 +26,7 @@ struct top_opts {
 	struct top_view view;
 	const char *path;	/* NULL: the default source */
 	bool batch;
+	bool json;		/* one line of JSON per sample; batch mode */
 	long iterations;	/* 0: until stopped */
 	long lines;		/* -l, -1 when not given */
 };
@@ -47,12 +48,13 @@ static double top_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void top_clock(char *buf, size_t len)
+static void top_clock(char *buf, size_t len, bool utc)
 {
 	time_t now = time(NULL);
 	struct tm tm;
 
-	if (!localtime_r(&now, &tm) || !strftime(buf, len, "%H:%M:%S", &tm))
+	if (utc ? !gmtime_r(&now, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm) :
+	    !localtime_r(&now, &tm) || !strftime(buf, len, "%H:%M:%S", &tm))
 		snprintf(buf, len, "?");
 }
 
@@ -84,11 +86,13 @@ static int top_show(const struct table *t, const struct table *prev,
 {
 	struct top_row *rows;
 	struct winsize ws;
-	char clock[16];
+	char clock[16], utc[32];
 	size_t n = top_rows(t, prev, dt, &rows);
 
-	top_clock(clock, sizeof(clock));
+	top_clock(clock, sizeof(clock), false);
+	top_clock(utc, sizeof(utc), true);
 	o->view.clock = clock;
+	o->view.utc = utc;
 	top_sort(rows, n, o->view.key);
 	o->view.lines = o->lines >= 0 ? o->lines : o->batch ? 20 : 0;
 	if (!o->batch) {
@@ -98,10 +102,13 @@ static int top_show(const struct table *t, const struct table *prev,
 			o->view.width = ws.ws_col;
 		}
 		fputs("\033[H\033[2J", stdout);
-	} else if (prev) {
+	} else if (prev && !o->json) {
 		fputc('\n', stdout);
 	}
-	top_render(stdout, t, rows, n, &o->view);
+	if (o->json)
+		top_render_json(stdout, t, rows, n, &o->view);
+	else
+		top_render(stdout, t, rows, n, &o->view);
 	free(rows);
 	return stdout_close();
 }
@@ -230,7 +237,7 @@ static int top_run(struct top_opts *o)
 
 static void top_usage(FILE *f)
 {
-	fprintf(f, "Usage: allocinfo-ext top [-s KEY] [-b] [-n N] [-d SEC] [-l N] [FILE]\n\n"
+	fprintf(f, "Usage: allocinfo-ext top [-s KEY] [-b] [-j] [-n N] [-d SEC] [-l N] [FILE]\n\n"
 		"Show the sites of FILE (default: /proc/allocinfo_ext, else /proc/allocinfo),\n"
 		"largest first, read again every SEC seconds. GROWTH/s is the change of\n"
 		"live bytes per second since the previous sample. In a terminal, keys\n"
@@ -238,6 +245,8 @@ static void top_usage(FILE *f)
 		"  -s, --sort KEY        bytes (default), calls, slack or growth\n"
 		"  -b, --batch           plain text, no screen control (also when stdout\n"
 		"                        is not a terminal)\n"
+		"  -j, --json            batch mode, one line of JSON per sample (time in UTC;\n"
+		"                        growth null on the first sample)\n"
 		"  -n, --iterations N    stop after N samples (default: run until stopped)\n"
 		"  -d, --delay SEC       seconds between samples (default 3)\n"
 		"  -l, --lines N         rows at most (default: the screen; 20 in batch\n"
@@ -256,6 +265,9 @@ static int top_option(int c, struct top_opts *o)
 		return top_parse_key(optarg, &o->view.key);
 	case 'b':
 		o->batch = true;
+		return 0;
+	case 'j':
+		o->batch = o->json = true;
 		return 0;
 	case 'n':
 	case 'l':
@@ -279,6 +291,7 @@ int cmd_top(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "sort", required_argument, NULL, 's' },
 		{ "batch", no_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "delay", required_argument, NULL, 'd' },
 		{ "lines", required_argument, NULL, 'l' },
@@ -291,7 +304,7 @@ int cmd_top(int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "s:bn:d:l:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:bjn:d:l:h", opts, NULL)) != -1) {
 		if (c == 'h') {
 			top_usage(stdout);
 			return 0;

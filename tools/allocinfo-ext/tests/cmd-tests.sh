@@ -192,3 +192,45 @@ Try 'allocinfo-ext compare --help'." "$TOOL" compare
 		"$TOOL" compare --ours cmp-theirs.txt --theirs cmp-theirs.txt \
 		-b cmp-base.txt
 }
+
+# top -j with each sample's UTC time replaced by "T" when it is one.
+top_json_timeless() {
+	"$TOOL" top -j "$@" | sed -E 's/"time": "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z"/"time": "T"/'
+	return "${PIPESTATUS[0]}"
+}
+
+# --json of every command that prints a table, against exact outputs
+# that the json module parses; the figures are those of the text tests.
+json_tests() {
+	local f bad=()
+
+	expect_out "json: diff -j, header figures and changed sites" \
+		"$EXP/diff.json" "$TOOL" diff -j ext-a.txt ext-b.txt
+	expect_out "json: diff -j -a, sites and rows counted apart (kernel format)" \
+		"$EXP/diff-kernel.json" "$TOOL" diff --json -a kernel.txt kernel.txt
+	expect_out "json: group -j --by subsystem" \
+		"$EXP/group-subsystem.json" "$TOOL" group -j --by subsystem ext-a.txt
+	expect_out "json: group -j, slack null in the kernel's format" \
+		"$EXP/group-kernel.json" "$TOOL" group --json --by function kernel.txt
+	expect_out "json: top -j, one line per sample, growth null then 0" \
+		"$EXP/top-kernel.json" top_json_timeless -n 2 -d 0.1 -s calls -l 3 kernel.txt
+	expect_out "json: leaks -j" "$EXP/leaks.json" "$TOOL" leaks -j -i 10 \
+		leaks-t1.txt leaks-l1.txt leaks-t2.txt leaks-l2.txt leaks-t3.txt leaks-l3.txt
+	expect_out "json: context -j, shares from 0 to 1" "$EXP/context.json" \
+		"$TOOL" context -j --stacks stacks.txt --calls stacks-calls.txt func:xas_alloc
+	expect_out "json: compare -j -n 3, overall figures over all sites" \
+		"$EXP/compare.json" "$TOOL" compare -j -n 3 --ours cmp-ours.txt \
+		--theirs cmp-theirs.txt -b cmp-base.txt
+	for f in diff diff-kernel group-subsystem group-kernel leaks context compare; do
+		python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' \
+			"$EXP/$f.json" 2>/dev/null || bad+=("$f.json")
+	done
+	python3 -c 'import json, sys
+assert [json.loads(l)["growth"] for l in open(sys.argv[1])] == [None, 0.0]' \
+		"$EXP/top-kernel.json" 2>/dev/null || bad+=(top-kernel.json)
+	if [ ${#bad[@]} = 0 ]; then
+		ok "json: every expected output parses as JSON"
+	else
+		not_ok "json: every expected output parses as JSON" "${bad[@]}"
+	fi
+}

@@ -192,8 +192,32 @@ hostile_full_tests() {
 	fi
 }
 
+# --json of the analysis commands on names that are not UTF-8.
+hostile_json_tests() {
+	local cmd failed=() f=hostile-utf8.txt
+
+	printf 'a\377;b\300 10\nc;d\355\240\200 5\n' >"$TMP/h-stacks"
+	for cmd in "group -j --by function $f" "diff -j -a ext-a.txt $f" \
+		"top -j -n 1 -l 0 $f" "context -j --stacks $TMP/h-stacks --calls $TMP/h-stacks all"; do
+		# shellcheck disable=SC2086
+		if ! "$TOOL" $cmd >"$TMP/h.json" 2>"$TMP/err" || [ -s "$TMP/err" ] ||
+			! python3 -c 'import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+assert "\ufffd" in json.dumps(d, ensure_ascii=False)' "$TMP/h.json" 2>>"$TMP/err"; then
+			failed+=("$cmd: $(cat "$TMP/err")")
+		fi
+	done
+	if [ ${#failed[@]} = 0 ]; then
+		ok "hostile: --json of group, diff, top, context parses, bytes replaced"
+	else
+		not_ok "hostile: --json of group, diff, top, context parses, bytes replaced" \
+			"${failed[@]}"
+	fi
+}
+
 hostile_tests() {
 	hostile_utf8_tests
+	hostile_json_tests
 	hostile_refused_tests
 	hostile_full_tests
 }

@@ -112,6 +112,7 @@ ctl_tests
 context_tests
 leaks_tests
 compare_tests
+json_tests
 hostile_tests
 annotate_tests
 report_tests
