@@ -12,6 +12,7 @@
  * header's inline function's tag per module) are summed into one.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,17 +168,27 @@ static int export_parse_format(const char *s, int *fmt)
 
 static void export_usage(FILE *f)
 {
-	fprintf(f, "Usage: allocinfo-ext export --format json|csv|prometheus [-o FILE] [FILE]\n\n"
+	fprintf(f, "Usage: allocinfo-ext export --format json|csv|prometheus [-o FILE] [FILE]\n"
+		"       allocinfo-ext export --format prometheus [--top N] [--min-bytes B]\n"
+		"                            [--zeros] [--site-label] [-o FILE] [FILE]\n\n"
 		"Write the table read from FILE (default: /proc/allocinfo_ext, else\n"
 		"/proc/allocinfo) as JSON, CSV, or Prometheus text exposition format.\n"
-		"-o replaces FILE atomically, as node_exporter's textfile collector wants.\n\n"
+		"-o replaces FILE atomically, as node_exporter's textfile collector wants.\n"
+		"Prometheus series are labelled by func, module, file, line and type;\n"
+		"sites that share them are summed.\n\n"
 		"  -f, --format FMT   json, csv or prometheus\n"
-		"  -o, --output FILE  write there instead of stdout\n\n"
+		"  -o, --output FILE  write there instead of stdout\n"
+		"      --top N        prometheus: the N series with the most live bytes\n"
+		"      --min-bytes B  prometheus: the series with at least B live bytes\n"
+		"      --zeros        prometheus: write samples whose value is 0 too\n"
+		"      --site-label   prometheus: label site, the location as the table\n"
+		"                     prints it (function+0xoff: new series each build)\n\n"
 		"Example:\n"
-		"  allocinfo-ext export -f prometheus -o /var/lib/prometheus/node-exporter/allocinfo.prom\n");
+		"  allocinfo-ext export -f prometheus --top 500 -o /var/lib/prometheus/node-exporter/allocinfo.prom\n");
 }
 
-static int export_run(const char *path, int fmt, const char *out_path)
+static int export_run(const char *path, int fmt, const char *out_path,
+		      const struct prom_opts *po)
 {
 	struct output out;
 	struct table t;
@@ -190,11 +201,20 @@ static int export_run(const char *path, int fmt, const char *out_path)
 		else if (fmt == EXPORT_CSV)
 			export_csv(out.f, &t);
 		else
-			export_prometheus(out.f, &t);
+			export_prometheus(out.f, &t, po);
 		ret = output_close(&out) ? AIE_EXIT_FAIL : 0;
 	}
 	table_free(&t);
 	return ret;
+}
+
+/* --top N or --min-bytes B: a count, 0 or more. */
+static int export_count_opt(const char *s, long long *val, const char *what)
+{
+	if (parse_ll(s, val) && *val >= 0)
+		return 0;
+	aie_err("bad %s \"%s\": a number, 0 or more", what, s);
+	return -1;
 }
 
 int cmd_export(int argc, char **argv)
@@ -202,26 +222,54 @@ int cmd_export(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "top", required_argument, NULL, 'T' },
+		{ "min-bytes", required_argument, NULL, 'M' },
+		{ "zeros", no_argument, NULL, 'Z' },
+		{ "site-label", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct prom_opts po = { .top = -1, .min_bytes = LLONG_MIN };
 	const char *out_path = NULL;
-	int c, fmt = -1;
+	bool prom_only = false;
+	int c, fmt = -1, bad = 0;
 
 	while ((c = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
-		if (c == 'h') {
+		switch (c) {
+		case 'h':
 			export_usage(stdout);
 			return 0;
-		}
-		if ((c == 'f' && export_parse_format(optarg, &fmt)) ||
-		    (c != 'f' && c != 'o'))
-			return cmd_usage_error(argv[0]);
-		if (c == 'o')
+		case 'f':
+			bad = export_parse_format(optarg, &fmt);
+			break;
+		case 'o':
 			out_path = optarg;
+			break;
+		case 'T':
+			bad = export_count_opt(optarg, &po.top, "series count");
+			break;
+		case 'M':
+			bad = export_count_opt(optarg, &po.min_bytes, "byte count");
+			break;
+		case 'Z':
+			po.zeros = true;
+			break;
+		case 'S':
+			po.site_label = true;
+			break;
+		default:
+			bad = -1;
+		}
+		if (bad)
+			return cmd_usage_error(argv[0]);
+		prom_only |= c == 'T' || c == 'M' || c == 'Z' || c == 'S';
 	}
-	if (fmt < 0 || argc - optind > 1) {
-		aie_err(fmt < 0 ? "export needs --format" : "export reads one table");
+	if (fmt < 0 || argc - optind > 1 ||
+	    (prom_only && fmt != EXPORT_PROMETHEUS)) {
+		aie_err(fmt < 0 ? "export needs --format" :
+			argc - optind > 1 ? "export reads one table" :
+			"--top, --min-bytes, --zeros and --site-label are for --format prometheus");
 		return cmd_usage_error(argv[0]);
 	}
-	return export_run(argv[optind], fmt, out_path);
+	return export_run(argv[optind], fmt, out_path, &po);
 }

@@ -3,14 +3,21 @@
  * prom.c - the table in Prometheus text exposition format, as
  * node_exporter's textfile collector reads it.
  *
- * Each site is one series with the labels func, module, file, line, type
- * and site (its location as the table prints it: file:line or
- * function+0xoff/0xsize), empty labels left out. Rows with the same labels
- * are summed, so no series appears twice (node_exporter rejects the whole
- * file then); their peaks are summed too, an upper bound of the true
- * peak. Label values escape '\', '"' and line feeds, and are valid UTF-8:
- * a byte that is not is written as U+FFFD, and sites whose names differ
- * only there are summed into one series.
+ * A series' labels are func, module, file, line and type (file and line
+ * from a file:line location), empty labels left out; with --labels site,
+ * also site, the location as the table prints it (function+0xoff/0xsize
+ * changes at every kernel build: a new series each time). Sites with the
+ * same labels are summed into one series, so no series appears twice
+ * (node_exporter rejects the whole file then); their peaks are summed
+ * too, an upper bound of the true peak. Label values escape '\\', '"' and
+ * line feeds, and are valid UTF-8: a byte that is not is written as
+ * U+FFFD, and sites whose names differ only there are one series.
+ *
+ * A fleet wants few series: --top N keeps the N series holding the most
+ * live bytes, --min-bytes those holding at least that many, and a sample
+ * whose value is 0 is left out unless --zeros asks for it.
+ * allocinfo_ext_table_bytes keeps the total of the table, series left out
+ * included.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -20,10 +27,11 @@
 #include "util.h"
 
 struct prom_row {
-	const struct site *site;	/* the first of the rows summed */
 	char *labels;			/* "{func=\"...\",...}", valid UTF-8 */
 	long long bytes, calls, slack, peak, total_calls, total_bytes, failed;
-	long long disabled;
+	long long disabled, accounted;
+	bool has_accounted;		/* a site summed gave accounted: */
+	bool kept;			/* not left out by --top or --min-bytes */
 };
 
 struct prom_metric {
@@ -31,33 +39,37 @@ struct prom_metric {
 	const char *type;
 	const char *help;
 	size_t off;		/* in struct prom_row */
-	bool ext_only;		/* allocinfo_ext's fields, not the kernel's */
+	int ext_minor;		/* allocinfo_ext's format from 1.<this> on; -1 both */
 };
 
 #define PROM_METRIC(n, t, h, f, e) { n, t, h, offsetof(struct prom_row, f), e }
+#define PROM_BOTH	-1
 
 static const struct prom_metric prom_metrics[] = {
 	PROM_METRIC("allocinfo_ext_bytes", "gauge",
-		    "Live bytes allocated at the call site.", bytes, false),
+		    "Live bytes allocated at the call site.", bytes, PROM_BOTH),
 	PROM_METRIC("allocinfo_ext_calls", "gauge",
 		    "Live allocations (allocated, not yet freed) made at the call site.",
-		    calls, false),
+		    calls, PROM_BOTH),
 	PROM_METRIC("allocinfo_ext_slack_bytes", "gauge",
-		    "Live bytes allocated beyond the bytes requested.", slack, true),
+		    "Live bytes allocated beyond the bytes requested.", slack, 0),
 	PROM_METRIC("allocinfo_ext_peak_bytes", "gauge",
 		    "Highest live bytes since the module was loaded or reset.",
-		    peak, true),
+		    peak, 0),
 	PROM_METRIC("allocinfo_ext_allocations_total", "counter",
 		    "Successful allocations since the module was loaded or reset.",
-		    total_calls, true),
+		    total_calls, 0),
 	PROM_METRIC("allocinfo_ext_allocated_bytes_total", "counter",
 		    "Bytes of the successful allocations since the module was loaded or reset.",
-		    total_bytes, true),
+		    total_bytes, 0),
 	PROM_METRIC("allocinfo_ext_failed_allocations_total", "counter",
 		    "Allocations that returned NULL since the module was loaded or reset.",
-		    failed, true),
+		    failed, 0),
 	PROM_METRIC("allocinfo_ext_disabled", "gauge",
-		    "1 when the call site records no new allocations.", disabled, true),
+		    "1 when the call site records no new allocations.", disabled, 0),
+	PROM_METRIC("allocinfo_ext_accounted_bytes", "gauge",
+		    "Live bytes charged to a memory cgroup (__GFP_ACCOUNT).",
+		    accounted, 2),
 };
 
 static void prom_label(FILE *f, const char *name, const char *val,
@@ -83,7 +95,7 @@ static void prom_label(FILE *f, const char *name, const char *val,
 }
 
 /* The labels of @s, as written after a metric's name. */
-static char *prom_labels(const struct site *s)
+static char *prom_labels(const struct site *s, const struct prom_opts *o)
 {
 	char file[4096] = "", line[16] = "", *buf = NULL;
 	const char *sep = "";
@@ -103,30 +115,31 @@ static char *prom_labels(const struct site *s)
 	prom_label(f, "file", file, &sep);
 	prom_label(f, "line", line, &sep);
 	prom_label(f, "type", s->type, &sep);
-	prom_label(f, "site", s->location, &sep);
+	if (o->site_label)
+		prom_label(f, "site", s->location, &sep);
 	fputc('}', f);
 	fclose(f);
 	return buf;
 }
 
-/* A site's key as the labels give it: bytes that are not UTF-8 replaced. */
-struct prom_key {
-	const struct site *site;
-	char *key[4];		/* location, module, func, type */
-};
-
-static int prom_key_cmp(const void *pa, const void *pb)
+static int prom_labels_cmp(const void *pa, const void *pb)
 {
-	const struct prom_key *a = pa, *b = pb;
-	size_t i;
-	int c = 0;
-
-	for (i = 0; i < ARRAY_SIZE(a->key) && !c; i++)
-		c = strcmp(a->key[i], b->key[i]);
-	return c;
+	return strcmp(((const struct prom_row *)pa)->labels,
+		      ((const struct prom_row *)pb)->labels);
 }
 
-static void prom_add(struct prom_row *r, const struct site *s)
+/* Most live bytes first; the labels break ties. */
+static int prom_bytes_cmp(const void *pa, const void *pb)
+{
+	const struct prom_row *a = *(const struct prom_row * const *)pa;
+	const struct prom_row *b = *(const struct prom_row * const *)pb;
+
+	if (a->bytes != b->bytes)
+		return a->bytes < b->bytes ? 1 : -1;
+	return strcmp(a->labels, b->labels);
+}
+
+static void prom_add(struct prom_row *r, const struct prom_row *s)
 {
 	r->bytes += s->bytes;
 	r->calls += s->calls;
@@ -136,66 +149,93 @@ static void prom_add(struct prom_row *r, const struct site *s)
 	r->total_bytes += s->total_bytes;
 	r->failed += s->failed;
 	r->disabled |= s->disabled;
+	r->accounted += s->accounted;
+	r->has_accounted |= s->has_accounted;
+}
+
+/* Mark the rows --top and --min-bytes keep. */
+static void prom_keep(struct prom_row *r, size_t n, const struct prom_opts *o)
+{
+	struct prom_row **v = xcalloc(n, sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v[i] = &r[i];
+	if (n)
+		qsort(v, n, sizeof(*v), prom_bytes_cmp);
+	for (i = 0; i < n; i++)
+		v[i]->kept = (o->top < 0 || (long long)i < o->top) &&
+			     v[i]->bytes >= o->min_bytes;
+	free(v);
 }
 
 /*
- * Sites sorted by labels, equal labels summed: two sites whose names
- * differ only in bytes that are not UTF-8 are one series. Returns the row
- * count.
+ * One row per label set, in the order of the labels, sites with equal
+ * labels summed. Returns the row count.
  */
-static size_t prom_rows(const struct table *t, struct prom_row **rows)
+static size_t prom_rows(const struct table *t, const struct prom_opts *o,
+			struct prom_row **rows)
 {
-	struct prom_key *k = xcalloc(t->nr, sizeof(*k));
 	struct prom_row *r = xcalloc(t->nr, sizeof(*r));
-	size_t i, j, n = 0;
+	size_t i, n = 0;
 
 	for (i = 0; i < t->nr; i++) {
 		const struct site *s = &t->sites[i];
 
-		k[i].site = s;
-		k[i].key[0] = utf8_clean(s->location);
-		k[i].key[1] = utf8_clean(s->module);
-		k[i].key[2] = utf8_clean(s->func);
-		k[i].key[3] = utf8_clean(s->type);
+		r[i] = (struct prom_row){
+			.labels = prom_labels(s, o), .bytes = s->bytes,
+			.calls = s->calls, .slack = s->slack, .peak = s->peak,
+			.total_calls = s->total_calls,
+			.total_bytes = s->total_bytes, .failed = s->failed,
+			.disabled = s->disabled, .accounted = s->accounted,
+			.has_accounted = s->has_accounted,
+		};
 	}
 	if (t->nr)
-		qsort(k, t->nr, sizeof(*k), prom_key_cmp);
+		qsort(r, t->nr, sizeof(*r), prom_labels_cmp);
 	for (i = 0; i < t->nr; i++) {
-		if (!n || prom_key_cmp(&k[i - 1], &k[i])) {
-			r[n].site = k[i].site;
-			r[n++].labels = prom_labels(k[i].site);
+		if (n && !strcmp(r[n - 1].labels, r[i].labels)) {
+			prom_add(&r[n - 1], &r[i]);
+			free(r[i].labels);
+		} else {
+			r[n++] = r[i];
 		}
-		prom_add(&r[n - 1], k[i].site);
 	}
-	for (i = 0; i < t->nr; i++) {
-		for (j = 0; j < ARRAY_SIZE(k[i].key); j++)
-			free(k[i].key[j]);
-	}
-	free(k);
+	prom_keep(r, n, o);
 	*rows = r;
 	return n;
 }
 
-void export_prometheus(FILE *f, const struct table *t)
+void export_prometheus(FILE *f, const struct table *t,
+		       const struct prom_opts *o)
 {
 	const struct prom_metric *m;
 	struct prom_row *rows;
-	size_t i, j, n = prom_rows(t, &rows);
+	size_t i, j, n = prom_rows(t, o, &rows);
+	long long v;
 
 	for (i = 0; i < ARRAY_SIZE(prom_metrics); i++) {
 		m = &prom_metrics[i];
-		if (m->ext_only && t->format != TABLE_EXT)
+		if (m->ext_minor != PROM_BOTH &&
+		    (t->format != TABLE_EXT || t->minor < m->ext_minor))
 			continue;
 		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", m->name, m->help,
 			m->name, m->type);
 		for (j = 0; j < n; j++) {
-			fprintf(f, "%s%s %lld\n", m->name, rows[j].labels,
-				*(long long *)((char *)&rows[j] + m->off));
+			v = *(long long *)((char *)&rows[j] + m->off);
+			if (!rows[j].kept || (!v && !o->zeros) ||
+			    (m->off == offsetof(struct prom_row, accounted) &&
+			     !rows[j].has_accounted))
+				continue;
+			fprintf(f, "%s%s %lld\n", m->name, rows[j].labels, v);
 		}
 	}
 	fputs("# HELP allocinfo_ext_sites Call sites in the table.\n"
 	      "# TYPE allocinfo_ext_sites gauge\n", f);
 	fprintf(f, "allocinfo_ext_sites %zu\n", t->nr);
+	fputs("# HELP allocinfo_ext_table_bytes Live bytes of all call sites, those of series left out included.\n"
+	      "# TYPE allocinfo_ext_table_bytes gauge\n", f);
+	fprintf(f, "allocinfo_ext_table_bytes %lld\n", table_total_bytes(t));
 	for (j = 0; j < n; j++)
 		free(rows[j].labels);
 	free(rows);

@@ -58,12 +58,29 @@ assert d["sites"][6]["file"] == "lib/we\"ird\\path,x.c"' "$EXP/ext-b.json"; then
 	else
 		not_ok "export: json parses, escapes read back"
 	fi
-	expect_out "export: prometheus, allocinfo_ext format" "$EXP/ext-a.prom" \
-		"$TOOL" export -f prometheus ext-a.txt
-	expect_out "export: prometheus, kernel format, one series per label set" \
-		"$EXP/kernel.prom" "$TOOL" export -f prometheus kernel.txt
+	expect_out "export: prometheus --site-label --zeros, allocinfo_ext format, every series" \
+		"$EXP/ext-a.prom" "$TOOL" export -f prometheus --site-label --zeros ext-a.txt
+	expect_out "export: prometheus --site-label --zeros, kernel format, one series per label set" \
+		"$EXP/kernel.prom" "$TOOL" export -f prometheus --zeros --site-label kernel.txt
+	expect_out "export: prometheus, labels without offsets, sites sharing them summed, no zeros, accounted" \
+		"$EXP/ext-fleet.prom" "$TOOL" export -f prometheus ext-fleet.txt
+	expect_out "export: prometheus --top 2 --min-bytes 5000, table total kept" \
+		"$EXP/ext-fleet-top.prom" "$TOOL" export -f prometheus --top 2 \
+		--min-bytes 5000 ext-fleet.txt
+	if [ "$("$TOOL" export -f prometheus --min-bytes 4096 ext-fleet.txt |
+		grep -c '^allocinfo_ext_bytes{')" = 3 ] &&
+		[ "$("$TOOL" export -f prometheus --top 0 ext-fleet.txt | grep -vc '^#')" = 2 ]; then
+		ok "export: --min-bytes keeps the series from B on, --top 0 only the totals"
+	else
+		not_ok "export: --min-bytes keeps the series from B on, --top 0 only the totals"
+	fi
+	expect_err "export: --top is for prometheus" 2 \
+		"allocinfo-ext: --top, --min-bytes, --zeros and --site-label are for --format prometheus
+Try 'allocinfo-ext export --help'." "$TOOL" export -f json --top 3 ext-a.txt
 	if promtool check metrics <"$EXP/ext-a.prom" >"$TMP/out" 2>&1 &&
-		promtool check metrics <"$EXP/kernel.prom" >>"$TMP/out" 2>&1; then
+		promtool check metrics <"$EXP/kernel.prom" >>"$TMP/out" 2>&1 &&
+		promtool check metrics <"$EXP/ext-fleet.prom" >>"$TMP/out" 2>&1 &&
+		promtool check metrics <"$EXP/ext-fleet-top.prom" >>"$TMP/out" 2>&1; then
 		ok "export: promtool check metrics finds no problem"
 	else
 		not_ok "export: promtool check metrics finds no problem" "$(cat "$TMP/out")"

@@ -51,8 +51,10 @@ assert r[3][5] == "m\u00f6d" and r[5][2] == "drivers/<a>&\"b\u0027/x.c:3"'
 	else
 		not_ok "hostile: csv of names that are not UTF-8" "$(cat "$TMP/err")"
 	fi
-	"$TOOL" export -f prometheus "$f" >"$TMP/h.prom" 2>"$TMP/err"
+	"$TOOL" export -f prometheus --site-label "$f" >"$TMP/h.prom" 2>"$TMP/err"
+	"$TOOL" export -f prometheus --zeros "$f" >"$TMP/h2.prom" 2>>"$TMP/err"
 	if promtool check metrics <"$TMP/h.prom" >"$TMP/out" 2>&1 &&
+		promtool check metrics <"$TMP/h2.prom" >>"$TMP/out" 2>&1 &&
 		[ ! -s "$TMP/err" ] &&
 		[ "$(grep -c '^allocinfo_ext_bytes{func="bad�name"' "$TMP/h.prom")" = 1 ] &&
 		grep -qxF 'allocinfo_ext_bytes{func="bad�name",file="mm/bad�.c",line="10",type="slab",site="mm/bad�.c:10"} 6144' "$TMP/h.prom" &&
