@@ -29,6 +29,21 @@ assert len(r) == 1
 print(r[0]["value"][1], r[0]["metric"].get("file", ""))' "$TMP/query.json"
 }
 
+# The value of the recording rule's series for subsystem $1.
+prom_subsystem() {
+	curl -sf --max-time 5 --get \
+		--data-urlencode "query=subsystem:allocinfo_ext_bytes:sum{subsystem=\"$1\"}" \
+		"http://127.0.0.1:$PROM_PORT/api/v1/query" >"$TMP/query.json" &&
+		python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))["data"]["result"]
+assert len(r) == 1
+print(r[0]["value"][1])' "$TMP/query.json"
+}
+
+prom_subsystem_is() {
+	[ "$(prom_subsystem "$1" 2>/dev/null)" = "$2" ]
+}
+
 prom_query_is() {
 	[ "$(prom_query "$1" 2>/dev/null)" = "$2" ]
 }
@@ -59,6 +74,7 @@ prometheus_tests() {
 	global:
 	  scrape_interval: 1s
 	  evaluation_interval: 1s
+	rule_files: ['$HERE/../prometheus/allocinfo-ext.rules.yml']
 	scrape_configs:
 	  - job_name: allocinfo
 	    static_configs:
@@ -84,5 +100,58 @@ prometheus_tests() {
 		not_ok "prometheus: PromQL returns a site's bytes, labels unescaped intact" \
 			"$(cat "$TMP/query.json" 2>/dev/null)" "$(tail -n 5 "$dir/prometheus.log")"
 	fi
+	# vmlinux: 245760 of ext-a, 512 + 128 of hostile-utf8 (no directory);
+	# mm: 12288 of ext-a, 6144 and -4096 of hostile-utf8
+	if wait_until 30 prom_subsystem_is drivers/net 8192 &&
+		prom_subsystem_is vmlinux 246400 && prom_subsystem_is mm 14336; then
+		ok "prometheus: the recording rules sum the scraped series per subsystem"
+	else
+		not_ok "prometheus: the recording rules sum the scraped series per subsystem" \
+			"$(cat "$TMP/query.json" 2>/dev/null)" "$(grep -i rule "$dir/prometheus.log" | tail -n 5)"
+	fi
 	prom_stop "$ne_pid" "$pr_pid"
+}
+
+# The recording rules: promtool's checks, its unit tests, and the
+# subsystems of the rules against those of `group --by subsystem` on the
+# series export writes of a fixture.
+prom_rules_tests() {
+	local rules=$HERE/../prometheus/allocinfo-ext.rules.yml
+
+	if promtool check rules "$rules" >"$TMP/out" 2>&1; then
+		ok "prometheus: promtool check rules passes the recording rules"
+	else
+		not_ok "prometheus: promtool check rules passes the recording rules" "$(cat "$TMP/out")"
+	fi
+	if promtool test rules "$HERE/prometheus-rules-test.yml" >"$TMP/out" 2>&1; then
+		ok "prometheus: promtool test rules: subsystems, sums and exported share"
+	else
+		not_ok "prometheus: promtool test rules: subsystems, sums and exported share" \
+			"$(cat "$TMP/out")"
+	fi
+	"$TOOL" export -f prometheus ext-b.txt >"$TMP/rules.prom" &&
+		"$TOOL" group -j --by subsystem ext-b.txt >"$TMP/rules.json" &&
+		python3 - "$TMP/rules.prom" "$TMP/rules.json" "$rules" >"$TMP/rules-test.yml" <<-'EOT'
+	import json, sys
+	series = [l.split(" ") for l in open(sys.argv[1], encoding="utf-8")
+	          if l.startswith("allocinfo_ext_bytes{")]
+	groups = json.load(open(sys.argv[2], encoding="utf-8"))["groups"]
+	print("rule_files: [%s]\ntests:\n  - interval: 1m\n    input_series:" % json.dumps(sys.argv[3]))
+	for name, value in series:
+	    print("      - series: %s\n        values: '%s'" % (
+	        json.dumps('allocinfo_ext_bytes{job="n",instance="h",' + name[len("allocinfo_ext_bytes{"):]),
+	        value.strip()))
+	print("    promql_expr_test:\n      - expr: subsystem:allocinfo_ext_bytes:sum\n        eval_time: 0m\n        exp_samples:")
+	for g in groups:
+	    if g["bytes"]:
+	        print("          - labels: %s\n            value: %d" % (json.dumps(
+	            'subsystem:allocinfo_ext_bytes:sum{job="n",instance="h",subsystem=%s}' % json.dumps(g["name"])),
+	            g["bytes"]))
+	EOT
+	if promtool test rules "$TMP/rules-test.yml" >"$TMP/out" 2>&1; then
+		ok "prometheus: the rules' subsystems are those of group --by subsystem"
+	else
+		not_ok "prometheus: the rules' subsystems are those of group --by subsystem" \
+			"$(cat "$TMP/out")" "$(head -n 40 "$TMP/rules-test.yml")"
+	fi
 }

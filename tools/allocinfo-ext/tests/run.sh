@@ -81,6 +81,28 @@ install_tests() {
 	fi
 }
 
+# make install-systemd: the service runs the installed binary, both units
+# pass systemd-analyze verify without a word (it exits 0 on warnings).
+systemd_tests() {
+	local p=$TMP/sd u name="install-systemd: service and timer pass systemd-analyze verify"
+
+	u=$p/lib/systemd/system
+	if ! make -s -C "$HERE/.." install install-systemd PREFIX="$p" >"$TMP/out" 2>&1; then
+		not_ok "$name" "$(cat "$TMP/out")"
+		return
+	fi
+	if MANPATH=$p/share/man systemd-analyze verify "$u/allocinfo-ext-export.timer" \
+		"$u/allocinfo-ext-export.service" >"$TMP/out" 2>&1 && [ ! -s "$TMP/out" ] &&
+		grep -qxF "ExecStart=$p/bin/allocinfo-ext export --format prometheus \$EXPORT_ARGS -o \${TEXTFILE_DIR}/allocinfo_ext.prom" \
+			"$u/allocinfo-ext-export.service" &&
+		cmp -s "$p/share/allocinfo-ext/prometheus/allocinfo-ext.rules.yml" \
+			"$HERE/../prometheus/allocinfo-ext.rules.yml"; then
+		ok "$name"
+	else
+		not_ok "$name" "$(cat "$TMP/out")" "$(grep ExecStart "$u/allocinfo-ext-export.service")"
+	fi
+}
+
 # make CFLAGS=... replaces the optimisation, keeps what the build needs.
 make_cflags_test() {
 	local name="make: CFLAGS on the command line keeps the warnings and includes"
@@ -117,7 +139,13 @@ hostile_tests
 annotate_tests
 report_tests
 prometheus_tests
+prom_rules_tests
 install_tests
+if command -v systemd-analyze >/dev/null; then
+	systemd_tests
+else
+	ok "install-systemd: systemd-analyze verify # SKIP no systemd-analyze"
+fi
 make_cflags_test
 "$HERE/unit" || FAILED=1
 exit $FAILED
