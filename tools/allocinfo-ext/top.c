@@ -128,44 +128,55 @@ static void top_growth(char *buf, size_t len, bool known, double g)
 	}
 }
 
-static void top_header(FILE *f, const struct table *t,
-		       const struct top_row *rows, size_t n,
-		       const struct top_view *v)
+enum top_key top_sort_key(const struct table *t, enum top_key key)
+{
+	return key == TOP_SLACK && t->format != TABLE_EXT ? TOP_BYTES : key;
+}
+
+void top_render_head(FILE *f, const struct table *t,
+		     const struct top_row *rows, size_t n,
+		     const struct top_view *v)
 {
 	char live[24], slack[24] = "-", growth[24];
-	long long calls = 0, sl = 0;
+	long long bytes = 0, calls = 0, sl = 0;
 	double g = 0;
 	bool known = false;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
+		bytes += rows[i].site->bytes;
 		calls += rows[i].site->calls;
 		sl += rows[i].site->slack;
 		g += rows[i].growth;
 		known |= rows[i].has_growth;
 	}
-	format_size(live, sizeof(live), table_total_bytes(t));
+	format_size(live, sizeof(live), bytes);
 	if (t->format == TABLE_EXT)
 		format_size(slack, sizeof(slack), sl);
 	top_growth(growth, sizeof(growth), known, g);
-	fprintf(f, "allocinfo-ext top%s%s - %s - sorted by %s - every %.1fs\n",
+	fprintf(f, "allocinfo-ext top%s%s - %s - sorted by %s%s - every %.1fs\n",
 		v->clock ? " - " : "", v->clock ? v->clock : "", v->source,
-		top_key_names[v->key], v->delay);
+		top_key_names[top_sort_key(t, v->key)],
+		top_sort_key(t, v->key) != v->key ?
+		" (the kernel's table has no slack)" : "", v->delay);
 	fprintf(f, "Sites: %zu  Live: %s in %lld calls  Slack: %s  Growth: %s/s\n",
 		n, live, calls, slack, growth);
+}
+
+void top_render_columns(FILE *f)
+{
 	fprintf(f, "%10s %9s %9s %9s  %s\n", "BYTES", "CALLS", "SLACK",
 		"GROWTH/s", "SITE");
 }
 
 #define TOP_SITE_COLUMN	42
 
-void top_render(FILE *f, const struct table *t, const struct top_row *rows,
-		size_t n, const struct top_view *v)
+void top_render_rows(FILE *f, const struct table *t, const struct top_row *rows,
+		     size_t n, const struct top_view *v)
 {
 	char bytes[24], slack[24], growth[24], tag[4400];
 	size_t i;
 
-	top_header(f, t, rows, n, v);
 	for (i = 0; i < n && (!v->lines || (long)i < v->lines); i++) {
 		const struct site *s = rows[i].site;
 
@@ -183,6 +194,14 @@ void top_render(FILE *f, const struct table *t, const struct top_row *rows,
 		fprintf(f, "%10s %9lld %9s %9s  %s\n", bytes, s->calls, slack,
 			growth, tag);
 	}
+}
+
+void top_render(FILE *f, const struct table *t, const struct top_row *rows,
+		size_t n, const struct top_view *v)
+{
+	top_render_head(f, t, rows, n, v);
+	top_render_columns(f);
+	top_render_rows(f, t, rows, n, v);
 }
 
 /* @g, or null when @known is false. */
@@ -213,7 +232,8 @@ void top_render_json(FILE *f, const struct table *t, const struct top_row *rows,
 	fputs(", ", f);
 	json_key_string(f, "time", v->utc);
 	fprintf(f, ", \"sorted_by\": \"%s\", \"sites\": %zu, \"bytes\": %lld, \"calls\": %lld, ",
-		top_key_names[v->key], n, table_total_bytes(t), calls);
+		top_key_names[top_sort_key(t, v->key)], n, table_total_bytes(t),
+		calls);
 	if (ext)
 		fprintf(f, "\"slack\": %lld, ", slack);
 	else

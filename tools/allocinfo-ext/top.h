@@ -43,6 +43,21 @@ void top_render(FILE *f, const struct table *t, const struct top_row *rows,
 		size_t n, const struct top_view *v);
 
 /*
+ * top_render() in parts: the title and the totals of @rows (two lines),
+ * the column heads, and the rows (v->lines at most; each site cut at
+ * v->width).
+ */
+void top_render_head(FILE *f, const struct table *t,
+		     const struct top_row *rows, size_t n,
+		     const struct top_view *v);
+void top_render_columns(FILE *f);
+void top_render_rows(FILE *f, const struct table *t, const struct top_row *rows,
+		     size_t n, const struct top_view *v);
+
+/* The key rows are sorted by: bytes for slack in the kernel's table. */
+enum top_key top_sort_key(const struct table *t, enum top_key key);
+
+/*
  * The same as one line of JSON: the header's figures (slack null for the
  * kernel's table, growth null on a first sample) and the rows shown.
  */

@@ -1,26 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * topterm.c - `allocinfo-ext top`: sample the table every delay seconds
- * and show the largest sites, in a plain terminal (ANSI clear, no curses)
- * or, with -b or when stdout is no terminal, as plain text for scripts.
+ * and show the largest sites, in a terminal through ncurses, or, with -b
+ * or when stdout is no terminal, as plain text for scripts (-j: JSON).
  *
  * Keys in the terminal: b, c, s, g sort by bytes, calls, slack, growth;
- * q quits. SIGINT, SIGTERM and q restore the terminal before leaving.
+ * / filters by module, function, type or location (empty: all); arrows,
+ * j, k, PgUp, PgDn, Home and End scroll; p or space pauses; + and - double
+ * and halve the delay, d asks for one; ? or h shows the keys; q quits. A
+ * resize redraws at the new size. A sample that cannot be read is said on
+ * the status line and the last good one stays; in batch mode it is fatal,
+ * as before. SIGINT and SIGTERM end the screen before leaving.
  */
+#include <curses.h>
 #include <errno.h>
 #include <getopt.h>
+#include <locale.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cmd.h"
 #include "top.h"
 #include "util.h"
+
+#define TOP_DELAY_MIN	0.1
+#define TOP_DELAY_MAX	86400
 
 struct top_opts {
 	struct top_view view;
@@ -58,74 +66,6 @@ static void top_clock(char *buf, size_t len, bool utc)
 		snprintf(buf, len, "?");
 }
 
-/* Wait @secs, or for a key in the terminal: the key, 0 on timeout, -1 stop. */
-static int top_wait(double secs, bool keys)
-{
-	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
-	double end = top_now() + secs;
-	char c;
-	int n;
-
-	while (!top_stop) {
-		double left = end - top_now();
-
-		if (left <= 0)
-			return 0;
-		n = poll(&p, keys ? 1 : 0, (int)(left * 1000) + 1);
-		if (n > 0 && read(STDIN_FILENO, &c, 1) == 1)
-			return (unsigned char)c;
-		if (n < 0 && errno != EINTR)
-			return -1;
-	}
-	return -1;
-}
-
-/* Draw a sample: 0, or -1 when stdout cannot be written (said). */
-static int top_show(const struct table *t, const struct table *prev,
-		     double dt, struct top_opts *o)
-{
-	struct top_row *rows;
-	struct winsize ws;
-	char clock[16], utc[32];
-	size_t n = top_rows(t, prev, dt, &rows);
-
-	top_clock(clock, sizeof(clock), false);
-	top_clock(utc, sizeof(utc), true);
-	o->view.clock = clock;
-	o->view.utc = utc;
-	top_sort(rows, n, o->view.key);
-	o->view.lines = o->lines >= 0 ? o->lines : o->batch ? 20 : 0;
-	if (!o->batch) {
-		if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_row > 4) {
-			if (!o->view.lines || o->view.lines > ws.ws_row - 4)
-				o->view.lines = ws.ws_row - 4;
-			o->view.width = ws.ws_col;
-		}
-		fputs("\033[H\033[2J", stdout);
-	} else if (prev && !o->json) {
-		fputc('\n', stdout);
-	}
-	if (o->json)
-		top_render_json(stdout, t, rows, n, &o->view);
-	else
-		top_render(stdout, t, rows, n, &o->view);
-	free(rows);
-	return stdout_close();
-}
-
-/* A key from the terminal: 1 to quit, else 0 (maybe a new sort key). */
-static int top_key(int c, struct top_opts *o)
-{
-	static const char keys[] = "bcsg";
-	const char *k = c > 0 ? strchr(keys, c) : NULL;
-
-	if (c < 0 || c == 'q')
-		return 1;
-	if (k)
-		o->view.key = (enum top_key)(k - keys);
-	return 0;
-}
-
 /* The latest sample and the one before, for growth and for redraws. */
 struct top_samples {
 	struct table cur, older;
@@ -152,87 +92,355 @@ static int top_sample(struct top_samples *s, const char *path)
 	return 0;
 }
 
-static int top_redraw(struct top_samples *s, struct top_opts *o)
+static void top_samples_free(struct top_samples *s)
 {
-	return top_show(&s->cur, s->have_older ? &s->older : NULL,
-		 s->t_cur - s->t_older, o);
+	if (s->have_older)
+		table_free(&s->older);
+	if (s->have_cur)
+		table_free(&s->cur);
 }
 
-static int top_loop(struct top_opts *o)
+/* The rows of the latest sample, sorted. */
+static size_t top_sorted_rows(struct top_samples *s, struct top_opts *o,
+			      struct top_row **rows)
+{
+	size_t n = top_rows(&s->cur, s->have_older ? &s->older : NULL,
+			    s->t_cur - s->t_older, rows);
+
+	top_sort(*rows, n, top_sort_key(&s->cur, o->view.key));
+	return n;
+}
+
+/* Batch mode: a block of text (or a line of JSON) per sample. */
+static int top_batch(struct top_opts *o)
 {
 	struct top_samples s;
+	struct top_row *rows;
+	char clock[16], utc[32];
 	long i;
-	int c = 0, ret = 0;
+	size_t n;
+	int ret = 0;
 
 	memset(&s, 0, sizeof(s));
-	for (i = 0; c >= 0 && (!o->iterations || i < o->iterations); i++) {
+	o->view.lines = o->lines >= 0 ? o->lines : 20;
+	for (i = 0; !top_stop && (!o->iterations || i < o->iterations); i++) {
+		if (i) {
+			struct timespec ts = {
+				.tv_sec = (time_t)o->view.delay,
+				.tv_nsec = (long)((o->view.delay -
+						   (time_t)o->view.delay) * 1e9),
+			};
+
+			while (nanosleep(&ts, &ts) && errno == EINTR && !top_stop)
+				;
+			if (top_stop)
+				break;
+		}
 		if (top_sample(&s, o->path)) {
 			ret = AIE_EXIT_FAIL;
 			break;
 		}
-		if (top_redraw(&s, o)) {
+		top_clock(clock, sizeof(clock), false);
+		top_clock(utc, sizeof(utc), true);
+		o->view.clock = clock;
+		o->view.utc = utc;
+		n = top_sorted_rows(&s, o, &rows);
+		if (i && !o->json)
+			putchar('\n');
+		if (o->json)
+			top_render_json(stdout, &s.cur, rows, n, &o->view);
+		else
+			top_render(stdout, &s.cur, rows, n, &o->view);
+		free(rows);
+		if (stdout_close()) {
 			ret = AIE_EXIT_FAIL;
 			break;
 		}
-		if (o->iterations && i + 1 == o->iterations)
-			break;
-		while ((c = top_wait(o->view.delay, !o->batch)) > 0) {
-			if (top_key(c, o) || top_redraw(&s, o)) {
-				ret = c == 'q' ? ret : AIE_EXIT_FAIL;
-				c = -1;
-				break;
-			}
-		}
 	}
-	if (s.have_older)
-		table_free(&s.older);
-	if (s.have_cur)
-		table_free(&s.cur);
+	top_samples_free(&s);
 	return ret;
 }
 
-/* Keys without Enter, no echo, no cursor; undone by top_term_restore(). */
-static bool top_term_raw(struct termios *saved)
-{
-	struct termios raw;
+/* What the terminal shows besides the sample. */
+struct top_screen {
+	struct top_samples s;
+	char filter[128];
+	char error[320];	/* the last sample's failure, or "" */
+	char error_clock[16];
+	size_t first;		/* the first row shown, when scrolled */
+	bool paused, help;
+};
 
-	if (tcgetattr(STDIN_FILENO, saved))
+static const char * const top_help[] = {
+	"allocinfo-ext top: keys",
+	"",
+	"  b c s g        sort by bytes, calls, slack, growth",
+	"  /              filter: sites whose module, function, type or",
+	"                 location holds the text (empty: all)",
+	"  Up Down j k    scroll a row",
+	"  PgUp PgDn      scroll a screen",
+	"  Home End       the first or the last rows",
+	"  p or space     pause (no new samples) or go on",
+	"  + -            double or halve the delay",
+	"  d              type a delay in seconds",
+	"  ? h            this help; any key leaves it",
+	"  q              quit",
+};
+
+/* Whether @s's module, function, type or location holds @text. */
+static bool top_selected(const struct site *s, const char *text)
+{
+	return !*text || strstr(s->module, text) || strstr(s->func, text) ||
+	       strstr(s->type, text) || strstr(s->location, text);
+}
+
+/* @text's lines from screen line @y on, each cut to the width. */
+static void top_put_lines(int y, char *text)
+{
+	char *line, *next;
+
+	for (line = text; *line && y < LINES; line = next, y++) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		mvaddnstr(y, 0, line, COLS);
+	}
+}
+
+static void top_draw_help(void)
+{
+	size_t i;
+
+	erase();
+	for (i = 0; i < ARRAY_SIZE(top_help) && (int)i < LINES; i++)
+		mvaddnstr(i, 0, top_help[i], COLS);
+	refresh();
+}
+
+/*
+ * The screen: title and totals, a status line (filter, pause, a failed
+ * sample, the help key), the column heads, and the rows that fit.
+ */
+static void top_draw(struct top_screen *sc, struct top_opts *o)
+{
+	struct top_row *rows, *sel;
+	char *buf = NULL, clock[16];
+	size_t len, n, m = 0, i, fit;
+	FILE *f;
+
+	if (sc->help) {
+		top_draw_help();
+		return;
+	}
+	n = top_sorted_rows(&sc->s, o, &rows);
+	sel = xcalloc(n, sizeof(*sel));
+	for (i = 0; i < n; i++) {
+		if (top_selected(rows[i].site, sc->filter))
+			sel[m++] = rows[i];
+	}
+	fit = LINES > 4 ? LINES - 4 : 0;
+	if (sc->first + fit > m)
+		sc->first = m > fit ? m - fit : 0;
+	top_clock(clock, sizeof(clock), false);
+	o->view.clock = clock;
+	o->view.lines = o->lines > 0 && (size_t)o->lines < fit ? o->lines : (long)fit;
+	o->view.width = COLS;
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		endwin();
+		fputs(AIE_TOOL_NAME ": out of memory\n", stderr);
+		exit(AIE_EXIT_FAIL);
+	}
+	top_render_head(f, &sc->s.cur, sel, m, &o->view);
+	fprintf(f, "%s%s%s%s", sc->paused ? "[paused] " : "",
+		*sc->filter ? "filter: " : "", sc->filter,
+		*sc->filter ? "  " : "");
+	if (*sc->error)
+		fprintf(f, "sample failed at %s: %s\n", sc->error_clock,
+			sc->error);
+	else
+		fputs("? for help\n", f);
+	top_render_columns(f);
+	if (fit)
+		top_render_rows(f, &sc->s.cur, sel + sc->first, m - sc->first,
+				&o->view);
+	fclose(f);
+	erase();
+	top_put_lines(0, buf);
+	refresh();
+	free(buf);
+	free(sel);
+	free(rows);
+}
+
+/* A line typed on the status line after @prompt; false when cancelled. */
+static bool top_prompt(const char *prompt, char *buf, size_t len)
+{
+	int ret;
+
+	move(2, 0);
+	clrtoeol();
+	mvaddnstr(2, 0, prompt, COLS);
+	echo();
+	curs_set(1);
+	timeout(-1);
+	ret = getnstr(buf, len - 1);
+	noecho();
+	curs_set(0);
+	return ret != ERR;
+}
+
+/* Take a sample; on failure keep the last one and say why. */
+static void top_take(struct top_screen *sc, const char *path)
+{
+	sc->error[0] = '\0';
+	aie_err_capture(sc->error, sizeof(sc->error));
+	if (top_sample(&sc->s, path) && !*sc->error)
+		snprintf(sc->error, sizeof(sc->error), "cannot read the table");
+	aie_err_capture(NULL, 0);
+	if (*sc->error)
+		top_clock(sc->error_clock, sizeof(sc->error_clock), false);
+}
+
+/* A key: false to quit. */
+static bool top_key(struct top_screen *sc, struct top_opts *o, int c)
+{
+	static const char keys[] = "bcsg";
+	const char *k = c > 0 && c < 256 ? strchr(keys, c) : NULL;
+	size_t page = LINES > 5 ? LINES - 5 : 1;
+	char buf[64];
+	double d;
+
+	if (sc->help && c != KEY_RESIZE) {
+		sc->help = false;
+		return c != 'q';
+	}
+	if (k && *k) {
+		o->view.key = (enum top_key)(k - keys);
+		return true;
+	}
+	switch (c) {
+	case 'q':
 		return false;
-	raw = *saved;
-	raw.c_lflag &= ~(ICANON | ECHO);
-	raw.c_cc[VMIN] = 1;
-	raw.c_cc[VTIME] = 0;
-	if (tcsetattr(STDIN_FILENO, TCSANOW, &raw))
-		return false;
-	fputs("\033[?25l", stdout);
+	case '?':
+	case 'h':
+		sc->help = true;
+		break;
+	case 'p':
+	case ' ':
+		sc->paused = !sc->paused;
+		break;
+	case '+':
+		o->view.delay = o->view.delay * 2 > TOP_DELAY_MAX ? TOP_DELAY_MAX :
+				o->view.delay * 2;
+		break;
+	case '-':
+		o->view.delay = o->view.delay / 2 < TOP_DELAY_MIN ? TOP_DELAY_MIN :
+				o->view.delay / 2;
+		break;
+	case 'd':
+		if (top_prompt("delay (seconds): ", buf, sizeof(buf)) &&
+		    parse_seconds(buf, &d) && d >= TOP_DELAY_MIN)
+			o->view.delay = d;
+		break;
+	case '/':
+		if (top_prompt("filter (module, function, type, location): ",
+			       buf, sizeof(buf))) {
+			snprintf(sc->filter, sizeof(sc->filter), "%s", buf);
+			sc->first = 0;
+		}
+		break;
+	case KEY_DOWN:
+	case 'j':
+		sc->first++;
+		break;
+	case KEY_UP:
+	case 'k':
+		sc->first -= sc->first ? 1 : 0;
+		break;
+	case KEY_NPAGE:
+		sc->first += page;
+		break;
+	case KEY_PPAGE:
+		sc->first -= sc->first > page ? page : sc->first;
+		break;
+	case KEY_HOME:
+		sc->first = 0;
+		break;
+	case KEY_END:
+		sc->first = (size_t)-1 / 2;	/* top_draw() brings it back */
+		break;
+	}
 	return true;
 }
 
-static void top_term_restore(const struct termios *saved)
+/* The terminal: samples every delay, keys between them. */
+static int top_screen_loop(struct top_opts *o)
 {
-	tcsetattr(STDIN_FILENO, TCSANOW, saved);
-	fputs("\033[?25h", stdout);
-	fflush(stdout);
+	struct top_screen *sc = xcalloc(1, sizeof(*sc));
+	double next;
+	long taken = 1;
+	int c, ms;
+
+	top_take(sc, o->path);
+	if (!sc->s.have_cur) {
+		/* nothing to show yet: say why, as batch mode would */
+		endwin();
+		aie_err("%s", sc->error);
+		free(sc);
+		return AIE_EXIT_FAIL;
+	}
+	next = top_now() + o->view.delay;
+	top_draw(sc, o);
+	while (!top_stop) {
+		ms = (int)((next - top_now()) * 1000);
+		timeout(ms < 0 ? 0 : ms > 200 ? 200 : ms);
+		c = getch();
+		if (c == ERR) {
+			if (top_now() < next)
+				continue;
+			next = top_now() + o->view.delay;
+			if (sc->paused)
+				continue;
+			if (o->iterations && taken >= o->iterations)
+				break;
+			top_take(sc, o->path);
+			taken++;
+		} else if (!top_key(sc, o, c)) {
+			break;
+		}
+		top_draw(sc, o);
+	}
+	top_samples_free(&sc->s);
+	free(sc);
+	endwin();
+	return 0;
 }
 
 static int top_run(struct top_opts *o)
 {
 	struct sigaction sa = { .sa_handler = top_on_signal };
-	struct termios saved;
-	bool raw = false;
-	int ret;
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (!o->batch && !isatty(STDOUT_FILENO))
+	if (!o->batch && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
 		o->batch = true;
-	if (!o->batch)
-		raw = top_term_raw(&saved);
-	ret = top_loop(o);
-	if (raw)
-		top_term_restore(&saved);
-	return ret;
+	if (o->batch)
+		return top_batch(o);
+	setlocale(LC_ALL, "");
+	if (!newterm(NULL, stdout, stdin)) {
+		aie_err("cannot drive this terminal (TERM=%s): use -b",
+			getenv("TERM") ? getenv("TERM") : "");
+		return AIE_EXIT_FAIL;
+	}
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	return top_screen_loop(o);
 }
 
 static void top_usage(FILE *f)
@@ -241,14 +449,15 @@ static void top_usage(FILE *f)
 		"Show the sites of FILE (default: /proc/allocinfo_ext, else /proc/allocinfo),\n"
 		"largest first, read again every SEC seconds. GROWTH/s is the change of\n"
 		"live bytes per second since the previous sample. In a terminal, keys\n"
-		"b, c, s, g sort by bytes, calls, slack, growth; q quits.\n\n"
+		"b, c, s, g sort by bytes, calls, slack, growth; / filters; arrows,\n"
+		"PgUp, PgDn scroll; p pauses; + - d change the delay; ? helps; q quits.\n\n"
 		"  -s, --sort KEY        bytes (default), calls, slack or growth\n"
 		"  -b, --batch           plain text, no screen control (also when stdout\n"
 		"                        is not a terminal)\n"
 		"  -j, --json            batch mode, one line of JSON per sample (time in UTC;\n"
 		"                        growth null on the first sample)\n"
 		"  -n, --iterations N    stop after N samples (default: run until stopped)\n"
-		"  -d, --delay SEC       seconds between samples (default 3)\n"
+		"  -d, --delay SEC       seconds between samples, 0.1 to 86400 (default 3)\n"
 		"  -l, --lines N         rows at most (default: the screen; 20 in batch\n"
 		"                        mode; 0: all)\n\n"
 		"Examples:\n"
@@ -278,9 +487,10 @@ static int top_option(int c, struct top_opts *o)
 		*(c == 'n' ? &o->iterations : &o->lines) = n;
 		return 0;
 	case 'd':
-		if (parse_seconds(optarg, &o->view.delay))
+		if (parse_seconds(optarg, &o->view.delay) &&
+		    o->view.delay >= TOP_DELAY_MIN)
 			return 0;
-		aie_err("bad delay \"%s\": seconds, 0 to 86400", optarg);
+		aie_err("bad delay \"%s\": seconds, 0.1 to 86400", optarg);
 		return -1;
 	}
 	return -1;

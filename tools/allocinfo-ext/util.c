@@ -63,10 +63,25 @@ char *xasprintf(const char *fmt, ...)
 	return oom_check(n < 0 ? NULL : s);
 }
 
+static char *err_buf;
+static size_t err_len;
+
+void aie_err_capture(char *buf, size_t len)
+{
+	err_buf = buf;
+	err_len = len;
+}
+
 void aie_err(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (err_buf) {
+		va_start(ap, fmt);
+		vsnprintf(err_buf, err_len, fmt, ap);
+		va_end(ap);
+		return;
+	}
 	fputs(AIE_TOOL_NAME ": ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

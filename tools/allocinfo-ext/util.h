@@ -34,6 +34,12 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void aie_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
+ * While @buf is not NULL, aie_err() keeps its last message in @buf (@len
+ * bytes) instead of writing it: for a screen that stderr would garble.
+ */
+void aie_err_capture(char *buf, size_t len);
+
+/*
  * Read all of @path (a /proc file reports size 0: read until EOF) into a
  * NUL-terminated buffer. Returns NULL with errno set on failure.
  */

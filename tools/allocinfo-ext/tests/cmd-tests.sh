@@ -109,6 +109,7 @@ top_tests() {
 		not_ok "top: -n samples, -l rows, kernel format" "$(cat "$TMP/top")"
 	fi
 	top_terminal_test
+	top_screen_tests
 	expect_err "top: unknown sort key refused" 2 \
 		"allocinfo-ext: cannot sort by \"size\": expected bytes, calls, slack or growth
 Try 'allocinfo-ext top --help'." "$TOOL" top -s size ext-a.txt
@@ -249,5 +250,121 @@ assert [json.loads(l)["growth"] for l in open(sys.argv[1])] == [None, 0.0]' \
 		ok "json: every expected output parses as JSON"
 	else
 		not_ok "json: every expected output parses as JSON" "${bad[@]}"
+	fi
+}
+
+# top_keys KEYS...: send keys to the top session.
+top_keys() {
+	tmux -L "$TMUX_SOCK" send-keys -t top "$@" 2>/dev/null
+}
+
+tmux_screen_lacks() {
+	! tmux -L "$TMUX_SOCK" capture-pane -p -t top 2>/dev/null | grep -qF "$1"
+}
+
+# The screen's first row of sites (its fifth line) holds $1.
+tmux_first_row() {
+	tmux -L "$TMUX_SOCK" capture-pane -p -t top | sed -n 5p | grep -qF -- "$1"
+}
+
+# Every line of the screen at most $1 columns, title then totals.
+tmux_fits() {
+	local screen
+
+	screen=$(tmux -L "$TMUX_SOCK" capture-pane -p -t top) &&
+		[ "$(printf '%s\n' "$screen" | awk -v w="$1" 'length($0) > w' | wc -l)" = 0 ] &&
+		[[ "$(printf '%s\n' "$screen" | sed -n 1p)" == "allocinfo-ext top - "* ]] &&
+		[[ "$(printf '%s\n' "$screen" | sed -n 2p)" == "Sites: "* ]]
+}
+
+# top_session NAME CMD: CMD in a 100x9 tmux, its screen up; false if not.
+top_session() {
+	# a server of its own: a new one on a socket being shut down dies
+	TOP_SESSIONS=$((${TOP_SESSIONS:-0} + 1))
+	TMUX_SOCK=aie-top-$$-$TOP_SESSIONS
+	tmux -L "$TMUX_SOCK" new-session -d -s top -x 100 -y 9 "$2" &&
+		wait_until 10 tmux_screen_has "sorted by"
+}
+
+top_session_end() {
+	local name=$1 good=$2
+
+	if [ "$good" = 1 ]; then
+		ok "$name"
+	else
+		not_ok "$name" "$(tmux -L "$TMUX_SOCK" capture-pane -p -t top 2>&1)"
+	fi
+	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null
+}
+
+# The keys of the screen: help, filter, scrolling, pause, delay; a
+# resize; a sample that cannot be read, then can again.
+top_screen_tests() {
+	local name good copy=$TMP/top-table.txt
+
+	name="top: ? shows the keys, any key leaves; / filters by module; empty filter shows all"
+	good=0
+	if top_session "$name" "$TOOL top -d 0.5 ext-a.txt" &&
+		top_keys '?' && wait_until 10 tmux_screen_has "allocinfo-ext top: keys" &&
+		top_keys x && wait_until 10 tmux_screen_has "? for help" &&
+		top_keys / && wait_until 10 tmux_screen_has "filter (module" &&
+		top_keys virtio_net Enter && wait_until 10 tmux_screen_has "filter: virtio_net" &&
+		tmux_screen_has "Sites: 2  Live: 8.0K in 2 calls" && tmux_screen_lacks alloc_pipe_info &&
+		top_keys / && wait_until 10 tmux_screen_has "filter (module" &&
+		top_keys Enter && wait_until 10 tmux_screen_has alloc_pipe_info &&
+		tmux_screen_has "Sites: 8"; then
+		good=1
+	fi
+	top_session_end "$name" "$good"
+
+	name="top: j, End, Home scroll; p pauses; + and d change the delay"
+	good=0
+	if top_session "$name" "$TOOL top -d 0.5 ext-a.txt" &&
+		tmux_first_row func:alloc_pipe_info &&
+		top_keys j && wait_until 10 tmux_first_row func:__alloc_skb &&
+		top_keys End && wait_until 10 tmux_screen_has virtio_net.c:900 &&
+		tmux_screen_lacks alloc_pipe_info && tmux_first_row virtio_net.c:1210 &&
+		top_keys Home && wait_until 10 tmux_first_row func:alloc_pipe_info &&
+		top_keys p && wait_until 10 tmux_screen_has "[paused]" &&
+		top_keys p && wait_until 10 tmux_screen_lacks "[paused]" &&
+		top_keys + && wait_until 10 tmux_screen_has "every 1.0s" &&
+		top_keys d && wait_until 10 tmux_screen_has "delay (seconds)" &&
+		top_keys 2.5 Enter && wait_until 10 tmux_screen_has "every 2.5s"; then
+		good=1
+	fi
+	top_session_end "$name" "$good"
+
+	name="top: a resize redraws at the new size, lines cut to the width"
+	good=0
+	if top_session "$name" "$TOOL top -d 0.5 ext-a.txt" &&
+		tmux_screen_lacks 'lib/we"' &&
+		tmux -L "$TMUX_SOCK" resize-window -t top -x 50 -y 13 &&
+		wait_until 10 tmux_screen_has 'lib/we"' && tmux_fits 50; then
+		good=1
+	fi
+	top_session_end "$name" "$good"
+
+	name="top: a sample that cannot be read is said, the last one stays; then it recovers"
+	good=0
+	cp ext-a.txt "$copy"
+	if top_session "$name" "$TOOL top -d 0.2 $copy" &&
+		echo "allocinfo_ext - version: 9.0" >"$copy" &&
+		wait_until 10 tmux_screen_has "sample failed at" &&
+		tmux_screen_has "format version 9.0 is not supported" &&
+		tmux_screen_has alloc_pipe_info &&
+		cp kernel.txt "$copy" && wait_until 10 tmux_screen_has alloc_anon_folio &&
+		tmux_screen_has "? for help" && top_keys q && wait_until 10 tmux_gone; then
+		good=1
+	fi
+	top_session_end "$name" "$good"
+
+	expect_err "top: a delay under 0.1 s refused (no busy loop)" 2 \
+		"allocinfo-ext: bad delay \"0\": seconds, 0.1 to 86400
+Try 'allocinfo-ext top --help'." "$TOOL" top -d 0 ext-a.txt
+	"$TOOL" top -b -n 1 -s slack kernel.txt >"$TMP/top" 2>&1
+	if [[ "$(head -n 1 "$TMP/top")" == *" - sorted by bytes (the kernel's table has no slack) - "* ]]; then
+		ok "top: slack of the kernel's table said to be bytes"
+	else
+		not_ok "top: slack of the kernel's table said to be bytes" "$(cat "$TMP/top")"
 	fi
 }
