@@ -348,8 +348,8 @@ out:
 
 static void annotate_usage(FILE *f)
 {
-	fprintf(f, "Usage: allocinfo-ext annotate [OPTIONS]\n\n"
-		"Give every site shown as function+0xoff/0xsize its file:line, from the\n"
+	cmd_usage_head(f, "annotate");
+	fprintf(f, "Give every site shown as function+0xoff/0xsize its file:line, from the\n"
 		"DWARF of vmlinux and of the modules, by writing \"locate\" control words\n"
 		"to /proc/allocinfo_ext (root only). Sites without debug info keep\n"
 		"function+offset. The line is that of the call in the innermost function\n"

@@ -7,6 +7,8 @@
 #ifndef _AIE_TOOL_CMD_H
 #define _AIE_TOOL_CMD_H
 
+#include <stdio.h>
+
 int cmd_top(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
@@ -18,6 +20,12 @@ int cmd_report(int argc, char **argv);
 int cmd_context(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_leaks(int argc, char **argv);
+
+/*
+ * "Usage: allocinfo-ext NAME ..." with every synopsis of the command, from
+ * the one table the top-level help also prints, and an empty line.
+ */
+void cmd_usage_head(FILE *f, const char *name);
 
 /* "Try 'allocinfo-ext <cmd> --help'." and the usage exit status. */
 int cmd_usage_error(const char *cmd);

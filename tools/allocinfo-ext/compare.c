@@ -319,10 +319,8 @@ static int compare_save(const char *from, const char *to)
 
 static void compare_usage(FILE *f)
 {
-	fprintf(f, "Usage: allocinfo-ext compare --save-baseline FILE\n"
-		"       allocinfo-ext compare --baseline FILE [--module NAME] [-n N] [-j]\n"
-		"                             [--ours FILE] [--theirs FILE]\n\n"
-		"Our live bytes per site beside the in-kernel profiler's change since FILE,\n"
+	cmd_usage_head(f, "compare");
+	fprintf(f, "Our live bytes per site beside the in-kernel profiler's change since FILE,\n"
 		"a copy of /proc/allocinfo taken when allocinfo_ext loaded. Sites match by\n"
 		"file:line (see annotate), else by function. Per site and overall:\n"
 		"  agreement = 1 - |ours - theirs| / max(|ours|, |theirs|)\n"

@@ -218,9 +218,8 @@ out:
 
 static void context_usage(FILE *f)
 {
-	fprintf(f, "Usage: allocinfo-ext context [-d SECONDS [--depth N]] [--stacks FILE]\n"
-		"                             [--calls FILE] [-j] SEL\n\n"
-		"Who calls the sites SEL selects: calls and bytes per caller, and their\n"
+	cmd_usage_head(f, "context");
+	fprintf(f, "Who calls the sites SEL selects: calls and bytes per caller, and their\n"
 		"share, from the stacks a capture recorded (ctl capture SEL [DEPTH]).\n"
 		"SEL: all | func:NAME | [MODULE] | FUNC+0xOFF | FILE:LINE; the last two\n"
 		"take every stack recorded.\n\n"

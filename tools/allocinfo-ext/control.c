@@ -97,8 +97,8 @@ int control_write(struct control *c, const char *word)
 
 static void ctl_usage(FILE *f)
 {
-	fprintf(f, "Usage: allocinfo-ext ctl [-n] [--proc FILE] COMMAND...\n\n"
-		"Write one control command to /proc/allocinfo_ext (root only):\n"
+	cmd_usage_head(f, "ctl");
+	fprintf(f, "Write one control command to /proc/allocinfo_ext (root only):\n"
 		"  enable SEL | disable SEL    append a rule; the last matching rule wins\n"
 		"  reset                       zero total_calls, total_bytes, failed; restart peak\n"
 		"  locate FUNC+0xOFF FILE:LINE give that site a file:line\n"

@@ -197,8 +197,8 @@ static void diff_json(const struct table *a, const struct table *b,
 
 static void diff_usage(FILE *f)
 {
-	fprintf(f, "Usage: allocinfo-ext diff [-a] [-n N] [-j] [--exit-code] A B\n\n"
-		"The change of each site's live bytes and calls from table A to table B\n"
+	cmd_usage_head(f, "diff");
+	fprintf(f, "The change of each site's live bytes and calls from table A to table B\n"
 		"(snapshots, or a /proc file), largest growth first. State \"new\": the\n"
 		"site is in B only; \"gone\": in A only. Rows of one site in a table are\n"
 		"summed: the header counts sites, and rows when they differ.\n\n"

@@ -168,10 +168,8 @@ static int export_parse_format(const char *s, int *fmt)
 
 static void export_usage(FILE *f)
 {
-	fprintf(f, "Usage: allocinfo-ext export --format json|csv|prometheus [-o FILE] [FILE]\n"
-		"       allocinfo-ext export --format prometheus [--top N] [--min-bytes B]\n"
-		"                            [--zeros] [--site-label] [-o FILE] [FILE]\n\n"
-		"Write the table read from FILE (default: /proc/allocinfo_ext, else\n"
+	cmd_usage_head(f, "export");
+	fprintf(f, "Write the table read from FILE (default: /proc/allocinfo_ext, else\n"
 		"/proc/allocinfo) as JSON, CSV, or Prometheus text exposition format.\n"
 		"-o replaces FILE atomically, as node_exporter's textfile collector wants.\n"
 		"Prometheus series are labelled by func, module, file, line and type;\n"

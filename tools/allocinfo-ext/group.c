@@ -155,8 +155,8 @@ static void group_print(const struct table *t, enum group_by by, bool json)
 
 static void group_usage(FILE *f)
 {
-	fprintf(f, "Usage: allocinfo-ext group --by module|subsystem|function|file [-j] [FILE]\n\n"
-		"Live bytes, calls and slack summed per group, largest first.\n"
+	cmd_usage_head(f, "group");
+	fprintf(f, "Live bytes, calls and slack summed per group, largest first.\n"
 		"subsystem is the first directory of a site's file:line (mm, net, fs,\n"
 		"drivers/<x>, arch/<x>, ...) when the site has one, else its module,\n"
 		"else \"vmlinux\"; file is \"(unknown)\" for sites without file:line\n"

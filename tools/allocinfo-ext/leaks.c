@@ -288,8 +288,8 @@ static void leaks_report(const struct leaks_round *r, int n, double interval,
 
 static void leaks_usage(FILE *f)
 {
-	fprintf(f, "Usage: allocinfo-ext leaks [-i SEC] [-n ROUNDS] [-j] [TABLE LIFETIMES]...\n\n"
-		"Sites whose live bytes grew every round and whose oldest live object\n"
+	cmd_usage_head(f, "leaks");
+	fprintf(f, "Sites whose live bytes grew every round and whose oldest live object\n"
 		"aged by at least half the interval every round: objects kept, never\n"
 		"freed. Reads %s and %s\n"
 		"(the module loaded with lifetimes=1) ROUNDS times, SEC apart; or takes\n"

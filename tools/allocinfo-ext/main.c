@@ -16,12 +16,12 @@
 struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
-	const char *args;
+	const char *args;	/* its synopses, one a line: the one source */
 	const char *what;
 };
 
 static const struct command commands[] = {
-	{ "top", cmd_top, "[-s bytes|calls|slack|growth] [-b] [-j] [-n N] [-d SEC] [FILE]",
+	{ "top", cmd_top, "[-s KEY] [-b] [-j] [-n N] [-d SEC] [-l N] [FILE]",
 	  "live view of the sites, refreshed like top" },
 	{ "snapshot", cmd_snapshot, "[-o FILE] [--kernel REL] [--uptime SEC] [SOURCE]",
 	  "a copy of the table with time, kernel, uptime, module version" },
@@ -29,21 +29,83 @@ static const struct command commands[] = {
 	  "per-site change from A to B, sorted by growth" },
 	{ "group", cmd_group, "--by module|subsystem|function|file [-j] [FILE]",
 	  "live figures summed per group" },
-	{ "export", cmd_export, "--format json|csv|prometheus [-o FILE] [FILE]",
+	{ "export", cmd_export, "--format json|csv|prometheus [-o FILE] [FILE]\n"
+	  "--format prometheus [--top N] [--min-bytes B] [--zeros] [--site-label] [-o FILE] [FILE]",
 	  "the table for other programs" },
-	{ "ctl", cmd_ctl, "enable SEL | disable SEL | reset | locate SITE FILE:LINE | capture SEL [DEPTH] | capture off",
+	{ "ctl", cmd_ctl, "[-n] [--proc FILE] COMMAND...",
 	  "control writes to /proc/allocinfo_ext" },
-	{ "annotate", cmd_annotate, "[--vmlinux FILE] [--module-dir DIR] [-n]",
+	{ "annotate", cmd_annotate, "[--vmlinux FILE] [--module-dir DIR]... [-i FILE] [--proc FILE] [-n] [--innermost] [-v]",
 	  "give sites their file:line from DWARF debug info" },
-	{ "report", cmd_report, "--svg FILE [SOURCE]",
+	{ "report", cmd_report, "--svg FILE [--width W] [--height H] [SOURCE]",
 	  "a treemap picture: subsystem, function, site" },
-	{ "context", cmd_context, "[-d SEC [--depth N]] [-j] SEL",
+	{ "context", cmd_context, "[-d SEC [--depth N]] [--stacks FILE] [--calls FILE] [-j] SEL",
 	  "who calls the selected sites: calls, bytes and share per caller" },
 	{ "leaks", cmd_leaks, "[-i SEC] [-n ROUNDS] [-j] [TABLE LIFETIMES]...",
 	  "sites whose live bytes keep growing and oldest objects keep aging" },
-	{ "compare", cmd_compare, "--baseline FILE [--module NAME] [-n N] [-j]",
+	{ "compare", cmd_compare, "--save-baseline FILE\n"
+	  "--baseline FILE [--module NAME] [-n N] [-j] [--ours FILE] [--theirs FILE]",
 	  "byte agreement with /proc/allocinfo, site by site and overall" },
 };
+
+#define SYNOPSIS_WIDTH	79
+
+/* The end of the word at @w: a space outside brackets, or @end. */
+static const char *synopsis_word(const char *w, const char *end)
+{
+	int depth = 0;
+
+	for (; w < end && (*w != ' ' || depth); w++)
+		depth += *w == '[' ? 1 : *w == ']' ? -1 : 0;
+	return w;
+}
+
+/*
+ * "<lead>allocinfo-ext NAME" and each synopsis of @args, the first after
+ * @lead, the others below it, wrapped at SYNOPSIS_WIDTH under their start.
+ */
+static void synopsis(FILE *f, const char *lead, const char *name,
+		     const char *args)
+{
+	int indent = (int)strlen(lead) + (int)strlen(AIE_TOOL_NAME) +
+		     (int)strlen(name) + 2;
+	const char *line = args, *end, *word, *next;
+	int col;
+
+	while (*line) {
+		end = line + strcspn(line, "\n");
+		fprintf(f, "%*s%s %s", (int)strlen(lead),
+			line == args ? lead : "", AIE_TOOL_NAME, name);
+		col = indent - 1;
+		for (word = line; word < end; word = next) {
+			next = synopsis_word(word, end);
+			if (col + 1 + (next - word) > SYNOPSIS_WIDTH &&
+			    col > indent)
+				col = fprintf(f, "\n%*s", indent - 1, "") - 1;
+			col += fprintf(f, " %.*s", (int)(next - word), word);
+			while (*next == ' ')
+				next++;
+		}
+		fputc('\n', f);
+		line = *end ? end + 1 : end;
+	}
+}
+
+static const struct command *command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	}
+	return NULL;
+}
+
+void cmd_usage_head(FILE *f, const char *name)
+{
+	synopsis(f, "Usage: ", name, command(name)->args);
+	fputc('\n', f);
+}
 
 static void usage(FILE *f)
 {
@@ -54,9 +116,10 @@ static void usage(FILE *f)
 		"module), /proc/allocinfo (CONFIG_MEM_ALLOC_PROFILING) or a snapshot file.\n"
 		"FILE and SOURCE default to /proc/allocinfo_ext, else /proc/allocinfo.\n\n"
 		"Commands:\n", AIE_TOOL_NAME);
-	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-9s %s\n  %-9s   %s\n", commands[i].name,
-			commands[i].args, "", commands[i].what);
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		synopsis(f, "  ", commands[i].name, commands[i].args);
+		fprintf(f, "      %s\n", commands[i].what);
+	}
 	fprintf(f, "\nExamples:\n"
 		"  allocinfo-ext top -s growth            sites whose memory grows fastest\n"
 		"  allocinfo-ext top -b -n 3 -d 5         three samples, for a log\n"
@@ -82,8 +145,6 @@ int cmd_usage_error(const char *cmd)
 
 int main(int argc, char **argv)
 {
-	size_t i;
-
 	if (argc < 2) {
 		usage(stderr);
 		return AIE_EXIT_USAGE;
@@ -97,10 +158,8 @@ int main(int argc, char **argv)
 		printf("%s %s\n", AIE_TOOL_NAME, AIE_TOOL_VERSION);
 		return 0;
 	}
-	for (i = 0; i < ARRAY_SIZE(commands); i++) {
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
-	}
+	if (command(argv[1]))
+		return command(argv[1])->run(argc - 1, argv + 1);
 	aie_err("unknown command \"%s\"", argv[1]);
 	fprintf(stderr, "Try '%s --help'.\n", AIE_TOOL_NAME);
 	return AIE_EXIT_USAGE;

@@ -302,8 +302,8 @@ static void report_svg(FILE *f, const struct table *t, const struct rnode *root,
 
 static void report_usage(FILE *f)
 {
-	fprintf(f, "Usage: allocinfo-ext report --svg FILE [--width W] [--height H] [SOURCE]\n\n"
-		"Draw where the live memory of SOURCE (default: /proc/allocinfo_ext, else\n"
+	cmd_usage_head(f, "report");
+	fprintf(f, "Draw where the live memory of SOURCE (default: /proc/allocinfo_ext, else\n"
 		"/proc/allocinfo) is, as an SVG treemap: a rectangle per subsystem, in it\n"
 		"one per function, in that one per call site; areas are live bytes.\n"
 		"Hovering a rectangle shows its figures. Open FILE in a web browser.\n\n"

@@ -130,8 +130,8 @@ static const char *snapshot_body(const struct table *t)
 
 static void snapshot_usage(FILE *f)
 {
-	fprintf(f, "Usage: allocinfo-ext snapshot [-o FILE] [--kernel REL] [--uptime SEC] [SOURCE]\n\n"
-		"Copy the table of SOURCE (default: /proc/allocinfo_ext, else\n"
+	cmd_usage_head(f, "snapshot");
+	fprintf(f, "Copy the table of SOURCE (default: /proc/allocinfo_ext, else\n"
 		"/proc/allocinfo) to FILE (default: stdout), after '#' lines with the\n"
 		"time, kernel release, uptime, module version and source. Every command\n"
 		"reads a snapshot as it reads the /proc file.\n\n"

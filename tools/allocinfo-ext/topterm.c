@@ -445,8 +445,8 @@ static int top_run(struct top_opts *o)
 
 static void top_usage(FILE *f)
 {
-	fprintf(f, "Usage: allocinfo-ext top [-s KEY] [-b] [-j] [-n N] [-d SEC] [-l N] [FILE]\n\n"
-		"Show the sites of FILE (default: /proc/allocinfo_ext, else /proc/allocinfo),\n"
+	cmd_usage_head(f, "top");
+	fprintf(f, "Show the sites of FILE (default: /proc/allocinfo_ext, else /proc/allocinfo),\n"
 		"largest first, read again every SEC seconds. GROWTH/s is the change of\n"
 		"live bytes per second since the previous sample. In a terminal, keys\n"
 		"b, c, s, g sort by bytes, calls, slack, growth; / filters; arrows,\n"

@@ -122,6 +122,7 @@ make_cflags_test() {
 . "$HERE/report-tests.sh"
 . "$HERE/prometheus-tests.sh"
 . "$HERE/hostile-tests.sh"
+. "$HERE/options-tests.sh"
 
 cd "$FIX" || exit 1
 parse_tests
@@ -135,6 +136,7 @@ context_tests
 leaks_tests
 compare_tests
 json_tests
+options_tests
 hostile_tests
 annotate_tests
 report_tests
