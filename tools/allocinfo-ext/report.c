@@ -307,7 +307,7 @@ static void report_usage(FILE *f)
 		"/proc/allocinfo) is, as an SVG treemap: a rectangle per subsystem, in it\n"
 		"one per function, in that one per call site; areas are live bytes.\n"
 		"Hovering a rectangle shows its figures. Open FILE in a web browser.\n\n"
-		"  --svg FILE      where to write the picture\n"
+		"  -o, --svg FILE  where to write the picture (-: stdout)\n"
 		"  --width W       pixels (default 1200)\n"
 		"  --height H      pixels (default 800)\n\n"
 		"Example:\n"
@@ -347,7 +347,7 @@ static int report_run(const struct report_opts *o)
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "svg", required_argument, NULL, 's' },
+		{ "svg", required_argument, NULL, 'o' },
 		{ "width", required_argument, NULL, 'W' },
 		{ "height", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
@@ -356,8 +356,8 @@ int cmd_report(int argc, char **argv)
 	struct report_opts o = { .width = 1200, .height = 800 };
 	int c, bad = 0;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 's')
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		if (c == 'o')
 			o.svg = optarg;
 		else if (c == 'W')
 			bad = report_size_opt(optarg, &o.width);

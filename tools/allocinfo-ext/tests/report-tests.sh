@@ -21,6 +21,12 @@ report_tests() {
 		not_ok "report: writes the SVG" "$(cat "$TMP/err")"
 		return
 	fi
+	if "$TOOL" report -o "$TMP/report-o.svg" ext-b.txt 2>"$TMP/err" &&
+		cmp -s "$svg" "$TMP/report-o.svg"; then
+		ok "report: -o writes the same picture as --svg"
+	else
+		not_ok "report: -o writes the same picture as --svg" "$(cat "$TMP/err")"
+	fi
 	if python3 - "$svg" <<-'EOT'; then
 	import sys, xml.etree.ElementTree as ET
 	ns = '{http://www.w3.org/2000/svg}'
