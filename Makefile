@@ -4,7 +4,7 @@
 # DKMS builds through); this file is the user part.
 #
 #   make                 build module/allocinfo_ext.ko against KDIR
-#   make tools           build tools/allocinfo-ext/allocinfo-ext (libdw-dev)
+#   make tools           build tools/allocinfo-ext/allocinfo-ext (libdw-dev, libncurses-dev)
 #   make install         install-module and install-tools
 #   make install-module  the module into $(INSTALL_MOD_PATH)/lib/modules/
 #                        <KDIR's release>/extra, then depmod

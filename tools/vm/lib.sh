@@ -39,7 +39,7 @@ aie_deps() {
 	aie_apt_install make gcc libc6-dev bc flex bison libelf-dev cpio gzip \
 		rsync xz-utils qemu-system-x86 busybox-static linux-source-6.12
 	# tools/allocinfo-ext (static too, for the guest) and its host tests
-	aie_apt_install libdw-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev \
+	aie_apt_install libdw-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev libncurses-dev \
 		binutils python3 curl tmux chromium prometheus prometheus-node-exporter
 	# tools/fuzz: the control parser under libFuzzer
 	aie_apt_install clang-14 libfuzzer-14-dev
