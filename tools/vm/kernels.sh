@@ -9,6 +9,10 @@
 #   6.12-rt     the same, PREEMPT_RT          bookworm root (gcc-12)
 #   6.12-cloud  the same, cloud flavour       bookworm root (gcc-12)
 #   7           trixie-backports' newest 7.x  trixie root (gcc-14)
+#   arm64-6.12  bookworm-security's 6.12,     bookworm root (gcc-12-aarch64-
+#               arm64, booted at 48-bit VA    linux-gnu, cross)
+#   arm64-7     trixie-backports' newest 7.x, trixie root (gcc-14-aarch64-
+#               arm64, booted at 52-bit VA    linux-gnu, cross)
 #   a .deb      linux-image-*.deb with its linux-headers-*.deb beside it,
 #               in the root of the release whose gcc built it
 #               (CONFIG_CC_VERSION_TEXT)
@@ -16,8 +20,9 @@
 # Each name is resolved to the newest ABI the archive has when the script
 # runs (the archive drops old point releases), through an apt
 # configuration of the project's own in $AIE_CACHE/apt: its sources list
-# (the host's mirrors, every suite above, amd64), lists and cache; the
-# host's /etc/apt is read for its mirrors and never written.
+# (the host's mirrors, every suite above, amd64 and arm64), lists and
+# cache; the host's /etc/apt is read for its mirrors and never written.
+# AIE_ARCH is the kernel's architecture, x86_64 or arm64.
 #
 # A root is a minimal Debian of that release (debootstrap) with its DKMS,
 # compiler and the kernel headers installed by its own apt, as DKMS on
@@ -27,13 +32,27 @@
 # Commands run in a root under a mount namespace of their own, with the
 # source tree, the cache and the build directory at the same paths as
 # on the host.
+#
+# An arm64 kernel is built in the same root, by Debian's cross compiler:
+# the root gains arm64 as a foreign architecture, the cross gcc and the
+# arm64 libraries the guest's static programs link (AIE_ROOT_PKGS_ARM64,
+# installed when an arm64 kernel first needs them, so that x86 runs pay
+# nothing). Its headers are unpacked with dpkg -x (apt would pull in
+# arm64's gcc); their -common and the amd64 linux-kbuild are apt's, as for
+# an amd64 kernel; their .kernelvariables sets ARCH and CROSS_COMPILE.
 
 AIE_ROOTS=${AIE_ROOTS:-/var/cache/allocinfo-ext/roots}
-AIE_APT=$AIE_CACHE/apt
+AIE_APT=${AIE_APT:-$AIE_CACHE/apt}
 # What a root has besides debootstrap's minbase; bump the stamp's version
 # when this list changes, so that older roots are made again.
 AIE_ROOT_PKGS="dkms binutils gcc make libc6-dev libelf-dev kmod rsync"
 AIE_ROOT_STAMP=.aie-root-1
+# What a root has besides, for arm64 kernels, the gcc-N-aarch64-linux-gnu
+# of its release (aie_root_arm64).
+AIE_ROOT_PKGS_ARM64="gcc-aarch64-linux-gnu libc6-dev:arm64 libdw-dev:arm64
+	libelf-dev:arm64 zlib1g-dev:arm64 liblzma-dev:arm64 libbz2-dev:arm64
+	libzstd-dev:arm64"
+AIE_ARCH=x86_64
 
 # aie_host_mirror SUITE: the URI the host's apt sources give for SUITE.
 aie_host_mirror() {
@@ -92,7 +111,8 @@ aie_apt() {
 		-o Dir::State::Lists="$AIE_APT/lists" \
 		-o Dir::State::status="$AIE_APT/status" \
 		-o Dir::Cache="$AIE_APT/cache" \
-		-o Debug::NoLocking=1 -o APT::Sandbox::User=root "$@"
+		-o Debug::NoLocking=1 -o APT::Sandbox::User=root \
+		-o APT::Architectures::=amd64 -o APT::Architectures::=arm64 "$@"
 }
 
 # aie_apt_update: the project's apt lists, fetched again when older than
@@ -101,7 +121,7 @@ aie_apt_update() {
 	mkdir -p "$AIE_APT/lists/partial" "$AIE_APT/cache/archives/partial"
 	(
 		flock 8
-		aie_sources_list bullseye bookworm trixie | sed 's/^deb /deb [arch=amd64] /' \
+		aie_sources_list bullseye bookworm trixie | sed 's/^deb /deb [arch=amd64,arm64] /' \
 			>"$AIE_APT/sources.list.new"
 		: >>"$AIE_APT/status"
 		if [ -n "$(find "$AIE_APT/updated" -mmin -10 2>/dev/null)" ] &&
@@ -121,11 +141,12 @@ aie_newest() {
 	aie_apt apt-cache pkgnames linux- | grep -xE "$1" | sort -V | tail -n 1
 }
 
-# aie_kernel_name NAME: for a name of the table above, set AIE_ROOT_REL
-# and AIE_KREL (the newest release of that series); returns 1 for
-# anything else.
+# aie_kernel_name NAME: for a name of the table above, set AIE_ROOT_REL,
+# AIE_ARCH, AIE_KVA (the VA bits an arm64 kernel boots with) and AIE_KREL
+# (the newest release of that series); returns 1 for anything else.
 aie_kernel_name() {
 	local re
+	AIE_ARCH=x86_64 AIE_KVA=
 	case "$1" in
 	5.10) AIE_ROOT_REL=bullseye re='5\.10\.0-[0-9]+-amd64' ;;
 	6.1) AIE_ROOT_REL=bookworm re='6\.1\.0-[0-9]+-amd64' ;;
@@ -133,6 +154,10 @@ aie_kernel_name() {
 	6.12-rt) AIE_ROOT_REL=bookworm re='6\.12\.[0-9]+\+deb12-rt-amd64' ;;
 	6.12-cloud) AIE_ROOT_REL=bookworm re='6\.12\.[0-9]+\+deb12-cloud-amd64' ;;
 	7) AIE_ROOT_REL=trixie re='7\.[0-9]+\.[0-9]+\+deb13-amd64' ;;
+	arm64-6.12) AIE_ROOT_REL=bookworm AIE_ARCH=arm64 AIE_KVA=48
+		re='6\.12\.[0-9]+\+deb12-arm64' ;;
+	arm64-7) AIE_ROOT_REL=trixie AIE_ARCH=arm64 AIE_KVA=52
+		re='7\.[0-9]+\.[0-9]+\+deb13-arm64' ;;
 	*) return 1 ;;
 	esac
 	aie_apt_update
@@ -191,11 +216,16 @@ aie_root() {
 aie_root_apt() {
 	local rel=$1 root=$AIE_ROOTS/$1 p have missing=()
 	shift
-	have=$(aie_root_run "$rel" dpkg-query -W -f='${Package} ${Status}\n' \
-		"$@" 2>/dev/null | awk '/ install ok installed$/ { print $1 }' ||
+	# name:arch of each installed; a PKG without :arch is amd64's or all's
+	have=$(aie_root_run "$rel" dpkg-query -W \
+		-f='${Package}:${Architecture} ${Status}\n' "$@" 2>/dev/null |
+		awk '/ install ok installed$/ { print $1 }' ||
 		true)	# dpkg-query fails when one is not installed
 	for p in "$@"; do
-		grep -qxF "$p" <<<"$have" || missing+=("$p")
+		case "$p" in
+		*:*) grep -qxF "$p" <<<"$have" ;;
+		*) grep -qxF -e "$p:amd64" -e "$p:all" <<<"$have" ;;
+		esac || missing+=("$p")
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	if [ -z "$(find "$root/var/lib/apt/aie-updated" -mmin -10 2>/dev/null)" ]; then
@@ -209,6 +239,56 @@ aie_root_apt() {
 	aie_root_run "$rel" env DEBIAN_FRONTEND=noninteractive INITRD=No apt-get install \
 		-y -qq --no-install-recommends "${missing[@]}" >&2 ||
 		aie_die "apt-get install ${missing[*]} in the $rel root failed"
+}
+
+# aie_root_arm64 RELEASE: what the root of RELEASE needs to build for
+# arm64 kernels (AIE_ROOT_PKGS_ARM64 and its release's cross gcc), added
+# to the root under its lock: the root's dpkg learns arm64 and its apt
+# lists are fetched again.
+aie_root_arm64() {
+	local rel=$1 root=$AIE_ROOTS/$1 gcc
+	case "$rel" in
+	bookworm) gcc=gcc-12-aarch64-linux-gnu ;;
+	trixie) gcc=gcc-14-aarch64-linux-gnu ;;
+	*) aie_die "no arm64 kernels are built in the $rel root" ;;
+	esac
+	(
+		flock 8
+		if ! aie_root_run "$rel" dpkg --print-foreign-architectures |
+			grep -qx arm64; then
+			aie_log "adding arm64 to the $rel root's dpkg"
+			aie_root_run "$rel" dpkg --add-architecture arm64 ||
+				aie_die "dpkg --add-architecture arm64 in the $rel root failed"
+			aie_sudo rm -f "$root/var/lib/apt/aie-updated"
+		fi
+		aie_root_apt "$rel" "$gcc" $AIE_ROOT_PKGS_ARM64
+	) 8>"$AIE_ROOTS/.$rel.lock" || exit 1
+}
+
+# aie_root_headers_arm64 RELEASE KREL: the kbuild tree of the arm64 kernel
+# KREL in the root of RELEASE: its -common headers and the amd64
+# linux-kbuild (which the tree's scripts link to) by the root's apt, the
+# arm64 headers by dpkg -x from the project's apt.
+aie_root_headers_arm64() {
+	local rel=$1 krel=$2 root=$AIE_ROOTS/$1 pkg=linux-headers-$2 deps tmp
+	deps=$(aie_apt apt-cache show "$pkg:arm64" 2>/dev/null |
+		sed -n '1,/^$/s/^Depends: //p' | tr ',|' '\n\n' |
+		sed -n 's/^ *\(linux-\(headers-[^ ]*-common\|kbuild-[^ ]*\)\).*/\1/p' |
+		sort -u) || aie_die "$pkg: not in the project's apt ($AIE_APT)"
+	[ "$(wc -w <<<"$deps")" = 2 ] ||
+		aie_die "$pkg: expected a -common and a linux-kbuild among its dependencies, got '$deps'"
+	aie_root_apt "$rel" $deps
+	[ -f "$root/usr/src/$pkg/Makefile" ] && return 0
+	tmp=$AIE_CACHE/kernels/$krel.hdr
+	aie_deb_extract "$pkg:arm64" "$tmp"
+	(
+		flock 8
+		[ -f "$root/usr/src/$pkg/Makefile" ] && exit 0
+		aie_sudo rm -rf "$root/usr/src/$pkg.new" &&
+			aie_sudo cp -a "$tmp/usr/src/$pkg" "$root/usr/src/$pkg.new" &&
+			aie_sudo mv "$root/usr/src/$pkg.new" "$root/usr/src/$pkg" ||
+			aie_die "cannot unpack $pkg into the $rel root"
+	) 8>"$AIE_ROOTS/.$rel.lock" || exit 1
 }
 
 # aie_deb_root DEB: the release whose compiler built the kernel of the

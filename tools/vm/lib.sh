@@ -45,48 +45,64 @@ aie_deps() {
 	aie_apt_install clang-14 libfuzzer-14-dev
 }
 
-# Fetch a Debian package's .deb into the cache and unpack it under $2.
+# Fetch a Debian package's .deb into the cache and unpack it under $2;
+# PKG:ARCH for another architecture's (busybox-static:arm64).
 aie_deb_extract() {
-	local pkg=$1 dest=$2 debs=$AIE_CACHE/debs deb
+	local pkg=$1 dest=$2 debs=$AIE_CACHE/debs deb glob
+	glob=${pkg%%:*}_*.deb
+	[ "$pkg" = "${pkg%%:*}" ] || glob=${pkg%%:*}_*_${pkg#*:}.deb
 	mkdir -p "$debs" "$dest"
-	deb=$(ls "$debs/${pkg}_"*.deb 2>/dev/null | head -n1 || true)
+	deb=$(ls "$debs/"$glob 2>/dev/null | head -n1 || true)
 	if [ -z "$deb" ]; then
 		aie_apt_update
 		(cd "$debs" && aie_apt apt-get download "$pkg" >&2) ||
 			aie_die "apt-get download $pkg failed"
-		deb=$(ls "$debs/${pkg}_"*.deb | head -n1)
+		deb=$(ls "$debs/"$glob | head -n1)
 	fi
 	[ -e "$dest/.extracted-$pkg" ] || { dpkg -x "$deb" "$dest" && touch "$dest/.extracted-$pkg"; } ||
 		aie_die "cannot unpack $deb"
 }
 
-# aie_kernel SPEC: set AIE_KREL, AIE_VMLINUZ, AIE_ROOT_REL (the release
+# aie_kernel SPEC: set AIE_KREL, AIE_ARCH, AIE_CROSS (the prefix of the
+# cross tools, or none), AIE_VMLINUZ, AIE_ROOT_REL (the release
 # whose root builds for it, kernels.sh), AIE_KDIR (its kbuild tree in that
 # root) and AIE_KDIR_HOST (the same seen from the host).
 #   A name of kernels.sh's table: Debian's kernel of that series and
 #   flavour, the newest the archive has, its headers installed in the
-#   root by the root's apt, its image unpacked into the cache; a path to
-#   linux-image-*.deb: that kernel, with the linux-headers deb of the same
+#   root by the root's apt (an arm64 kernel's unpacked there, the root
+#   given its cross compiler), its image unpacked into the cache; a path
+#   to linux-image-*.deb: that kernel, with the linux-headers deb of the same
 #   release beside it, unpacked into the root of the release whose
 #   compiler built it.
 aie_kernel() {
 	local spec=${1:-6.12} dir hdr img root
 	if aie_kernel_name "$spec"; then
 		aie_root "$AIE_ROOT_REL"
-		aie_root_apt "$AIE_ROOT_REL" "linux-headers-$AIE_KREL"
+		if [ "$AIE_ARCH" = arm64 ]; then
+			aie_root_arm64 "$AIE_ROOT_REL"
+			aie_root_headers_arm64 "$AIE_ROOT_REL" "$AIE_KREL"
+		else
+			aie_root_apt "$AIE_ROOT_REL" "linux-headers-$AIE_KREL"
+		fi
 		dir=$AIE_CACHE/kernels/$AIE_KREL
 		# vmlinuz is in linux-image-<rel>-unsigned up to 6.12, in
 		# linux-binary-<rel> from 7.x on (linux-image-<rel> is then the
 		# package that depends on it and on the modules)
 		for img in "linux-image-$AIE_KREL-unsigned" "linux-binary-$AIE_KREL" ""; do
 			[ -n "$img" ] || aie_die "no image package for $AIE_KREL"
+			[ "$AIE_ARCH" = arm64 ] && img=$img:arm64
 			aie_apt apt-cache show "$img" >/dev/null 2>&1 && break
 		done
 		aie_deb_extract "$img" "$dir"
 	else
 		case "$spec" in
 		*.deb) [ -f "$spec" ] || aie_die "no such kernel package: $spec" ;;
-		*) aie_die "KERNEL=$spec: expected 5.10, 6.1, 6.12, 6.12-rt, 6.12-cloud, 7 or a path to linux-image-*.deb" ;;
+		*) aie_die "KERNEL=$spec: expected 5.10, 6.1, 6.12, 6.12-rt, 6.12-cloud, 7, arm64-6.12, arm64-7 or a path to linux-image-*.deb" ;;
+		esac
+		case "$(dpkg-deb -f "$spec" Architecture)" in
+		amd64) AIE_ARCH=x86_64 ;;
+		arm64) AIE_ARCH=arm64 ;;
+		*) aie_die "$spec: neither amd64 nor arm64" ;;
 		esac
 		AIE_KREL=$(dpkg-deb -f "$spec" Package | sed 's/^linux-image-//')
 		dir=$AIE_CACHE/kernels/$AIE_KREL
@@ -94,6 +110,7 @@ aie_kernel() {
 		[ -n "$hdr" ] || aie_die "no linux-headers-${AIE_KREL}_*.deb beside $spec"
 		AIE_ROOT_REL=$(aie_deb_root "$hdr")
 		aie_root "$AIE_ROOT_REL"
+		[ "$AIE_ARCH" = x86_64 ] || aie_root_arm64 "$AIE_ROOT_REL"
 		root=$AIE_ROOTS/$AIE_ROOT_REL
 		# its kbuild tree alone: the deb's /lib would land on the
 		# root's merged /usr
@@ -117,6 +134,9 @@ aie_kernel() {
 	done
 	AIE_KDIR=/usr/src/linux-headers-$AIE_KREL
 	AIE_KDIR_HOST=$AIE_ROOTS/$AIE_ROOT_REL$AIE_KDIR
+	# the prefix of the root's tools that build for the guest
+	AIE_CROSS=
+	[ "$AIE_ARCH" = x86_64 ] || AIE_CROSS=aarch64-linux-gnu-
 	[ -f "$AIE_VMLINUZ" ] || aie_die "no $AIE_VMLINUZ"
 	[ -f "$AIE_KDIR_HOST/Makefile" ] || aie_die "no kbuild tree $AIE_KDIR_HOST"
 }
