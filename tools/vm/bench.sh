@@ -34,9 +34,11 @@ AIE_ALLOCPROF=$AIE_TOP/../shared/kernels/linux-image-6.12.117-allocprof_1_amd64.
 AIE_BENCH_OUT=$AIE_BUILD/bench
 
 # Build allocinfo_ext, the bench modules and benchload for $AIE_KDIR, and
-# pack them with the guest scripts.
+# pack them with the guest scripts. For arm64 benchload is cross-built
+# and the modules stripped by the root's cross binutils.
 aie_bench_build() {
-	local st ko
+	local st ko strip=(strip)
+	[ -z "$AIE_CROSS" ] || strip=(aie_root_run "$AIE_ROOT_REL" "${AIE_CROSS}strip")
 	AIE_OUT=$AIE_BUILD/$AIE_KREL-bench
 	st=$AIE_OUT/stage
 	rm -rf "$st" && mkdir -p "$st/aie"
@@ -44,11 +46,12 @@ aie_bench_build() {
 	aie_make -s -C "$AIE_TOP" clean KDIR="$AIE_KDIR" >/dev/null 2>&1 || true
 	aie_make -s -C "$AIE_TOP/tools/bench" clean KDIR="$AIE_KDIR" >/dev/null 2>&1 || true
 	aie_make -s -C "$AIE_TOP" KDIR="$AIE_KDIR" >&2 || aie_die "module build failed"
-	aie_make -s -C "$AIE_TOP/tools/bench" KDIR="$AIE_KDIR" >&2 ||
+	aie_make -s -C "$AIE_TOP/tools/bench" KDIR="$AIE_KDIR" modules >&2 &&
+		aie_make -s -C "$AIE_TOP/tools/bench" CC="${AIE_CROSS}gcc" benchload >&2 ||
 		aie_die "tools/bench build failed"
 	for ko in module/allocinfo_ext.ko tools/bench/aie_bench/aie_bench.ko \
 		tools/bench/aie_floor/aie_floor.ko; do
-		strip --strip-debug -o "$st/aie/$(basename "$ko")" "$AIE_TOP/$ko" ||
+		"${strip[@]}" --strip-debug -o "$st/aie/$(basename "$ko")" "$AIE_TOP/$ko" ||
 			aie_die "cannot copy $ko"
 	done
 	cp "$AIE_TOP/tools/bench/benchload" "$AIE_TOP/tools/vm/guest/"* "$st/aie/"

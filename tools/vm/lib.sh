@@ -37,7 +37,8 @@ aie_apt_install() {
 
 aie_deps() {
 	aie_apt_install make gcc libc6-dev bc flex bison libelf-dev cpio gzip \
-		rsync xz-utils qemu-system-x86 busybox-static linux-source-6.12
+		rsync xz-utils qemu-system-x86 qemu-system-arm busybox-static \
+		linux-source-6.12
 	# tools/allocinfo-ext (static too, for the guest) and its host tests
 	aie_apt_install libdw-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev libncurses-dev \
 		binutils python3 curl tmux chromium prometheus prometheus-node-exporter
@@ -173,12 +174,15 @@ aie_build() {
 	AIE_OUT=$AIE_BUILD/$AIE_KREL
 	st=$AIE_OUT/stage
 	rm -rf "$st" "$AIE_OUT/ksft" && mkdir -p "$st/kselftest" "$AIE_OUT/ksft"
-	aie_log "building for $AIE_KREL"
+	aie_log "building for $AIE_KREL ($AIE_ARCH)"
 	aie_make -s -C "$AIE_TOP" clean KDIR="$AIE_KDIR" >/dev/null 2>&1 || true
 	aie_make -s -C "$AIE_TOP" KDIR="$AIE_KDIR" AIE_WERROR=y >&2 ||
 		aie_die "module build failed"
+	# lib.mk's CC is $(CROSS_COMPILE)gcc; the helper module's kbuild
+	# takes the kernel's own from its .kernelvariables
 	aie_make -s -C "$AIE_TOP/selftests/allocinfo_ext" KSFT_DIR="$ksft" \
 		KDIR="$AIE_KDIR" OUTPUT="$AIE_OUT/ksft" \
+		${AIE_CROSS:+CROSS_COMPILE=$AIE_CROSS} \
 		INSTALL_PATH="$st/kselftest/allocinfo_ext" install >&2 ||
 		aie_die "selftest build failed"
 	cp "$ksft/run_kselftest.sh" "$st/kselftest/"
@@ -190,12 +194,38 @@ aie_build() {
 		make -s -C "$AIE_TOP/tools/allocinfo-ext" allocinfo-ext.static \
 			tests/unit >&2 ||
 		aie_die "tools/allocinfo-ext build failed"
-	cp "$AIE_TOP/tools/allocinfo-ext/allocinfo-ext.static" \
-		"$st/kselftest/allocinfo_ext/allocinfo-ext"
+	aie_tool_static "$st/kselftest/allocinfo_ext/allocinfo-ext"
 	mkdir -p "$st/aie"
 	cp "$AIE_TOP/module/allocinfo_ext.ko" "$st/aie/"
 	cp "$AIE_TOP/tools/vm/guest/"* "$st/aie/"
 	aie_allocator_functions > "$st/aie/allocator-functions"
+}
+
+# aie_tool_static DEST: the static allocinfo-ext for the guest, as DEST:
+# the host's; for arm64, cross-built in the bookworm root whatever the
+# kernel (trixie's libdw.a and libelf.a, elfutils 0.192, call libeu's
+# eu_tsearch and do not carry it), in a copy of its sources under
+# $AIE_OUT/tool (the tree's objects are the host's).
+aie_tool_static() {
+	local src=$AIE_OUT/tool rel=bookworm
+	if [ -z "$AIE_CROSS" ]; then
+		cp "$AIE_TOP/tools/allocinfo-ext/allocinfo-ext.static" "$1"
+		return
+	fi
+	if [ "$AIE_ROOT_REL" != "$rel" ]; then
+		aie_root "$rel"
+		aie_root_arm64 "$rel"
+	fi
+	mkdir -p "$src/module" "$src/tools/allocinfo-ext"
+	rsync -a --delete "$AIE_TOP/include" "$src/" &&
+		rsync -a --delete "$AIE_TOP/module/lib" "$src/module/" &&
+		rsync -a --delete --exclude='*.o' --exclude=/allocinfo-ext \
+			--exclude='*.static' --exclude=/tests/unit \
+			"$AIE_TOP/tools/allocinfo-ext/" "$src/tools/allocinfo-ext/" &&
+		aie_root_run "$rel" make -s -C "$src/tools/allocinfo-ext" \
+			CC="${AIE_CROSS}gcc" allocinfo-ext.static >&2 &&
+		cp "$src/tools/allocinfo-ext/allocinfo-ext.static" "$1" ||
+		aie_die "tools/allocinfo-ext build for $AIE_ARCH failed"
 }
 
 # The function names module/core/callers.c lists as allocator-internal or
@@ -241,11 +271,20 @@ aie_host_tests() {
 	rm -f "$out.part"
 }
 
-# Pack $AIE_OUT/stage with busybox and the guest init into an initramfs.
+# Pack $AIE_OUT/stage with busybox and the guest init into an initramfs:
+# the host's busybox, busybox-static:arm64 (through the project's apt)
+# for arm64.
 aie_initramfs() {
-	local st=$AIE_OUT/stage
+	local st=$AIE_OUT/stage bb=/bin/busybox
 	mkdir -p "$st/bin" "$st/dev" "$st/proc" "$st/sys" "$st/tmp" "$st/root"
-	cp /bin/busybox "$st/bin/busybox"
+	if [ "$AIE_ARCH" = arm64 ]; then
+		aie_deb_extract busybox-static:arm64 "$AIE_CACHE/busybox-arm64"
+		# /bin until bookworm, /usr/bin from trixie on
+		for bb in "$AIE_CACHE/busybox-arm64/"{usr/,}bin/busybox; do
+			[ -f "$bb" ] && break
+		done
+	fi
+	cp "$bb" "$st/bin/busybox"
 	ln -sf busybox "$st/bin/sh"
 	cp "$AIE_TOP/tools/vm/guest/init" "$st/init"
 	chmod +x "$st/init"
@@ -287,19 +326,40 @@ aie_vm_limit() {
 # being unregistered (1 run in 5 of the suite): a vCPU ran a stale
 # translation holding the transient int3 after text_poke_bp() had finished
 # and serialised every CPU. The vCPUs still interleave on one thread.
+#
+# arm64: the virt board, whose one UART (ttyAMA0) takes the kernel log;
+# the test output goes through a virtio console (hvc0). pauth-impdef:
+# QEMU 7.2's default, the architected QARMA5, takes up to half the time
+# under TCG. -cpu max has FEAT_LPA2: Debian's arm64 kernels (VA_BITS=52)
+# then use 52-bit addresses; lpa2=off makes them fall back to 48, which
+# is what arm64-6.12 boots with (AIE_KVA, kernels.sh; AIE_VA_BITS
+# overrides it), so that both layouts are tested.
 aie_boot() {
-	local mode=$1 limit=${2:-900} append mem
+	local mode=$1 limit=${2:-900} append mem qemu va=
 	mem=$(aie_vm_mem)
-	append="console=ttyS0 no5lvl panic=-1 kfence.sample_interval=0 aie.mode=$mode ${AIE_APPEND:-}"
 	rm -f "$AIE_OUT/console.log" "$AIE_OUT/output.log"
-	aie_log "booting $AIE_KREL (mode $mode, $mem, limit ${limit}s)"
-	timeout --foreground "$limit" qemu-system-x86_64 -accel "${AIE_ACCEL:-tcg,thread=single}" -cpu max \
+	if [ "$AIE_ARCH" = arm64 ]; then
+		va=${AIE_VA_BITS:-${AIE_KVA:-52}}
+		append="console=ttyAMA0"
+		qemu=(qemu-system-aarch64 -M virt
+			-cpu "max,pauth-impdef=on$([ "$va" = 48 ] && echo ,lpa2=off)"
+			-serial "file:$AIE_OUT/console.log"
+			-device virtio-serial-pci
+			-chardev "file,id=aieout,path=$AIE_OUT/output.log"
+			-device virtconsole,chardev=aieout)
+	else
+		append="console=ttyS0 no5lvl"
+		qemu=(qemu-system-x86_64 -cpu max
+			-serial "file:$AIE_OUT/console.log"
+			-serial "file:$AIE_OUT/output.log")
+	fi
+	append="$append panic=-1 kfence.sample_interval=0 aie.mode=$mode ${AIE_APPEND:-}"
+	aie_log "booting $AIE_KREL (mode $mode, $mem, ${va:+$va-bit VA, }limit ${limit}s)"
+	timeout --foreground "$limit" "${qemu[@]}" -accel "${AIE_ACCEL:-tcg,thread=single}" \
 		-smp "${AIE_VM_CPUS:-2}" -m "$mem" \
 		-nodefaults -no-reboot -display none -monitor none \
 		-kernel "$AIE_VMLINUZ" -initrd "$AIE_OUT/initramfs.cpio.gz" \
-		-append "$append" ${AIE_QEMU_EXTRA:-} \
-		-serial "file:$AIE_OUT/console.log" \
-		-serial "file:$AIE_OUT/output.log" </dev/null
+		-append "$append" ${AIE_QEMU_EXTRA:-} </dev/null
 }
 
 # The acceptance subset, the test programs every kernel of the matrix runs
