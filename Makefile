@@ -18,6 +18,9 @@
 #                        environment, on every kernel, as check-all
 #   make check-all       make check on the kernels of CI's list and on
 #                        every linux-image-*.deb in ../shared/kernels
+#   make smoke           no module: boot KERNEL, run every test program
+#                        and allocinfo-ext once (they start, built for the
+#                        guest's architecture); say the boot's time
 #   make bench           time the allocators in a VM (icount) with and
 #                        without allocinfo_ext; print the tables of
 #                        Documentation/benchmarks.rst
@@ -34,9 +37,9 @@
 #   make clean
 #
 # KDIR defaults to the running kernel's build tree. KERNEL selects the
-# kernel for run, check and bench: 5.10, 6.1, 6.12 (default), 6.12-rt,
-# 6.12-cloud, 7 (Debian's newest of each, tools/vm/kernels.sh), or a path
-# to a linux-image-*.deb with its linux-headers-*.deb beside it.
+# kernel for run, check, smoke and bench: 5.10, 6.1, 6.12 (default),
+# 6.12-rt, 6.12-cloud, 7 (Debian's newest of each, tools/vm/kernels.sh),
+# or a path to a linux-image-*.deb with its linux-headers-*.deb beside it.
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 KERNEL ?= 6.12
@@ -44,7 +47,7 @@ PREFIX ?= /usr/local
 INSTALL_MOD_PATH ?= $(DESTDIR)
 
 .PHONY: all modules tools install install-module install-tools clean \
-	check check-all stress dkms-check run bench bench-profile bench-bcc kdir
+	check check-all smoke stress dkms-check run bench bench-profile bench-bcc kdir
 
 all: modules
 
@@ -96,6 +99,11 @@ check:
 
 check-all:
 	tools/vm/check-all.sh
+
+# The VM alone on KERNEL: no module, no host-side tests.
+smoke:
+	KERNEL=$(KERNEL) AIE_CHECK_ONE=1 AIE_HOST_TESTS=0 AIE_MODE=smoke \
+	tools/vm/check.sh
 
 # stress_test alone, on 4 vCPUs, for 5 minutes of storms, 5 more through
 # one counter slot, and 100 load/unload cycles under storm (make check

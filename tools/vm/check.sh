@@ -18,7 +18,8 @@
 # gives the acceptance subset, AIE_ACCEPT_TESTS in lib.sh, to most
 # kernels). AIE_HOST_TESTS=0 skips the host-side tests (check-all.sh runs them
 # once); AIE_TIMEOUT bounds each boot (900 s, 3600 s for a KASAN kernel);
-# AIE_VM_MEM sets the guest's memory.
+# AIE_VM_MEM sets the guest's memory. AIE_MODE=smoke (make smoke) builds
+# no module and runs each test program once, to list its tests.
 #
 # Everything before the boots (packages, unpacking, the builds in the
 # source tree, the host-side tests) runs under a lock on

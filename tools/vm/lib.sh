@@ -168,21 +168,26 @@ aie_ksft_sources() {
 }
 
 # Build the module, the helper module and the kselftests for $AIE_KDIR and
-# install them into a kselftest tree at $AIE_OUT/stage/kselftest.
+# install them into a kselftest tree at $AIE_OUT/stage/kselftest. The
+# smoke mode (AIE_MODE=smoke) builds the programs alone, no module.
 aie_build() {
-	local ksft=$AIE_KSFT/tools/testing/selftests st
+	local ksft=$AIE_KSFT/tools/testing/selftests st nomod=()
 	AIE_OUT=$AIE_BUILD/$AIE_KREL
 	st=$AIE_OUT/stage
 	rm -rf "$st" "$AIE_OUT/ksft" && mkdir -p "$st/kselftest" "$AIE_OUT/ksft"
 	aie_log "building for $AIE_KREL ($AIE_ARCH)"
-	aie_make -s -C "$AIE_TOP" clean KDIR="$AIE_KDIR" >/dev/null 2>&1 || true
-	aie_make -s -C "$AIE_TOP" KDIR="$AIE_KDIR" AIE_WERROR=y >&2 ||
-		aie_die "module build failed"
+	if [ "${AIE_MODE:-}" = smoke ]; then
+		nomod=(TEST_GEN_MODS_DIR= TEST_FILES=)
+	else
+		aie_make -s -C "$AIE_TOP" clean KDIR="$AIE_KDIR" >/dev/null 2>&1 || true
+		aie_make -s -C "$AIE_TOP" KDIR="$AIE_KDIR" AIE_WERROR=y >&2 ||
+			aie_die "module build failed"
+	fi
 	# lib.mk's CC is $(CROSS_COMPILE)gcc; the helper module's kbuild
 	# takes the kernel's own from its .kernelvariables
 	aie_make -s -C "$AIE_TOP/selftests/allocinfo_ext" KSFT_DIR="$ksft" \
 		KDIR="$AIE_KDIR" OUTPUT="$AIE_OUT/ksft" \
-		${AIE_CROSS:+CROSS_COMPILE=$AIE_CROSS} \
+		${AIE_CROSS:+CROSS_COMPILE=$AIE_CROSS} "${nomod[@]}" \
 		INSTALL_PATH="$st/kselftest/allocinfo_ext" install >&2 ||
 		aie_die "selftest build failed"
 	cp "$ksft/run_kselftest.sh" "$st/kselftest/"
@@ -196,7 +201,7 @@ aie_build() {
 		aie_die "tools/allocinfo-ext build failed"
 	aie_tool_static "$st/kselftest/allocinfo_ext/allocinfo-ext"
 	mkdir -p "$st/aie"
-	cp "$AIE_TOP/module/allocinfo_ext.ko" "$st/aie/"
+	[ ${#nomod[@]} -gt 0 ] || cp "$AIE_TOP/module/allocinfo_ext.ko" "$st/aie/"
 	cp "$AIE_TOP/tools/vm/guest/"* "$st/aie/"
 	aie_allocator_functions > "$st/aie/allocator-functions"
 }
