@@ -18,6 +18,7 @@
 #                        environment, on every kernel, as check-all
 #   make check-all       make check on the kernels of CI's list and on
 #                        every linux-image-*.deb in ../shared/kernels
+#                        (AIE_CHECK_ARM64=1: and on the arm64 kernels)
 #   make smoke           no module: boot KERNEL, run every test program
 #                        and allocinfo-ext once (they start, built for the
 #                        guest's architecture); say the boot's time
@@ -38,8 +39,10 @@
 #
 # KDIR defaults to the running kernel's build tree. KERNEL selects the
 # kernel for run, check, smoke and bench: 5.10, 6.1, 6.12 (default),
-# 6.12-rt, 6.12-cloud, 7 (Debian's newest of each, tools/vm/kernels.sh),
-# or a path to a linux-image-*.deb with its linux-headers-*.deb beside it.
+# 6.12-rt, 6.12-cloud, 7, arm64-6.12, arm64-7 (Debian's newest of each,
+# tools/vm/kernels.sh; arm64 ones cross-built and booted on
+# qemu-system-aarch64), or a path to a linux-image-*.deb with its
+# linux-headers-*.deb beside it.
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 KERNEL ?= 6.12

@@ -5,6 +5,8 @@
 # test kernel of ../shared/kernels:
 #
 #   6.12 6.1 5.10 7 6.12-rt 6.12-cloud
+#   arm64-6.12 arm64-7, with AIE_CHECK_ARM64=1 only (until the module
+#           builds for arm64, issue #31)
 #   ../shared/kernels/linux-image-*.deb and ../shared/kernels/*/linux-image-*.deb,
 #           each with the linux-headers deb beside it: the allocprof and
 #           debug 6.12 test kernels, the 7.3 allocprof one (a KASAN kernel
@@ -39,6 +41,7 @@ if [ -n "${AIE_CHECK_KERNELS:-}" ]; then
 	read -r -a kernels <<<"$AIE_CHECK_KERNELS"
 else
 	kernels=(6.12 6.1 5.10 7 6.12-rt 6.12-cloud)
+	[ "${AIE_CHECK_ARM64:-0}" = 0 ] || kernels+=(arm64-6.12 arm64-7)
 	while IFS= read -r deb; do
 		kernels+=("$deb")
 	done < <(ls "$SHARED"/linux-image-*.deb "$SHARED"/*/linux-image-*.deb \
