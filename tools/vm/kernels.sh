@@ -51,7 +51,7 @@ AIE_ROOT_STAMP=.aie-root-1
 # of its release (aie_root_arm64).
 AIE_ROOT_PKGS_ARM64="gcc-aarch64-linux-gnu libc6-dev:arm64 libdw-dev:arm64
 	libelf-dev:arm64 zlib1g-dev:arm64 liblzma-dev:arm64 libbz2-dev:arm64
-	libzstd-dev:arm64"
+	libzstd-dev:arm64 libncurses-dev:arm64"
 AIE_ARCH=x86_64
 
 # aie_host_mirror SUITE: the URI the host's apt sources give for SUITE.
