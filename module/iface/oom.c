@@ -3,10 +3,10 @@
  * oom.c - the call sites holding the most live bytes, in the kernel log at
  * every OOM kill, global or in a memory cgroup: what a kernel built with
  * CONFIG_MEM_ALLOC_PROFILING adds to its OOM report (show_mem(), global
- * OOMs only), in the shape of /proc/allocinfo_ext's rows:
+ * OOMs only), as rows of /proc/allocinfo_ext:
  *
  *   allocinfo_ext: oom: victim <comm> (<pid>): top <n> of <sites> sites, <bytes> live bytes:
- *   allocinfo_ext: <live bytes> <live calls> <tag> type:<type>
+ *   allocinfo_ext: <row>
  *
  * The report hangs on the oom:mark_victim tracepoint, which fires once for
  * each task an OOM marks as its victim (mark_oom_victim()), from the
@@ -47,8 +47,7 @@
 
 struct aie_oom_row {
 	u32 idx;
-	s64 bytes;
-	s64 calls;
+	struct aie_site_sums s;
 };
 
 static struct tracepoint *aie_oom_tp;
@@ -69,18 +68,21 @@ static void aie_oom_keep(const struct aie_oom_row *r, unsigned int top,
 	unsigned int i = *n;
 
 	if (i == top) {
-		if (r->bytes <= aie_oom_rows[top - 1].bytes)
+		if (r->s.live_bytes <= aie_oom_rows[top - 1].s.live_bytes)
 			return;
 		i--;
 	} else {
 		(*n)++;
 	}
-	for (; i && aie_oom_rows[i - 1].bytes < r->bytes; i--)
+	for (; i && aie_oom_rows[i - 1].s.live_bytes < r->s.live_bytes; i--)
 		aie_oom_rows[i] = aie_oom_rows[i - 1];
 	aie_oom_rows[i] = *r;
 }
 
-/* One row, built in aie_oom_buf as a /proc/allocinfo_ext row starts. */
+/*
+ * One row, built in aie_oom_buf as /proc/allocinfo_ext builds it, the
+ * site's peak raised to its live bytes as a read of the table does.
+ */
 static void aie_oom_row_print(const struct aie_oom_row *r)
 {
 	struct seq_file m = {
@@ -93,13 +95,13 @@ static void aie_oom_row_print(const struct aie_oom_row *r)
 
 	aie_site_name(site, sym);
 	aie_line_start(&l, &m);
-	aie_line_s64(&l, r->bytes, 12);
+	aie_line_s64(&l, r->s.live_bytes, 12);
 	aie_line_char(&l, ' ');
-	aie_line_s64(&l, r->calls, 8);
+	aie_line_u64(&l, r->s.live_calls, 8);
 	aie_line_char(&l, ' ');
 	aie_row_tag_named(&l, site, sym);
-	aie_line_lit(&l, " type:");
-	aie_line_str(&l, aie_type_names[site->type]);
+	aie_row_fields(&l, site, &r->s,
+		       aie_site_peak(r->idx, r->s.live_bytes));
 	/* A row too long for the buffer (a long file name) is cut short. */
 	aie_oom_buf[min(l.len, l.size)] = '\0';
 	pr_notice("%s\n", aie_oom_buf);
@@ -110,7 +112,6 @@ static void aie_oom_report(struct task_struct *victim)
 	unsigned int top = min_t(unsigned int, aie_oom_top, AIE_OOM_TOP_MAX);
 	unsigned int i, n = 0, shown = 0;
 	u32 idx, nr = aie_sites_nr();
-	struct aie_site_sums s;
 	struct aie_oom_row r;
 	struct aie_site *site;
 	s64 live = 0;
@@ -119,14 +120,12 @@ static void aie_oom_report(struct task_struct *victim)
 		site = aie_site_at(idx);
 		if (!site || !aie_row_shown(site))
 			continue;
-		aie_site_sum(idx, &s);
+		aie_site_sum(idx, &r.s);
 		shown++;
-		live += s.live_bytes;
-		if (s.live_bytes <= 0)
+		live += r.s.live_bytes;
+		if (r.s.live_bytes <= 0)
 			continue;
 		r.idx = idx;
-		r.bytes = s.live_bytes;
-		r.calls = s.live_calls;
 		aie_oom_keep(&r, top, &n);
 	}
 	pr_notice("oom: victim %s (%d): top %u of %u sites, %lld live bytes:\n",

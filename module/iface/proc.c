@@ -97,24 +97,7 @@ static int allocinfo_ext_show(struct seq_file *m, void *v)
 	aie_line_u64(&l, s.live_calls, 8);
 	aie_line_char(&l, ' ');
 	aie_row_tag(&l, site, m->private);
-	aie_line_lit(&l, " type:");
-	aie_line_str(&l, aie_type_names[site->type]);
-	aie_line_lit(&l, " slack:");
-	aie_line_s64(&l, s.live_slack, 0);
-	aie_line_lit(&l, " total_calls:");
-	aie_line_s64(&l, s.total_calls, 0);
-	aie_line_lit(&l, " total_bytes:");
-	aie_line_s64(&l, s.total_bytes, 0);
-	aie_line_lit(&l, " peak:");
-	aie_line_s64(&l, peak, 0);
-	aie_line_lit(&l, " failed:");
-	aie_line_s64(&l, atomic64_read(&site->failed), 0);
-	aie_line_lit(&l, " accounted:");
-	aie_line_s64(&l, s.live_accounted, 0);
-	if (test_bit(AIE_SITE_DISABLED, &site->flags))
-		aie_line_lit(&l, " disabled");
-	if (test_bit(AIE_SITE_UNLOADED, &site->flags))
-		aie_line_lit(&l, " unloaded");
+	aie_row_fields(&l, site, &s, peak);
 	aie_line_char(&l, '\n');
 	aie_line_end(&l);
 	return 0;

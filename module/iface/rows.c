@@ -42,6 +42,34 @@ bool aie_row_shown(struct aie_site *site)
 }
 
 /*
+ * What follows a row's tag: " type:%s slack:%lld total_calls:%lld
+ * total_bytes:%lld peak:%lld failed:%lld accounted:%lld[ disabled][
+ * unloaded]" (proc.c, and oom.c's report).
+ */
+void aie_row_fields(struct aie_line *l, struct aie_site *site,
+		    const struct aie_site_sums *s, s64 peak)
+{
+	aie_line_lit(l, " type:");
+	aie_line_str(l, aie_type_names[site->type]);
+	aie_line_lit(l, " slack:");
+	aie_line_s64(l, s->live_slack, 0);
+	aie_line_lit(l, " total_calls:");
+	aie_line_s64(l, s->total_calls, 0);
+	aie_line_lit(l, " total_bytes:");
+	aie_line_s64(l, s->total_bytes, 0);
+	aie_line_lit(l, " peak:");
+	aie_line_s64(l, peak, 0);
+	aie_line_lit(l, " failed:");
+	aie_line_s64(l, atomic64_read(&site->failed), 0);
+	aie_line_lit(l, " accounted:");
+	aie_line_s64(l, s->live_accounted, 0);
+	if (test_bit(AIE_SITE_DISABLED, &site->flags))
+		aie_line_lit(l, " disabled");
+	if (test_bit(AIE_SITE_UNLOADED, &site->flags))
+		aie_line_lit(l, " unloaded");
+}
+
+/*
  * A site's tag, as its row shows it (proc.c, lifetimes.c), named in @sym
  * as a reader names it (aie_site_name_read()).
  */

@@ -8,6 +8,7 @@
 #include "aie.h"
 
 struct aie_line;
+struct aie_site_sums;
 struct aie_sym;
 
 extern const char * const aie_type_names[];
@@ -15,6 +16,8 @@ extern const char * const aie_type_names[];
 bool aie_row_shown(struct aie_site *site);
 void aie_row_tag(struct aie_line *l, struct aie_site *site,
 		 struct aie_sym *sym);
+void aie_row_fields(struct aie_line *l, struct aie_site *site,
+		    const struct aie_site_sums *s, s64 peak);
 void aie_row_tag_named(struct aie_line *l, struct aie_site *site,
 		       const struct aie_sym *sym);
 

@@ -4,8 +4,9 @@
  * cgroup's (the helper allocates accounted objects in a small cgroup
  * until its OOM killer kills the task) and the whole machine's (the
  * helper holds most of memory, a task of the test fills the rest). The
- * report names the helper's site first, with exactly the live bytes and
- * calls it held when the OOM happened, and the module counts on after.
+ * report names the helper's site first, in a row as the table's, with
+ * exactly the live bytes and calls it held when the OOM happened; and the
+ * module counts on after.
  *
  * Each OOM is bracketed in the kernel log by "aie-expect-oom: begin" and
  * "aie-expect-oom: end": check.sh lets the stack dump of the OOM killer's
@@ -175,6 +176,9 @@ TEST_F(oom, memcg)
 	EXPECT_STREQ("slab", r.first.type);
 	EXPECT_EQ(before, (long long)r.first.calls);
 	EXPECT_EQ(before * 16384, r.first.bytes);
+	EXPECT_EQ(before, r.first.total_calls);
+	EXPECT_EQ(before * 16384, r.first.peak);
+	EXPECT_EQ(0, r.first.slack);
 	EXPECT_EQ(1, aie_stat("oom_reports"));
 	EXPECT_EQ(0, counts_after());
 
@@ -244,6 +248,9 @@ TEST_F(oom, global)
 	EXPECT_STREQ("page", r.first.type);
 	EXPECT_EQ(held, (long long)r.first.calls);
 	EXPECT_EQ(held << 20, r.first.bytes);
+	EXPECT_EQ(held, r.first.total_calls);
+	EXPECT_EQ(held << 20, r.first.total_bytes);
+	EXPECT_EQ(0, r.first.slack);
 	EXPECT_EQ(1, aie_stat("oom_reports"));
 	EXPECT_EQ(0, counts_after());
 }
