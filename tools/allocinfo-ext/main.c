@@ -113,7 +113,8 @@ static void usage(FILE *f)
 
 	fprintf(f, "Usage: %s COMMAND [OPTIONS] [ARGS]\n\n"
 		"Per-call-site kernel memory, from /proc/allocinfo_ext (the allocinfo_ext\n"
-		"module), /proc/allocinfo (CONFIG_MEM_ALLOC_PROFILING) or a snapshot file.\n"
+		"module), /proc/allocinfo (CONFIG_MEM_ALLOC_PROFILING), a snapshot file or\n"
+		"a saved kernel log (its last OOM report).\n"
 		"FILE and SOURCE default to /proc/allocinfo_ext, else /proc/allocinfo.\n\n"
 		"Commands:\n", AIE_TOOL_NAME);
 	for (i = 0; i < ARRAY_SIZE(commands); i++) {

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oomlog.h"
 #include "table.h"
 #include "util.h"
 
@@ -312,13 +313,47 @@ static int parse_line(struct parse_ctx *p, const char *line, size_t len,
 	return ret;
 }
 
+/* Whether @text's first line that is neither empty nor '#' is a version. */
+static bool starts_as_table(const char *text, size_t len)
+{
+	const char *line = text, *nl;
+	char *copy;
+	bool yes;
+
+	for (; line < text + len; line = nl + 1) {
+		nl = memchr(line, '\n', text + len - line);
+		if (!nl)
+			nl = text + len;
+		if (nl == line || line[0] == '#' || line[0] == '\r')
+			continue;
+		copy = xstrndup(line, nl - line);
+		copy[strcspn(copy, "\r")] = '\0';
+		yes = is_version_line(copy);
+		free(copy);
+		return yes;
+	}
+	return false;
+}
+
 int table_parse(struct table *t, const char *name, char *text, size_t len)
 {
 	struct parse_ctx p = { .t = t, .lineno = 0 };
 	bool have_version = false;
-	const char *line = text, *nl, *end;
+	const char *line, *nl, *end;
+	size_t oom_len;
+	char *oom;
 	int ret;
 
+	/* A saved kernel log: its last OOM report (oomlog.c) */
+	if (!starts_as_table(text, len)) {
+		oom = oomlog_table(text, len, &oom_len);
+		if (oom) {
+			free(text);
+			text = oom;
+			len = oom_len;
+		}
+	}
+	line = text;
 	memset(t, 0, sizeof(*t));
 	t->name = xstrdup(name);
 	t->raw = text;

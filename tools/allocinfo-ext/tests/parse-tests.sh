@@ -27,6 +27,8 @@ parse_tests() {
 
 	expect_out "parse: allocinfo_ext rows, every field" \
 		"$EXP/ext-a.csv" "$TOOL" export -f csv ext-a.txt
+	expect_out "parse: a saved kernel log, its last OOM report's rows" \
+		"$EXP/oom-dmesg.csv" "$TOOL" export -f csv oom-dmesg.txt
 	expect_out "parse: /proc/allocinfo rows, trailing space, later kernels' key:value" \
 		"$EXP/kernel.csv" "$TOOL" export -f csv kernel.txt
 	expect_out "parse: the kernel's 2.0 rows (7.3), accurate:no skipped" \
