@@ -18,6 +18,7 @@
 #include "aie.h"
 #include "core/pagemap.h"
 #include "core/params.h"
+#include "core/slabmap.h"
 #include "hooks.h"
 #include "page.h"
 #include "percpu.h"
@@ -96,13 +97,25 @@ static bool aie_hook_wanted(enum aie_type type)
  * and shows as absent too. Each family attaches its free hooks before its
  * allocation hooks.
  */
+/*
+ * Whether the slab map was wanted and cannot be had: the object map keeps
+ * long tags (tags2: arm64's 48 or 52 address bits, or x86-64 with 5-level
+ * paging or fewer than 2^20 slots), which only the general path serves,
+ * where the slab map is not looked at. Set at init.
+ */
+static bool aie_slabmap_absent;
+
 int aie_hooks_register(void)
 {
 	int ret;
 
-	if (aie_slabmap_param && !aie_track_slow())
+	if (aie_slabmap_param && !aie_track_slow()) {
 		aie_slab_pages_register(aie_max_objects,
 					aie_hook_wanted(AIE_TYPE_PAGE));
+	} else if (aie_slabmap_param && !aie_lifetimes_param) {
+		aie_slabmap_absent = true;
+		pr_warn("slab map absent: the object map keeps long tags on this kernel, which only its general path serves\n");
+	}
 	ret = aie_slab_hooks_register();
 	if (ret) {
 		aie_slab_pages_unregister();
@@ -208,6 +221,14 @@ static const char *aie_hook_state(bool hooked)
 }
 
 /* The hooks' lines of /proc/allocinfo_ext_stats. */
+/* The stats file's "slab_map": on, off (slabmap=0, lifetimes=1), absent. */
+const char *aie_hooks_slabmap_state(void)
+{
+	if (aie_slabmap_capacity())
+		return "on";
+	return aie_slabmap_absent ? "absent" : "off";
+}
+
 void aie_hooks_show(struct seq_file *m)
 {
 	seq_printf(m, "bulk_free_hook %s\n",

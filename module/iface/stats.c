@@ -53,7 +53,7 @@ int aie_stats_show(struct seq_file *m, void *v)
 		   aie_objmap_count(&aie_weights));
 	seq_printf(m, "weight_capacity %lu\n",
 		   aie_objmap_capacity(&aie_weights));
-	seq_printf(m, "slab_map %s\n", aie_slabmap_capacity() ? "on" : "off");
+	seq_printf(m, "slab_map %s\n", aie_hooks_slabmap_state());
 	aie_stat_show(m, "slab_map_objects", slab_records);
 	seq_printf(m, "slab_map_capacity %lu\n", aie_slabmap_capacity());
 	seq_printf(m, "slab_map_blocks %u\n", aie_slabmap_blocks());
