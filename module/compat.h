@@ -428,6 +428,11 @@ static inline void *aie_kmemdup_array(const void *src, size_t n, size_t size)
 #define pde_data(inode)		PDE_DATA(inode)
 #endif
 
+/* 7.3: /proc/allocinfo's ioctls, which iface/ioctl.c's must equal. */
+#if !AIE_KERNEL_BEFORE(7, 3, 0)
+#define AIE_HAVE_ALLOCINFO_UAPI
+#endif
+
 /*
  * Return probes: get_kretprobe() since 5.11 (ri->rp before), and
  * get_kretprobe_retaddr() since 5.18 (ri->ret_addr before).
