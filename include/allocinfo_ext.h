@@ -28,8 +28,10 @@
  * 1.1: a site whose module unloaded ends its row with the word "unloaded".
  * 1.2: accounted:<bytes> after failed:, live bytes accounted to a memory
  *      cgroup.
+ * 1.3: a site whose counts the module knows to be inexact ends its row
+ *      with the word "accurate:no".
  */
-#define AIE_FORMAT_VERSION	"1.2"
+#define AIE_FORMAT_VERSION	"1.3"
 #define AIE_HEADER_LINE1	"allocinfo_ext - version: " AIE_FORMAT_VERSION
 #define AIE_HEADER_LINE2	"#     <size>  <calls> <tag info> [key:value ...]"
 

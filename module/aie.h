@@ -51,6 +51,7 @@ enum {
 	AIE_SITE_UNLOADED,	/* its module is gone: named by ->name */
 	AIE_SITE_CAPTURE_SEEN,	/* capture.c decided on it */
 	AIE_SITE_CAPTURE,	/* capture.c records its stacks */
+	AIE_SITE_INEXACT,	/* lost an event: "accurate:no" (track.h) */
 };
 
 /* Site flags that take an allocation off the hooks' fast paths. */

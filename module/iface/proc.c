@@ -71,7 +71,7 @@ static void allocinfo_ext_stop(struct seq_file *m, void *v)
 /*
  * One row, built in place (line.h): "%12lld %8llu <tag> type:%s
  * slack:%lld total_calls:%lld total_bytes:%lld peak:%lld failed:%lld
- * accounted:%lld[ disabled][ unloaded]".
+ * accounted:%lld[ disabled][ unloaded][ accurate:no]".
  */
 static int allocinfo_ext_show(struct seq_file *m, void *v)
 {

@@ -44,7 +44,7 @@ bool aie_row_shown(struct aie_site *site)
 /*
  * What follows a row's tag: " type:%s slack:%lld total_calls:%lld
  * total_bytes:%lld peak:%lld failed:%lld accounted:%lld[ disabled][
- * unloaded]" (proc.c, and oom.c's report).
+ * unloaded][ accurate:no]" (proc.c, and oom.c's report).
  */
 void aie_row_fields(struct aie_line *l, struct aie_site *site,
 		    const struct aie_site_sums *s, s64 peak)
@@ -67,6 +67,18 @@ void aie_row_fields(struct aie_line *l, struct aie_site *site,
 		aie_line_lit(l, " disabled");
 	if (test_bit(AIE_SITE_UNLOADED, &site->flags))
 		aie_line_lit(l, " unloaded");
+	if (!aie_row_accurate(site))
+		aie_line_lit(l, " accurate:no");
+}
+
+/*
+ * Whether a site's counts are exact as far as the module knows: not when
+ * it lost an allocation it could not track (track.h's aie_site_lost()).
+ * Its row then says "accurate:no" (proc.c), and its ioctl row accurate 0.
+ */
+bool aie_row_accurate(const struct aie_site *site)
+{
+	return !test_bit(AIE_SITE_INEXACT, &site->flags);
 }
 
 /*

@@ -14,6 +14,7 @@ struct aie_sym;
 extern const char * const aie_type_names[];
 
 bool aie_row_shown(struct aie_site *site);
+bool aie_row_accurate(const struct aie_site *site);
 void aie_row_tag(struct aie_line *l, struct aie_site *site,
 		 struct aie_sym *sym);
 void aie_row_fields(struct aie_line *l, struct aie_site *site,

@@ -125,6 +125,7 @@ static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
 					aie_weight_pack(weight), &old_weight);
 		if (res == AIE_OBJMAP_FULL) {
 			aie_count(untracked);
+			aie_site_lost(aie_site_at(idx));
 			return false;
 		}
 		if (res == AIE_OBJMAP_REPLACED)
@@ -150,6 +151,7 @@ static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
 		if (weight > 1)
 			aie_objmap_remove(&aie_weights, wkey, &old_weight);
 		aie_count(untracked);
+		aie_site_lost(aie_site_at(idx));
 		return false;
 	}
 	/*
@@ -254,6 +256,7 @@ static __always_inline void aie_track_alloc_at(struct aie_site *site,
 	if (unlikely(res != AIE_OBJMAP_INSERTED)) {
 		if (res == AIE_OBJMAP_FULL) {
 			aie_count(untracked);
+			aie_site_lost(site);
 			goto capture;
 		}
 		aie_track_replaced(wkey, old);

@@ -202,6 +202,10 @@ static int aie_row_field(struct aie_row *row, const char *tok)
 		row->unloaded = true;
 		return 0;
 	}
+	if (!strcmp(tok, "accurate:no")) {
+		row->inaccurate = true;
+		return 0;
+	}
 	if (!strncmp(tok, "type:", 5)) {
 		snprintf(row->type, sizeof(row->type), "%s", tok + 5);
 		return 0;
@@ -217,7 +221,8 @@ static int aie_row_field(struct aie_row *row, const char *tok)
 }
 
 /*
- * "%12lli %8llu <location> [<module>] func:<name> key:value ... [disabled]"
+ * "%12lli %8llu <location> [<module>] func:<name> key:value ... [disabled]
+ * [unloaded] [accurate:no]"
  */
 int aie_row_parse(const char *line, struct aie_row *row)
 {

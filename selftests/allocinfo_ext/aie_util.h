@@ -32,6 +32,7 @@ struct aie_row {
 	long long accounted;	/* live bytes accounted to a memory cgroup */
 	bool disabled;
 	bool unloaded;		/* its module is gone */
+	bool inaccurate;	/* "accurate:no" (1.3) */
 };
 
 int aie_load(const char *path, const char *params);
