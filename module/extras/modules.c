@@ -8,6 +8,8 @@
  * the lookup so that code loaded later at the same address gets sites of
  * its own, and keeps charging back the frees of the objects the module
  * left live. A module that leaves live allocations gets one pr_warn.
+ * Each module that loads or unloads also changes the ioctls' content id
+ * (iface/ioctl.c): one count, read without a lock.
  *
  * Notes on locking
  * ----------------
@@ -18,6 +20,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/module.h>
 #include <linux/notifier.h>
 #include <linux/slab.h>
@@ -69,14 +72,27 @@ static void aie_modules_retire(struct module *mod, struct aie_retired *r)
 	kfree(sym);
 }
 
+/* Modules that came and went: the ioctls' content id (iface/ioctl.c). */
+static atomic64_t aie_modules_changed = ATOMIC64_INIT(0);
+
+u64 aie_modules_changes(void)
+{
+	return atomic64_read(&aie_modules_changed);
+}
+
 static int aie_module_notify(struct notifier_block *nb, unsigned long action,
 			     void *data)
 {
 	struct module *mod = data;
 	struct aie_retired r = { };
 
+	if (action == MODULE_STATE_COMING) {
+		atomic64_inc(&aie_modules_changed);
+		return NOTIFY_OK;
+	}
 	if (action != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
+	atomic64_inc(&aie_modules_changed);
 	aie_modules_retire(mod, &r);
 	if (r.live_calls)
 		pr_warn("module %s unloaded with %lld allocations (%lld bytes) live at %u sites\n",

@@ -31,6 +31,7 @@
 #include "extras/capture.h"
 #include "hooks/hooks.h"
 #include "iface/control.h"
+#include "iface/ioctl.h"
 #include "lib/ctl.h"
 
 /* Bring one site in line with @rules. The rules mutex held. */
@@ -163,6 +164,7 @@ int aie_ctl_write(const char *buf, size_t len)
 	switch (cmd->verb) {
 	case AIE_CMD_RESET:
 		aie_ctrs_reset();
+		aie_ioctl_content_changed();
 		break;
 	case AIE_CMD_ENABLE:
 	case AIE_CMD_DISABLE:

@@ -9,12 +9,16 @@
  * reader), and a site's location is read under rcu_read_lock() for one
  * row. Each row's live bytes also raise the site's peak.
  * Writes go to control.c; they need CAP_SYS_ADMIN in the
- * opener's credentials.
+ * opener's credentials. ioctls go to ioctl.c, on a file opened for
+ * reading (the text's readers' rights), each open file with its own
+ * iterator.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
+#include <linux/compat.h>
+#include <linux/fs.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
@@ -25,6 +29,7 @@
 
 #include "aie.h"
 #include "control.h"
+#include "ioctl.h"
 #include "core/counters.h"
 #include "core/sites.h"
 #include "core/symbols.h"
@@ -33,6 +38,12 @@
 #include "proc.h"
 #include "rows.h"
 #include "stats.h"
+
+/* What an open file keeps: m->private. */
+struct aie_proc_file {
+	struct aie_sym sym;		/* names the rows read, under m->lock */
+	struct aie_ioctl_file ioctl;	/* the ioctls' iterator (ioctl.c) */
+};
 
 /* The first shown site at index >= @idx. */
 static struct aie_site *aie_proc_site_from(loff_t idx, loff_t *pos)
@@ -75,6 +86,7 @@ static void allocinfo_ext_stop(struct seq_file *m, void *v)
  */
 static int allocinfo_ext_show(struct seq_file *m, void *v)
 {
+	struct aie_proc_file *pf = m->private;
 	struct aie_site *site = v;
 	struct aie_site_sums s;
 	struct aie_line l;
@@ -96,7 +108,7 @@ static int allocinfo_ext_show(struct seq_file *m, void *v)
 	aie_line_char(&l, ' ');
 	aie_line_u64(&l, s.live_calls, 8);
 	aie_line_char(&l, ' ');
-	aie_row_tag(&l, site, m->private);
+	aie_row_tag(&l, site, &pf->sym);
 	aie_row_fields(&l, site, &s, peak);
 	aie_line_char(&l, '\n');
 	aie_line_end(&l);
@@ -121,17 +133,49 @@ static const struct seq_operations allocinfo_ext_seq_ops = {
 
 static int allocinfo_ext_open(struct inode *inode, struct file *file)
 {
+	struct aie_proc_file *pf;
 	struct seq_file *m;
 
-	if (seq_open_private(file, &allocinfo_ext_seq_ops,
-			     sizeof(struct aie_sym)))
+	pf = __seq_open_private(file, &allocinfo_ext_seq_ops, sizeof(*pf));
+	if (!pf)
 		return -ENOMEM;
+	aie_ioctl_open(&pf->ioctl);
 	m = file->private_data;
 	m->buf = kvmalloc(AIE_PROC_BUF, GFP_KERNEL_ACCOUNT);
 	if (m->buf)
 		m->size = AIE_PROC_BUF;
 	return 0;
 }
+
+static int allocinfo_ext_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+	struct aie_proc_file *pf = m->private;
+
+	aie_ioctl_release(&pf->ioctl);
+	return seq_release_private(inode, file);
+}
+
+/* Process context; the file's iterator is under its mutex (ioctl.c). */
+static long allocinfo_ext_ioctl(struct file *file, unsigned int cmd,
+				unsigned long arg)
+{
+	struct seq_file *m = file->private_data;
+	struct aie_proc_file *pf = m->private;
+
+	if (!(file->f_mode & FMODE_READ))
+		return -EBADF;
+	return aie_ioctl(&pf->ioctl, cmd, (void __user *)arg);
+}
+
+#ifdef CONFIG_COMPAT
+/* The structures have one layout on 32 and 64 bits: pointers alone differ. */
+static long allocinfo_ext_compat_ioctl(struct file *file, unsigned int cmd,
+				       unsigned long arg)
+{
+	return allocinfo_ext_ioctl(file, cmd, (unsigned long)compat_ptr(arg));
+}
+#endif
 
 static ssize_t allocinfo_ext_write(struct file *file, const char __user *ubuf,
 				   size_t len, loff_t *ppos)
@@ -158,8 +202,12 @@ static const struct proc_ops allocinfo_ext_proc_ops = {
 	.proc_open = allocinfo_ext_open,
 	.proc_read = seq_read,
 	.proc_lseek = seq_lseek,
-	.proc_release = seq_release_private,
+	.proc_release = allocinfo_ext_release,
 	.proc_write = allocinfo_ext_write,
+	.proc_ioctl = allocinfo_ext_ioctl,
+#ifdef CONFIG_COMPAT
+	.proc_compat_ioctl = allocinfo_ext_compat_ioctl,
+#endif
 };
 
 static struct proc_dir_entry *aie_proc_table, *aie_proc_stats,
