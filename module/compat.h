@@ -238,10 +238,7 @@ static __always_inline unsigned char interrupt_context_level(void)
 #if !AIE_KERNEL_BEFORE(5, 12, 0)
 #include <linux/kfence.h>
 #else
-static inline bool is_kfence_address(const void *addr)
-{
-	return false;
-}
+#define is_kfence_address(addr)		((void)(addr), false)
 #endif
 
 /*
@@ -429,9 +426,7 @@ static inline void *aie_kmemdup_array(const void *src, size_t n, size_t size)
 #endif
 
 /* 7.3: /proc/allocinfo's ioctls, which iface/ioctl.c's must equal. */
-#if !AIE_KERNEL_BEFORE(7, 3, 0)
-#define AIE_HAVE_ALLOCINFO_UAPI
-#endif
+#define AIE_HAVE_ALLOCINFO_UAPI		(!AIE_KERNEL_BEFORE(7, 3, 0))
 
 /*
  * Return probes: get_kretprobe() since 5.11 (ri->rp before), and

@@ -44,7 +44,7 @@
 #include "ioctl.h"
 #include "rows.h"
 
-#ifdef AIE_HAVE_ALLOCINFO_UAPI
+#if AIE_HAVE_ALLOCINFO_UAPI
 #include <uapi/linux/alloc_tag.h>
 
 /* The kernel's own ioctls: the same numbers and layouts as ours. */
