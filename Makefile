@@ -18,7 +18,7 @@
 #                        environment, on every kernel, as check-all
 #   make check-all       make check on the kernels of CI's list and on
 #                        every linux-image-*.deb in ../shared/kernels
-#                        (AIE_CHECK_ARM64=1: and on the arm64 kernels)
+#                        (the arm64 kernels too; AIE_CHECK_ARM64=0: not)
 #   make smoke           no module: boot KERNEL, run every test program
 #                        and allocinfo-ext once (they start, built for the
 #                        guest's architecture); say the boot's time
