@@ -73,7 +73,7 @@ void aie_row_fields(struct aie_line *l, struct aie_site *site,
 
 /*
  * Whether a site's counts are exact as far as the module knows: not when
- * it lost an allocation it could not track (track.h's aie_site_lost()).
+ * it lost an allocation it could not track (track.c's aie_track_untracked()).
  * Its row then says "accurate:no" (proc.c), and its ioctl row accurate 0.
  */
 bool aie_row_accurate(const struct aie_site *site)

@@ -141,8 +141,7 @@ static noinline void aie_track_slab_alloc_none(struct aie_site *site,
 	}
 	res = aie_objects_insert((unsigned long)ptr, val, &old);
 	if (unlikely(res == AIE_OBJMAP_FULL)) {
-		aie_count(untracked);
-		aie_site_lost(site);
+		aie_track_untracked(site);
 	} else {
 		if (unlikely(res == AIE_OBJMAP_REPLACED))
 			aie_track_replaced((unsigned long)ptr, old);

@@ -24,20 +24,7 @@
 #include "core/stats.h"
 #include "extras/capture.h"
 
-/*
- * @site lost an allocation it should have counted: the object could not
- * be tracked (stats' "untracked"), so it is in neither its live nor its
- * total counts. Its row says "accurate:no" from then on, until its module
- * unloads and a new site takes the address: "reset" restarts the totals
- * but the lost object may still be live. Called only where "untracked"
- * is counted, off the fast paths; the test first keeps a site that keeps
- * losing events from writing its cache line each time.
- */
-static inline void aie_site_lost(struct aie_site *site)
-{
-	if (!test_bit(AIE_SITE_INEXACT, &site->flags))
-		set_bit(AIE_SITE_INEXACT, &site->flags);
-}
+void aie_track_untracked(struct aie_site *site);
 
 void __aie_track_alloc(unsigned long call_site, enum aie_type type,
 		       const void *key, u64 bytes, u64 req, u64 weight,
