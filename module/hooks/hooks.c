@@ -98,24 +98,17 @@ static bool aie_hook_wanted(enum aie_type type)
  * allocation hooks.
  */
 /*
- * Whether the slab map was wanted and cannot be had: the object map keeps
- * long tags (tags2: arm64's 48 or 52 address bits, or x86-64 with 5-level
- * paging or fewer than 2^20 slots), which only the general path serves,
- * where the slab map is not looked at. Set at init.
+ * The slab map and the page map keep records of their own: they do not
+ * depend on the object map's tags, only on its having no stamps, which
+ * their records have no room for (lifetimes=1 leaves them off).
  */
-static bool aie_slabmap_absent;
-
 int aie_hooks_register(void)
 {
 	int ret;
 
-	if (aie_slabmap_param && !aie_track_slow()) {
+	if (aie_slabmap_param && !aie_lifetimes_param)
 		aie_slab_pages_register(aie_max_objects,
 					aie_hook_wanted(AIE_TYPE_PAGE));
-	} else if (aie_slabmap_param && !aie_lifetimes_param) {
-		aie_slabmap_absent = true;
-		pr_warn("slab map absent: the object map keeps long tags on this kernel, which only its general path serves\n");
-	}
 	ret = aie_slab_hooks_register();
 	if (ret) {
 		aie_slab_pages_unregister();
@@ -220,14 +213,13 @@ static const char *aie_hook_state(bool hooked)
 	return hooked ? "present" : "absent";
 }
 
-/* The hooks' lines of /proc/allocinfo_ext_stats. */
-/* The stats file's "slab_map": on, off (slabmap=0, lifetimes=1), absent. */
+/* The stats file's "slab_map": on, or off (slabmap=0, lifetimes=1). */
 const char *aie_hooks_slabmap_state(void)
 {
-	if (aie_slabmap_capacity())
-		return "on";
-	return aie_slabmap_absent ? "absent" : "off";
+	return aie_slabmap_capacity() ? "on" : "off";
 }
+
+/* The hooks' lines of /proc/allocinfo_ext_stats. */
 
 void aie_hooks_show(struct seq_file *m)
 {

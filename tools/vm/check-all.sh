@@ -17,10 +17,8 @@
 # The whole suite runs on the first kernel (Debian's 6.12, which also runs
 # the host-side tests and the multi-threaded boot) and on a KASAN kernel;
 # every other kernel runs the acceptance subset (AIE_ACCEPT_TESTS in
-# lib.sh: a test of every hook), but the second arm64 kernel, which runs
-# the short one (AIE_SHORT_TESTS: the hooks, pages behind their wrappers,
-# load and unload, the other layout of kernel addresses) to keep CI within
-# its time. AIE_CHECK_SUITE=full runs the whole suite on every kernel.
+# lib.sh: a test of every hook). AIE_CHECK_SUITE=full runs the whole suite
+# on every kernel.
 #
 # The kernels run AIE_CHECK_JOBS at a time (2: the host's two cores), a
 # KASAN kernel first, the longest, then the first kernel; check.sh runs
@@ -67,13 +65,11 @@ kasan() {
 	grep -qx 'CONFIG_KASAN=y' <<<"$conf"
 }
 
-# suite K: the tests kernel K runs, "full", "accept" or "short".
+# suite K: the tests kernel K runs, "full" or "accept".
 suite() {
 	if [ "${AIE_CHECK_SUITE:-}" = full ] || [ "$1" = "${kernels[0]}" ] ||
 		kasan "$1"; then
 		echo full
-	elif [ "$1" = arm64-7 ]; then
-		echo short
 	else
 		echo accept
 	fi
@@ -86,7 +82,6 @@ run_one() {
 	name=$(basename "$k")
 	case "$(suite "$k")" in
 	accept) tests=$AIE_ACCEPT_TESTS ;;
-	short) tests=$AIE_SHORT_TESTS ;;
 	esac
 	aie_log "check-all: kernel $name, $(suite "$k") suite (log: $logs/$name.log)"
 	AIE_CHECK_ONE=1 KERNEL=$k AIE_HOST_TESTS=$host \
