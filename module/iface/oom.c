@@ -47,6 +47,7 @@
 
 struct aie_oom_row {
 	u32 idx;
+	bool exact;	/* aie_site_sum() met no move: may raise the peak */
 	struct aie_site_sums s;
 };
 
@@ -100,8 +101,10 @@ static void aie_oom_row_print(const struct aie_oom_row *r)
 	aie_line_u64(&l, r->s.live_calls, 8);
 	aie_line_char(&l, ' ');
 	aie_row_tag_named(&l, site, sym);
+	/* A sum a move came in the way of raises no peak (counters.c). */
 	aie_row_fields(&l, site, &r->s,
-		       aie_site_peak(r->idx, r->s.live_bytes));
+		       r->exact ? aie_site_peak(r->idx, r->s.live_bytes) :
+				  atomic64_read(&site->peak));
 	/* A row too long for the buffer (a long file name) is cut short. */
 	aie_oom_buf[min(l.len, l.size)] = '\0';
 	pr_notice("%s\n", aie_oom_buf);
@@ -120,7 +123,7 @@ static void aie_oom_report(struct task_struct *victim)
 		site = aie_site_at(idx);
 		if (!site || !aie_row_shown(site))
 			continue;
-		aie_site_sum(idx, &r.s);
+		r.exact = aie_site_sum(idx, &r.s);
 		shown++;
 		live += r.s.live_bytes;
 		if (r.s.live_bytes <= 0)

@@ -122,9 +122,16 @@ noinline __cold void aie_track_untracked(struct aie_site *site)
 		set_bit(AIE_SITE_INEXACT, &site->flags);
 }
 
-static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
-			     u64 bytes, u64 slack, u64 weight, bool accounted)
+/*
+ * Takes @site, not its index: aie_site_at() is NULL until the site's maker
+ * sets AIE_SITE_PUBLISHED, after the cmpxchg() that put it in the hash,
+ * where this hook may have found it already.
+ */
+static bool aie_track_object(unsigned long key, enum aie_type type,
+			     struct aie_site *site, u64 bytes, u64 slack,
+			     u64 weight, bool accounted)
 {
+	u32 idx = aie_site_index(site);
 	u64 units = aie_size_to_units(type, bytes), val, old, old_weight = 1;
 	enum aie_objmap_result res;
 	unsigned long wkey = key;
@@ -141,7 +148,7 @@ static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
 		res = aie_objmap_insert(&aie_weights, wkey,
 					aie_weight_pack(weight), &old_weight);
 		if (res == AIE_OBJMAP_FULL) {
-			aie_track_untracked(aie_site_at(idx));
+			aie_track_untracked(site);
 			return false;
 		}
 		if (res == AIE_OBJMAP_REPLACED)
@@ -166,7 +173,7 @@ static bool aie_track_object(unsigned long key, enum aie_type type, u32 idx,
 		/* @key was not in aie_objects, so had no weight before ours. */
 		if (weight > 1)
 			aie_objmap_remove(&aie_weights, wkey, &old_weight);
-		aie_track_untracked(aie_site_at(idx));
+		aie_track_untracked(site);
 		return false;
 	}
 	/*
@@ -195,13 +202,11 @@ static noinline void aie_track_alloc_slow(unsigned long call_site,
 					  bool accounted)
 {
 	struct aie_site *site;
-	u32 idx;
 
 	site = aie_track_site(call_site, type);
 	if (!site)
 		return;
-	idx = aie_site_index(site);
-	if (aie_track_object(key, type, idx, bytes, slack, weight,
+	if (aie_track_object(key, type, site, bytes, slack, weight,
 			     accounted)) {
 		aie_site_charge(site, bytes, slack, weight, accounted);
 	}
