@@ -291,7 +291,7 @@ TEST_F(annotate, helper_sites_get_their_file_line)
 /* A dry run prints the words and writes none. */
 TEST_F(annotate, dry_run_changes_nothing)
 {
-	char *const args[] = { TOOL, "annotate", "-n", "--module-dir",
+	char *const args[] = { TOOL, "annotate", "--dry-run", "--module-dir",
 			       "./aie_helper", NULL };
 	struct aie_row r;
 

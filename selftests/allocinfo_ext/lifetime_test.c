@@ -160,7 +160,7 @@ TEST_F(lifetime, held_objects_age)
 }
 
 /*
- * `allocinfo-ext leaks -i 1 -n 3` while, every 100 ms, kmalloc193 leaks 4
+ * `allocinfo-ext leaks -d 1 -n 3` while, every 100 ms, kmalloc193 leaks 4
  * objects and kmalloc192, holding 4 old objects, allocates 8 and frees
  * them: of the helper's sites, exactly the leaking one is listed.
  */
@@ -177,7 +177,7 @@ TEST_F(lifetime, leaks_flags_the_leak_only)
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (!pid) {
-		char *const args[] = { TOOL, "leaks", "-i", "1", "-n", "3", NULL };
+		char *const args[] = { TOOL, "leaks", "-d", "1", "-n", "3", NULL };
 
 		dup2(fd[1], 1);
 		close(fd[0]);
@@ -242,7 +242,7 @@ TEST(lifetimes_off)
 	}
 	free(buf);
 	EXPECT_EQ(3, lines);
-	status = system(TOOL " leaks -i 0.1 -n 2 2>/dev/null");
+	status = system(TOOL " leaks -d 0.1 -n 2 2>/dev/null");
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1);
 	aie_teardown();
 }

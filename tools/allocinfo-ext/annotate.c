@@ -359,15 +359,15 @@ static void annotate_usage(FILE *f)
 		"  --module-dir DIR    look for <module>.ko below DIR first (repeatable)\n"
 		"  -i, --input FILE    read the sites from FILE, not /proc/allocinfo_ext\n"
 		"      --proc FILE     write the control words to FILE\n"
-		"  -n, --dry-run       print the control words, write nothing\n"
+		"      --dry-run       print the control words, write nothing\n"
 		"      --innermost     the innermost line, even in a header\n"
 		"  -v, --verbose       say which debug files are used, and why sites fail\n\n"
 		"Examples:\n"
 		"  apt-get install linux-image-$(uname -r)-dbg && allocinfo-ext annotate\n"
-		"  allocinfo-ext annotate --module-dir ~/src/mydriver -n\n");
+		"  allocinfo-ext annotate --module-dir ~/src/mydriver --dry-run\n");
 }
 
-enum { OPT_VMLINUX = 256, OPT_MODULE_DIR, OPT_PROC, OPT_INNERMOST };
+enum { OPT_VMLINUX = 256, OPT_MODULE_DIR, OPT_PROC, OPT_DRY_RUN, OPT_INNERMOST };
 
 static int annotate_option(int c, struct annotate_opts *o)
 {
@@ -388,7 +388,7 @@ static int annotate_option(int c, struct annotate_opts *o)
 	case OPT_PROC:
 		o->proc = optarg;
 		return 0;
-	case 'n':
+	case OPT_DRY_RUN:
 		o->dry_run = true;
 		return 0;
 	case OPT_INNERMOST:
@@ -408,7 +408,7 @@ int cmd_annotate(int argc, char **argv)
 		{ "module-dir", required_argument, NULL, OPT_MODULE_DIR },
 		{ "input", required_argument, NULL, 'i' },
 		{ "proc", required_argument, NULL, OPT_PROC },
-		{ "dry-run", no_argument, NULL, 'n' },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "innermost", no_argument, NULL, OPT_INNERMOST },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -418,7 +418,7 @@ int cmd_annotate(int argc, char **argv)
 	int c;
 
 	memset(&o, 0, sizeof(o));
-	while ((c = getopt_long(argc, argv, "i:nvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
 		if (c == 'h') {
 			annotate_usage(stdout);
 			return 0;

@@ -27,6 +27,12 @@ int cmd_leaks(int argc, char **argv);
  */
 void cmd_usage_head(FILE *f, const char *name);
 
+/*
+ * The command's getopt() option letters, from the one table whose
+ * vocabulary gives each letter one meaning in every command.
+ */
+const char *cmd_letters(const char *name);
+
 /* "Try 'allocinfo-ext <cmd> --help'." and the usage exit status. */
 int cmd_usage_error(const char *cmd);
 

@@ -325,16 +325,16 @@ static void compare_usage(FILE *f)
 		"file:line (see annotate), else by function. Per site and overall:\n"
 		"  agreement = 1 - |ours - theirs| / max(|ours|, |theirs|)\n"
 		"overall weighted by max(|ours|, |theirs|).\n\n"
-		"  -s, --save-baseline FILE  copy /proc/allocinfo to FILE and stop\n"
-		"  -b, --baseline FILE       /proc/allocinfo as it was at load\n"
+		"      --save-baseline FILE  copy /proc/allocinfo to FILE and stop\n"
+		"      --baseline FILE       /proc/allocinfo as it was at load\n"
 		"  -m, --module NAME         only the sites of module NAME\n"
-		"  -n, --rows N              print the N largest sites (default all)\n"
+		"  -l, --lines N             print the N largest sites (default all)\n"
 		"  -j, --json                the sites and the overall figures as JSON\n"
 		"      --ours FILE           instead of /proc/allocinfo_ext\n"
 		"      --theirs FILE         instead of /proc/allocinfo\n\n"
 		"Example:\n"
-		"  allocinfo-ext compare -s /run/base.txt && insmod allocinfo_ext.ko\n"
-		"  ... later: allocinfo-ext compare -b /run/base.txt -n 20\n");
+		"  allocinfo-ext compare --save-baseline /run/base.txt && insmod allocinfo_ext.ko\n"
+		"  ... later: allocinfo-ext compare --baseline /run/base.txt -l 20\n");
 }
 
 static int compare_load(struct table *t, const char *path,
@@ -351,10 +351,11 @@ static int compare_load(struct table *t, const char *path,
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "save-baseline", required_argument, NULL, 's' },
-		{ "baseline", required_argument, NULL, 'b' },
+		{ "save-baseline", required_argument, NULL, 'S' },
+		{ "baseline", required_argument, NULL, 'B' },
 		{ "module", required_argument, NULL, 'm' },
-		{ "rows", required_argument, NULL, 'n' },
+		{ "lines", required_argument, NULL, 'l' },
+		{ "rows", required_argument, NULL, 'l' },	/* old name */
 		{ "ours", required_argument, NULL, 'O' },
 		{ "theirs", required_argument, NULL, 'T' },
 		{ "json", no_argument, NULL, 'j' },
@@ -370,15 +371,15 @@ int cmd_compare(int argc, char **argv)
 	int opt, ret = AIE_EXIT_FAIL;
 	size_t i;
 
-	while ((opt = getopt_long(argc, argv, "s:b:m:n:jh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
 		switch (opt) {
-		case 's': save = optarg; break;
-		case 'b': base = optarg; break;
+		case 'S': save = optarg; break;
+		case 'B': base = optarg; break;
 		case 'm': module = optarg; break;
 		case 'O': ours = optarg; break;
 		case 'T': theirs = optarg; break;
 		case 'j': json = true; break;
-		case 'n':
+		case 'l':
 			if (parse_ll(optarg, &rows) && rows >= 0)
 				break;
 			aie_err("bad row count \"%s\"", optarg);

@@ -223,7 +223,7 @@ static void context_usage(FILE *f)
 		"share, from the stacks a capture recorded (ctl capture SEL [DEPTH]).\n"
 		"SEL: all | func:NAME | [MODULE] | FUNC+0xOFF | FILE:LINE; the last two\n"
 		"take every stack recorded.\n\n"
-		"  -d, --duration SECONDS  capture for SECONDS first (needs root)\n"
+		"  -d, --interval SEC      capture for SEC seconds first (needs root)\n"
 		"      --depth N           frames per stack for -d, 1..16 (default 8)\n"
 		"      --stacks FILE       bytes per stack (default /proc/%s)\n"
 		"      --calls FILE        calls per stack (default /proc/%s)\n"
@@ -237,7 +237,8 @@ static void context_usage(FILE *f)
 int cmd_context(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "duration", required_argument, NULL, 'd' },
+		{ "interval", required_argument, NULL, 'd' },
+		{ "duration", required_argument, NULL, 'd' },	/* old name */
 		{ "depth", required_argument, NULL, 'D' },
 		{ "stacks", required_argument, NULL, 's' },
 		{ "calls", required_argument, NULL, 'c' },
@@ -255,7 +256,7 @@ int cmd_context(int argc, char **argv)
 	bool json = false;
 	size_t i;
 
-	while ((opt = getopt_long(argc, argv, "d:jh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
 		if (opt == 'd' && parse_ll(optarg, &seconds) && seconds >= 0) {
 			continue;
 		} else if (opt == 'D' && parse_ll(optarg, &depth) && depth >= 1 &&

@@ -105,7 +105,7 @@ static void ctl_usage(FILE *f)
 		"  capture SEL [DEPTH]         record the call stacks of SEL's sites (1..16 frames)\n"
 		"  capture off                 stop recording them\n"
 		"SEL: all | func:NAME | [MODULE] | FUNC+0xOFF | FILE:LINE\n\n"
-		"  -n, --dry-run    only check the command, as the module would\n"
+		"      --dry-run    only check the command, as the module would\n"
 		"      --proc FILE  write to FILE instead of /proc/allocinfo_ext\n\n"
 		"Examples:\n"
 		"  allocinfo-ext ctl disable '[nf_conntrack]'\n"
@@ -156,7 +156,7 @@ static int ctl_run(const char *path, const char *word, bool dry_run)
 int cmd_ctl(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
+		{ "dry-run", no_argument, NULL, 'N' },
 		{ "proc", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -166,8 +166,8 @@ int cmd_ctl(int argc, char **argv)
 	char *word;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "+nh", opts, NULL)) != -1) {
-		if (c == 'n') {
+	while ((c = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
+		if (c == 'N') {
 			dry_run = true;
 		} else if (c == 'P') {
 			path = optarg;

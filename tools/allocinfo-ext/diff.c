@@ -203,7 +203,7 @@ static void diff_usage(FILE *f)
 		"site is in B only; \"gone\": in A only. Rows of one site in a table are\n"
 		"summed: the header counts sites, and rows when they differ.\n\n"
 		"  -a, --all        list unchanged sites too\n"
-		"  -n, --lines N    at most N rows\n"
+		"  -l, --lines N    at most N rows\n"
 		"  -j, --json       the header's figures and the rows as JSON\n"
 		"      --exit-code  exit as diff(1) does: 0 when no site is new, gone or\n"
 		"                   changed, 1 when one is, 2 on trouble\n\n"
@@ -262,7 +262,7 @@ int cmd_diff(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "all", no_argument, NULL, 'a' },
-		{ "lines", required_argument, NULL, 'n' },
+		{ "lines", required_argument, NULL, 'l' },
 		{ "exit-code", no_argument, NULL, 'E' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -272,20 +272,20 @@ int cmd_diff(int argc, char **argv)
 	long long n;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "an:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
 		if (c == 'a') {
 			o.all = true;
 		} else if (c == 'E') {
 			o.exit_code = true;
 		} else if (c == 'j') {
 			o.json = true;
-		} else if (c == 'n' && parse_ll(optarg, &n) && n >= 0) {
+		} else if (c == 'l' && parse_ll(optarg, &n) && n >= 0) {
 			o.limit = n;
 		} else if (c == 'h') {
 			diff_usage(stdout);
 			return 0;
 		} else {
-			if (c == 'n')
+			if (c == 'l')
 				aie_err("bad row count \"%s\"", optarg);
 			return cmd_usage_error(argv[0]);
 		}

@@ -232,7 +232,7 @@ int cmd_export(int argc, char **argv)
 	bool prom_only = false;
 	int c, fmt = -1, bad = 0;
 
-	while ((c = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			export_usage(stdout);

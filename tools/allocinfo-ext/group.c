@@ -161,7 +161,7 @@ static void group_usage(FILE *f)
 		"drivers/<x>, arch/<x>, ...) when the site has one, else its module,\n"
 		"else \"vmlinux\"; file is \"(unknown)\" for sites without file:line\n"
 		"(see annotate).\n\n"
-		"  -b, --by KEY   module, subsystem, function or file\n"
+		"      --by KEY   module, subsystem, function or file\n"
 		"  -j, --json     the groups as JSON (slack null for the kernel's table)\n\n"
 		"Example:\n"
 		"  allocinfo-ext group --by module | head\n");
@@ -184,7 +184,7 @@ static int group_parse_by(const char *s, enum group_by *by)
 int cmd_group(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "by", required_argument, NULL, 'b' },
+		{ "by", required_argument, NULL, 'B' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -194,8 +194,8 @@ int cmd_group(int argc, char **argv)
 	struct table t;
 	int c, ret = AIE_EXIT_FAIL;
 
-	while ((c = getopt_long(argc, argv, "b:jh", opts, NULL)) != -1) {
-		if (c == 'b' && !group_parse_by(optarg, &by)) {
+	while ((c = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
+		if (c == 'B' && !group_parse_by(optarg, &by)) {
 			have_by = true;
 		} else if (c == 'j') {
 			json = true;

@@ -292,14 +292,14 @@ static void leaks_usage(FILE *f)
 	fprintf(f, "Sites whose live bytes grew every round and whose oldest live object\n"
 		"aged by at least half the interval every round: objects kept, never\n"
 		"freed. Reads %s and %s\n"
-		"(the module loaded with lifetimes=1) ROUNDS times, SEC apart; or takes\n"
+		"(the module loaded with lifetimes=1) N times, SEC apart; or takes\n"
 		"each round from a TABLE and LIFETIMES pair of files, SEC apart.\n\n"
-		"  -i, --interval SEC   seconds between rounds (default 10)\n"
-		"  -n, --rounds N       rounds read, at least 2 (default 3)\n"
+		"  -d, --interval SEC   seconds between rounds (default 10)\n"
+		"  -n, --count N        rounds read, at least 2 (default 3)\n"
 		"  -j, --json           the sites listed as JSON (site: tag and type)\n\n"
 		"Examples:\n"
 		"  allocinfo-ext leaks\n"
-		"  allocinfo-ext leaks -i 60 -n 5\n",
+		"  allocinfo-ext leaks -d 60 -n 5\n",
 		AIE_PROC_EXT, LEAKS_PROC);
 }
 
@@ -323,8 +323,9 @@ static int leaks_read(struct leaks_round *r, int n, double interval,
 int cmd_leaks(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "rounds", required_argument, NULL, 'n' },
+		{ "interval", required_argument, NULL, 'd' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "rounds", required_argument, NULL, 'n' },	/* old name */
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -335,8 +336,8 @@ int cmd_leaks(int argc, char **argv)
 	struct leaks_round *r;
 	int opt, i, ret = AIE_EXIT_FAIL;
 
-	while ((opt = getopt_long(argc, argv, "i:n:jh", opts, NULL)) != -1) {
-		if (opt == 'i' && parse_seconds(optarg, &interval) && interval > 0) {
+	while ((opt = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
+		if (opt == 'd' && parse_seconds(optarg, &interval) && interval > 0) {
 			continue;
 		} else if (opt == 'n' && parse_ll(optarg, &rounds) && rounds >= 2 &&
 			   rounds <= 1000) {
@@ -348,8 +349,8 @@ int cmd_leaks(int argc, char **argv)
 			leaks_usage(stdout);
 			return 0;
 		}
-		if (opt == 'i' || opt == 'n')
-			aie_err("bad %s \"%s\"", opt == 'i' ? "interval" : "rounds",
+		if (opt == 'd' || opt == 'n')
+			aie_err("bad %s \"%s\"", opt == 'd' ? "interval" : "rounds",
 				optarg);
 		return cmd_usage_error(argv[0]);
 	}

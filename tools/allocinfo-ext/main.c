@@ -16,34 +16,65 @@
 struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
+	const char *letters;	/* its getopt() letters, from letters[] */
 	const char *args;	/* its synopses, one a line: the one source */
 	const char *what;
 };
 
+/*
+ * The option vocabulary: a letter means one thing in every command that
+ * takes it, with one long name. "help options" prints it with the commands
+ * taking each letter; the man page's OPTION LETTERS is that text, and the
+ * host tests check every command's help and getopt() against it.
+ */
+struct letter {
+	char c;
+	const char *name;
+	const char *arg;	/* NULL: it takes none */
+	const char *what;
+};
+
+static const struct letter letters[] = {
+	{ 'l', "lines", "N", "rows shown, at most" },
+	{ 'n', "count", "N", "samples or rounds read" },
+	{ 'd', "interval", "SEC", "seconds between samples, or of a capture" },
+	{ 'j', "json", NULL, "JSON instead of the table" },
+	{ 'o', "output", "FILE", "write to FILE" },
+	{ 'a', "all", NULL, "unchanged sites too" },
+	{ 'b', "batch", NULL, "plain text, no screen control" },
+	{ 'f', "format", "FMT", "the output format" },
+	{ 'i', "input", "FILE", "the sites from FILE" },
+	{ 'm', "module", "NAME", "only the sites of module NAME" },
+	{ 's', "sort", "KEY", "the sort key" },
+	{ 'v', "verbose", NULL, "say more" },
+	{ 'h', "help", NULL, "the command's help" },
+};
+
 static const struct command commands[] = {
-	{ "top", cmd_top, "[-s KEY] [-b] [-j] [-n N] [-d SEC] [-l N] [FILE]",
+	{ "top", cmd_top, "s:bjn:d:l:h", "[-s KEY] [-b] [-j] [-n N] [-d SEC] [-l N] [FILE]",
 	  "live view of the sites, refreshed like top" },
-	{ "snapshot", cmd_snapshot, "[-o FILE] [--kernel REL] [--uptime SEC] [SOURCE]",
+	{ "snapshot", cmd_snapshot, "o:h", "[-o FILE] [--kernel REL] [--uptime SEC] [SOURCE]",
 	  "a copy of the table with time, kernel, uptime, module version" },
-	{ "diff", cmd_diff, "[-a] [-n N] [-j] [--exit-code] A B",
+	{ "diff", cmd_diff, "al:jh", "[-a] [-l N] [-j] [--exit-code] A B",
 	  "per-site change from A to B, sorted by growth" },
-	{ "group", cmd_group, "--by module|subsystem|function|file [-j] [FILE]",
+	{ "group", cmd_group, "jh", "--by module|subsystem|function|file [-j] [FILE]",
 	  "live figures summed per group" },
-	{ "export", cmd_export, "--format json|csv|prometheus [-o FILE] [FILE]\n"
+	{ "export", cmd_export, "f:o:h", "--format json|csv|prometheus [-o FILE] [FILE]\n"
 	  "--format prometheus [--top N] [--min-bytes B] [--zeros] [--site-label] [-o FILE] [FILE]",
 	  "the table for other programs" },
-	{ "ctl", cmd_ctl, "[-n] [--proc FILE] COMMAND...",
+	{ "ctl", cmd_ctl, "+h", "[--dry-run] [--proc FILE] COMMAND...",
 	  "control writes to /proc/allocinfo_ext" },
-	{ "annotate", cmd_annotate, "[--vmlinux FILE] [--module-dir DIR]... [-i FILE] [--proc FILE] [-n] [--innermost] [-v]",
+	{ "annotate", cmd_annotate, "i:vh",
+	  "[--vmlinux FILE] [--module-dir DIR]... [-i FILE] [--proc FILE] [--dry-run] [--innermost] [-v]",
 	  "give sites their file:line from DWARF debug info" },
-	{ "report", cmd_report, "--svg FILE [--width W] [--height H] [SOURCE]",
+	{ "report", cmd_report, "o:h", "-o FILE [--width W] [--height H] [SOURCE]",
 	  "a treemap picture: subsystem, function, site" },
-	{ "context", cmd_context, "[-d SEC [--depth N]] [--stacks FILE] [--calls FILE] [-j] SEL",
+	{ "context", cmd_context, "d:jh", "[-d SEC [--depth N]] [--stacks FILE] [--calls FILE] [-j] SEL",
 	  "who calls the selected sites: calls, bytes and share per caller" },
-	{ "leaks", cmd_leaks, "[-i SEC] [-n ROUNDS] [-j] [TABLE LIFETIMES]...",
+	{ "leaks", cmd_leaks, "d:n:jh", "[-d SEC] [-n N] [-j] [TABLE LIFETIMES]...",
 	  "sites whose live bytes keep growing and oldest objects keep aging" },
-	{ "compare", cmd_compare, "--save-baseline FILE\n"
-	  "--baseline FILE [--module NAME] [-n N] [-j] [--ours FILE] [--theirs FILE]",
+	{ "compare", cmd_compare, "m:l:jh", "--save-baseline FILE\n"
+	  "--baseline FILE [-m NAME] [-l N] [-j] [--ours FILE] [--theirs FILE]",
 	  "byte agreement with /proc/allocinfo, site by site and overall" },
 };
 
@@ -101,6 +132,39 @@ static const struct command *command(const char *name)
 	return NULL;
 }
 
+const char *cmd_letters(const char *name)
+{
+	return command(name)->letters;
+}
+
+/*
+ * The vocabulary, each letter with the commands whose getopt() takes it.
+ * Long-only options are each one command's own, but --dry-run (ctl,
+ * annotate), which no letter abbreviates.
+ */
+static void letters_usage(FILE *f)
+{
+	const struct letter *l;
+	char spec[32];
+	size_t i, n;
+
+	fprintf(f, "Options: a letter means one thing in every command taking it.\n");
+	for (l = letters; l < letters + ARRAY_SIZE(letters); l++) {
+		snprintf(spec, sizeof(spec), "-%c, --%s%s%s", l->c, l->name,
+			 l->arg ? " " : "", l->arg ? l->arg : "");
+		fprintf(f, "  %-20s %s:", spec, l->what);
+		for (i = 0, n = 0; i < ARRAY_SIZE(commands); i++)
+			n += !!strchr(commands[i].letters, l->c);
+		for (i = 0; n < ARRAY_SIZE(commands) && i < ARRAY_SIZE(commands); i++) {
+			if (strchr(commands[i].letters, l->c))
+				fprintf(f, " %s", commands[i].name);
+		}
+		fprintf(f, "%s\n", n == ARRAY_SIZE(commands) ? " every command" : "");
+	}
+	fprintf(f, "      %-16s %s: ctl annotate\n", "--dry-run",
+		"check and print, write nothing");
+}
+
 void cmd_usage_head(FILE *f, const char *name)
 {
 	synopsis(f, "Usage: ", name, command(name)->args);
@@ -130,12 +194,13 @@ static void usage(FILE *f)
 		"  allocinfo-ext export --format prometheus -o /var/lib/prometheus/node-exporter/allocinfo.prom\n"
 		"  allocinfo-ext ctl disable '[nf_conntrack]'\n"
 		"  allocinfo-ext annotate                 file:line from linux-image-$(uname -r)-dbg\n"
-		"  allocinfo-ext report --svg memory.svg\n"
+		"  allocinfo-ext report -o memory.svg\n"
 		"  allocinfo-ext context -d 10 func:xas_alloc   who calls xas_alloc\n"
 		"  allocinfo-ext compare --baseline base.txt    side by side with /proc/allocinfo\n"
-		"  allocinfo-ext leaks -i 60 -n 5         staleness leaks (lifetimes=1)\n\n"
-		"'%s COMMAND --help' tells more; man allocinfo-ext tells all.\n",
-		AIE_TOOL_NAME);
+		"  allocinfo-ext leaks -d 60 -n 5         staleness leaks (lifetimes=1)\n\n"
+		"'%s COMMAND --help' tells more; '%s help options' lists the\n"
+		"option letters; man allocinfo-ext tells all.\n",
+		AIE_TOOL_NAME, AIE_TOOL_NAME);
 }
 
 int cmd_usage_error(const char *cmd)
@@ -149,6 +214,11 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		usage(stderr);
 		return AIE_EXIT_USAGE;
+	}
+	if (argc == 3 && !strcmp(argv[1], "help") &&
+	    !strcmp(argv[2], "options")) {
+		letters_usage(stdout);
+		return stdout_close() ? AIE_EXIT_FAIL : 0;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "help")) {

@@ -307,11 +307,11 @@ static void report_usage(FILE *f)
 		"/proc/allocinfo) is, as an SVG treemap: a rectangle per subsystem, in it\n"
 		"one per function, in that one per call site; areas are live bytes.\n"
 		"Hovering a rectangle shows its figures. Open FILE in a web browser.\n\n"
-		"  -o, --svg FILE  where to write the picture (-: stdout)\n"
-		"  --width W       pixels (default 1200)\n"
-		"  --height H      pixels (default 800)\n\n"
+		"  -o, --output FILE  where to write the picture (-: stdout)\n"
+		"      --width W      pixels (default 1200)\n"
+		"      --height H     pixels (default 800)\n\n"
 		"Example:\n"
-		"  allocinfo-ext annotate; allocinfo-ext report --svg memory.svg\n");
+		"  allocinfo-ext annotate; allocinfo-ext report -o memory.svg\n");
 }
 
 static int report_size_opt(const char *s, int *val)
@@ -347,7 +347,8 @@ static int report_run(const struct report_opts *o)
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "svg", required_argument, NULL, 'o' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "svg", required_argument, NULL, 'o' },	/* old name */
 		{ "width", required_argument, NULL, 'W' },
 		{ "height", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
@@ -356,7 +357,7 @@ int cmd_report(int argc, char **argv)
 	struct report_opts o = { .width = 1200, .height = 800 };
 	int c, bad = 0;
 
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
 		if (c == 'o')
 			o.svg = optarg;
 		else if (c == 'W')
@@ -375,7 +376,7 @@ int cmd_report(int argc, char **argv)
 		return 0;
 	}
 	if (!o.svg || argc - optind > 1) {
-		aie_err(o.svg ? "report reads one table" : "report needs --svg FILE");
+		aie_err(o.svg ? "report reads one table" : "report needs -o FILE");
 		return cmd_usage_error(argv[0]);
 	}
 	o.source = argv[optind];

@@ -159,7 +159,7 @@ int cmd_snapshot(int argc, char **argv)
 	struct table t;
 	int c, ret = AIE_EXIT_FAIL;
 
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
 		if (c == 'o') {
 			out_path = optarg;
 		} else if (c == 'K' && !snapshot_kernel_opt(optarg)) {

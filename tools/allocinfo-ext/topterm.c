@@ -456,8 +456,8 @@ static void top_usage(FILE *f)
 		"                        is not a terminal)\n"
 		"  -j, --json            batch mode, one line of JSON per sample (time in UTC;\n"
 		"                        growth null on the first sample)\n"
-		"  -n, --iterations N    stop after N samples (default: run until stopped)\n"
-		"  -d, --delay SEC       seconds between samples, 0.1 to 86400 (default 3)\n"
+		"  -n, --count N         stop after N samples (default: run until stopped)\n"
+		"  -d, --interval SEC    seconds between samples, 0.1 to 86400 (default 3)\n"
 		"  -l, --lines N         rows at most (default: the screen; 20 in batch\n"
 		"                        mode; 0: all)\n\n"
 		"Examples:\n"
@@ -502,7 +502,9 @@ int cmd_top(int argc, char **argv)
 		{ "sort", required_argument, NULL, 's' },
 		{ "batch", no_argument, NULL, 'b' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "iterations", required_argument, NULL, 'n' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "interval", required_argument, NULL, 'd' },
+		{ "iterations", required_argument, NULL, 'n' },	/* old names */
 		{ "delay", required_argument, NULL, 'd' },
 		{ "lines", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
@@ -514,7 +516,7 @@ int cmd_top(int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "s:bjn:d:l:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
 		if (c == 'h') {
 			top_usage(stdout);
 			return 0;

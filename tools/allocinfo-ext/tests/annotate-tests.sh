@@ -53,7 +53,7 @@ annotate_tests() {
 		not_ok "annotate: objdump finds the two calls" "$(cat "$dir/table")"
 		return
 	fi
-	"$TOOL" annotate -n -i "$dir/table" --module-dir "$dir/mods" \
+	"$TOOL" annotate --dry-run -i "$dir/table" --module-dir "$dir/mods" \
 		>"$TMP/out" 2>"$TMP/err"
 	if cmp -s "$want" "$TMP/out"; then
 		ok "annotate: the caller's line, past a header's inline wrapper"
@@ -66,7 +66,7 @@ annotate_tests() {
 	else
 		not_ok "annotate: sites without debug info or function are counted" "$(cat "$TMP/err")"
 	fi
-	"$TOOL" annotate -n --innermost -i "$dir/table" --module-dir "$dir/mods" \
+	"$TOOL" annotate --dry-run --innermost -i "$dir/table" --module-dir "$dir/mods" \
 		>"$TMP/out" 2>/dev/null
 	if cmp -s "$want_inner" "$TMP/out"; then
 		ok "annotate: --innermost gives the header's line"

@@ -6,7 +6,7 @@ diff_tests() {
 	expect_out "diff: growth order, new and gone sites, totals" \
 		"$EXP/diff.out" "$TOOL" diff ext-a.txt ext-b.txt
 	expect_out "diff: -a lists unchanged sites, -n limits rows" \
-		"$EXP/diff-all.out" "$TOOL" diff -a -n 7 ext-a.txt ext-b.txt
+		"$EXP/diff-all.out" "$TOOL" diff -a -l 7 ext-a.txt ext-b.txt
 	expect_out "diff: rows of one key summed, header counts sites and rows (kernel format)" \
 		"$EXP/diff-kernel.out" "$TOOL" diff -a kernel.txt kernel.txt
 	diff_exit_code_test
@@ -148,10 +148,10 @@ top_terminal_test() {
 
 ctl_tests() {
 	expect_out "ctl: a good command passes the module's own parser" \
-		<(echo "disable [nf_conntrack]") "$TOOL" ctl -n disable '[nf_conntrack]'
+		<(echo "disable [nf_conntrack]") "$TOOL" ctl --dry-run disable '[nf_conntrack]'
 	expect_err "ctl: a bad selector is refused with the module's reason" 1 \
 		'allocinfo-ext: invalid control word "disable func:": bad selector' \
-		"$TOOL" ctl -n disable func:
+		"$TOOL" ctl --dry-run disable func:
 	expect_err "ctl: locate needs function+offset and file:line" 1 \
 		'allocinfo-ext: invalid control word "locate foo mm/x.c:1": expected <function>+0x<off> <file>:<line>' \
 		"$TOOL" ctl locate foo mm/x.c:1
@@ -186,7 +186,7 @@ leaks_tests() {
 	local rounds="leaks-t1.txt leaks-l1.txt leaks-t2.txt leaks-l2.txt leaks-t3.txt leaks-l3.txt"
 	# shellcheck disable=SC2086
 	expect_out "leaks: grew every round and aged by half the interval or more" \
-		"$EXP/leaks.out" "$TOOL" leaks -i 10 $rounds
+		"$EXP/leaks.out" "$TOOL" leaks -d 10 $rounds
 	expect_err "leaks: lifetimes off said so" 1 \
 		"allocinfo-ext: leaks-off.txt: lifetimes are off: load allocinfo_ext with lifetimes=1" \
 		"$TOOL" leaks leaks-t1.txt leaks-off.txt leaks-t2.txt leaks-l2.txt
@@ -201,14 +201,14 @@ Try 'allocinfo-ext leaks --help'." "$TOOL" leaks leaks-t1.txt leaks-l1.txt
 compare_tests() {
 	expect_out "compare: by line, by function, theirs only, byte-weighted overall" \
 		"$EXP/compare.out" "$TOOL" compare --ours cmp-ours.txt \
-		--theirs cmp-theirs.txt -b cmp-base.txt
+		--theirs cmp-theirs.txt --baseline cmp-base.txt
 	expect_err "compare: needs a baseline" 2 \
 		"allocinfo-ext: compare takes --save-baseline FILE, or --baseline FILE
 Try 'allocinfo-ext compare --help'." "$TOOL" compare
 	expect_err "compare: our table must be ours" 1 \
 		"allocinfo-ext: cmp-theirs.txt: expected the allocinfo_ext format" \
 		"$TOOL" compare --ours cmp-theirs.txt --theirs cmp-theirs.txt \
-		-b cmp-base.txt
+		--baseline cmp-base.txt
 }
 
 # top -j with each sample's UTC time replaced by "T" when it is one.
@@ -232,13 +232,13 @@ json_tests() {
 		"$EXP/group-kernel.json" "$TOOL" group --json --by function kernel.txt
 	expect_out "json: top -j, one line per sample, growth null then 0" \
 		"$EXP/top-kernel.json" top_json_timeless -n 2 -d 0.1 -s calls -l 3 kernel.txt
-	expect_out "json: leaks -j" "$EXP/leaks.json" "$TOOL" leaks -j -i 10 \
+	expect_out "json: leaks -j" "$EXP/leaks.json" "$TOOL" leaks -j -d 10 \
 		leaks-t1.txt leaks-l1.txt leaks-t2.txt leaks-l2.txt leaks-t3.txt leaks-l3.txt
 	expect_out "json: context -j, shares from 0 to 1" "$EXP/context.json" \
 		"$TOOL" context -j --stacks stacks.txt --calls stacks-calls.txt func:xas_alloc
-	expect_out "json: compare -j -n 3, overall figures over all sites" \
-		"$EXP/compare.json" "$TOOL" compare -j -n 3 --ours cmp-ours.txt \
-		--theirs cmp-theirs.txt -b cmp-base.txt
+	expect_out "json: compare -j -l 3, overall figures over all sites" \
+		"$EXP/compare.json" "$TOOL" compare -j -l 3 --ours cmp-ours.txt \
+		--theirs cmp-theirs.txt --baseline cmp-base.txt
 	for f in diff diff-kernel group-subsystem group-kernel leaks context compare; do
 		python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' \
 			"$EXP/$f.json" 2>/dev/null || bad+=("$f.json")

@@ -64,7 +64,7 @@ assert r[3][5] == "m\u00f6d" and r[5][2] == "drivers/<a>&\"b\u0027/x.c:3"'
 		not_ok "hostile: prometheus labels valid UTF-8" "$(cat "$TMP/err" "$TMP/out")" \
 			"$(grep 'bad' "$TMP/h.prom")"
 	fi
-	if "$TOOL" report --svg "$TMP/h.svg" "$f" 2>"$TMP/err" && [ ! -s "$TMP/err" ]; then
+	if "$TOOL" report -o "$TMP/h.svg" "$f" 2>"$TMP/err" && [ ! -s "$TMP/err" ]; then
 		py_check "hostile: SVG of hostile names is well-formed XML, text replaced or escaped" \
 			"$TMP/h.svg" 'import sys, xml.etree.ElementTree as ET
 ns = "{http://www.w3.org/2000/svg}"
@@ -101,11 +101,11 @@ HOSTILE_COMMANDS=(
 	"export -f json @"
 	"export -f csv @"
 	"export -f prometheus @"
-	"report --svg - @"
+	"report -o - @"
 	"snapshot @"
 	"leaks @ leaks-l1.txt leaks-t2.txt leaks-l2.txt"
-	"compare --ours @ --theirs cmp-theirs.txt -b cmp-base.txt"
-	"compare --ours cmp-ours.txt --theirs cmp-theirs.txt -b @"
+	"compare --ours @ --theirs cmp-theirs.txt --baseline cmp-base.txt"
+	"compare --ours cmp-ours.txt --theirs cmp-theirs.txt --baseline @"
 )
 
 hostile_refused_tests() {
@@ -160,12 +160,12 @@ hostile_full_tests() {
 		"export -f json ext-a.txt"
 		"export -f csv ext-a.txt"
 		"export -f prometheus ext-a.txt"
-		"report --svg - ext-a.txt"
+		"report -o - ext-a.txt"
 		"snapshot ext-a.txt"
 		"context --stacks stacks.txt --calls stacks-calls.txt all"
 		"leaks leaks-t1.txt leaks-l1.txt leaks-t2.txt leaks-l2.txt"
-		"compare --ours cmp-ours.txt --theirs cmp-theirs.txt -b cmp-base.txt"
-		"ctl -n reset"
+		"compare --ours cmp-ours.txt --theirs cmp-theirs.txt --baseline cmp-base.txt"
+		"ctl --dry-run reset"
 	)
 
 	for cmd in "${cmds[@]}"; do

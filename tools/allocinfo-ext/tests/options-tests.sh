@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # options-tests.sh - the options each command's help lists, its synopsis
 # (one table in main.c, printed by the command and the top-level help) and
-# the man page's SYNOPSIS name the same options. Sourced by run.sh.
+# the man page's SYNOPSIS name the same options; a letter means one thing in
+# every command: main.c's vocabulary ("help options"), each command's help,
+# what its getopt() takes, and the man page's OPTION LETTERS agree. Sourced
+# by run.sh.
 
 options_tests() {
 	local name="options: each command's help, the top-level help and the man page agree"
@@ -55,5 +58,103 @@ options_tests() {
 		ok "$name"
 	else
 		not_ok "$name" "$(cat "$TMP/out")"
+	fi
+}
+
+# The vocabulary as "help options" prints it: letter -> (long, arg, commands).
+VOCAB_PY='
+import re, subprocess, sys
+CMDS = "top snapshot diff group export ctl annotate report context compare leaks".split()
+def run(tool, *args):
+    p = subprocess.run([tool, *args], capture_output=True, text=True)
+    return p.returncode, p.stdout
+def vocab(tool):
+    rc, text = run(tool, "help", "options")
+    assert rc == 0, "help options: exit %d" % rc
+    v = {}
+    for l in text.splitlines()[1:]:
+        if l.startswith("      --dry-run "):
+            continue
+        m = re.match(r"  -(\w), --([\w-]+)(?: ([A-Z]+))? +(.*): (.*)$", l)
+        assert m, "help options: bad line %r" % l
+        c, long, arg, what, cmds = m.groups()
+        v[c] = (long, arg, set(CMDS) if cmds == "every command" else set(cmds.split()))
+    return text, v
+'
+
+vocab_tests() {
+	local name="options: each command takes exactly its letters, as help options says"
+
+	if python3 - "$TOOL" >"$TMP/out" 2>&1 <<-EOT; then
+	$VOCAB_PY
+	tool = sys.argv[1]
+	text, v = vocab(tool)
+	example = {"N": "2", "SEC": "1", "FILE": "/dev/null", "KEY": "bytes",
+	           "FMT": "json", "NAME": "x"}
+	bad = []
+	for cmd in CMDS:
+	    rc, h = run(tool, cmd, "--help")
+	    shown = {"h"}
+	    for l in h.splitlines():
+	        m = re.match(r"\s+-(\w), --([\w-]+)(?: ([A-Z]+))?(?=  |$)", l)
+	        if not m:
+	            continue
+	        c, long, arg = m.groups()
+	        shown.add(c)
+	        if c not in v or v[c][:2] != (long, arg):
+	            bad.append("%s --help: -%s, --%s %s is not the vocabulary's %s"
+	                       % (cmd, c, long, arg or "", v.get(c)))
+	    takes = {c for c in v if cmd in v[c][2]}
+	    if shown != takes:
+	        bad.append("%s: its help lists -%s, help options -%s"
+	                   % (cmd, "".join(sorted(shown)), "".join(sorted(takes))))
+	    for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ":
+	        arg = [example[v[c][1]]] if c in v and v[c][1] else []
+	        want = 0 if c in takes else 2
+	        if run(tool, cmd, "-" + c, *arg, "--help")[0] != want:
+	            bad.append("%s -%s: exit status not %d" % (cmd, c, want))
+	        if c in takes and run(tool, cmd, "--" + v[c][0], *arg, "--help")[0]:
+	            bad.append("%s --%s: refused" % (cmd, v[c][0]))
+	for cmd in ("ctl", "annotate"):
+	    if run(tool, cmd, "--dry-run", "--help")[0]:
+	        bad.append("%s --dry-run: refused" % cmd)
+	print("\n".join(bad))
+	sys.exit(1 if bad else 0)
+	EOT
+		ok "$name"
+	else
+		not_ok "$name" "$(cat "$TMP/out")"
+	fi
+
+	name="options: the man page's OPTION LETTERS is help options"
+	if python3 - "$TOOL" "$HERE/../../../Documentation/allocinfo-ext.1" \
+		>"$TMP/out" 2>&1 <<-EOT; then
+	$VOCAB_PY
+	import os
+	tool, man = sys.argv[1], sys.argv[2]
+	text, v = vocab(tool)
+	page = subprocess.run(["man", "-l", man], capture_output=True, text=True,
+	                      env=dict(os.environ, MANWIDTH="1000"), check=True).stdout
+	sec = page[page.index("\nOPTION LETTERS"):page.index("\nCOMMANDS")]
+	rows = [l.strip() for l in sec.splitlines() if re.match(r"\s+--?\w", l)]
+	want = [l.strip() for l in text.splitlines()[1:]]
+	if rows != want:
+	    print("man page:\n" + "\n".join(rows) + "\nhelp options:\n" + "\n".join(want))
+	    sys.exit(1)
+	EOT
+		ok "$name"
+	else
+		not_ok "$name" "$(cat "$TMP/out")"
+	fi
+
+	name="options: the old long names still work"
+	if "$TOOL" top --delay 1 --iterations 1 --help >/dev/null &&
+		"$TOOL" context --duration 1 --help >/dev/null &&
+		"$TOOL" leaks --rounds 2 --help >/dev/null &&
+		"$TOOL" compare --rows 1 --help >/dev/null &&
+		"$TOOL" report --svg - --help >/dev/null; then
+		ok "$name"
+	else
+		not_ok "$name" "one of --delay, --iterations, --duration, --rounds, --rows, --svg refused"
 	fi
 }

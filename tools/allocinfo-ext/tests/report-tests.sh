@@ -17,15 +17,15 @@ chromium_shot() {
 report_tests() {
 	local svg=$TMP/report.svg png=$TMP/report.png stat w h colours ink
 
-	if ! "$TOOL" report --svg "$svg" ext-b.txt 2>"$TMP/err"; then
+	if ! "$TOOL" report -o "$svg" ext-b.txt 2>"$TMP/err"; then
 		not_ok "report: writes the SVG" "$(cat "$TMP/err")"
 		return
 	fi
-	if "$TOOL" report -o "$TMP/report-o.svg" ext-b.txt 2>"$TMP/err" &&
+	if "$TOOL" report --svg "$TMP/report-o.svg" ext-b.txt 2>"$TMP/err" &&
 		cmp -s "$svg" "$TMP/report-o.svg"; then
-		ok "report: -o writes the same picture as --svg"
+		ok "report: --svg, -o's old name, writes the same picture"
 	else
-		not_ok "report: -o writes the same picture as --svg" "$(cat "$TMP/err")"
+		not_ok "report: --svg, -o's old name, writes the same picture" "$(cat "$TMP/err")"
 	fi
 	if python3 - "$svg" <<-'EOT'; then
 	import sys, xml.etree.ElementTree as ET

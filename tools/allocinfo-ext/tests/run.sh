@@ -137,6 +137,7 @@ leaks_tests
 compare_tests
 json_tests
 options_tests
+vocab_tests
 hostile_tests
 annotate_tests
 report_tests

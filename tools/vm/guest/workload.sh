@@ -60,5 +60,5 @@ awk 'NR == FNR { fn[$1] = 1; next }
 if [ -r /proc/allocinfo ]; then
 	echo
 	echo "== allocinfo-ext compare --baseline (the 25 largest sites, then overall)"
-	$tool compare --baseline $base -n 25
+	$tool compare --baseline $base -l 25
 fi
