@@ -9,7 +9,8 @@
 #   make install-module  the module into $(INSTALL_MOD_PATH)/lib/modules/
 #                        <KDIR's release>/extra, then depmod
 #                        (INSTALL_MOD_PATH defaults to DESTDIR)
-#   make install-tools   allocinfo-ext and its man page under
+#   make install-tools   allocinfo-ext, its man page, the export's systemd
+#                        service and timer, and its Prometheus rules under
 #                        $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
 #   make run             boot a VM with the module loaded, run a workload,
 #                        print the top sites
@@ -89,7 +90,7 @@ install-module: modules
 	$(if $(INSTALL_MOD_PATH),@echo "staged in $(INSTALL_MOD_PATH): run depmod -a $(KREL) on the target",depmod -a $(KREL))
 
 install-tools: tools
-	$(MAKE) -C tools/allocinfo-ext install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+	$(MAKE) -C tools/allocinfo-ext install install-systemd DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
 
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR)/module clean; fi

@@ -5,7 +5,9 @@
 #
 # - make install DESTDIR=D PREFIX=/usr KDIR=<6.12> installs exactly the
 #   module in D/lib/modules/<release>/extra (INSTALL_MOD_PATH defaults to
-#   DESTDIR), the tool in D/usr/bin and its man page, and nothing else;
+#   DESTDIR), the tool in D/usr/bin, its man page, the export's systemd
+#   service and timer in D/usr/lib/systemd/system (the service running
+#   /usr/bin/allocinfo-ext) and its Prometheus rules, and nothing else;
 # - make install-module INSTALL_MOD_PATH=M KDIR=<6.1> installs exactly the
 #   module in M/lib/modules/<release>/extra;
 # - each installed module has the vermagic of its kernel, and modinfo
@@ -70,9 +72,15 @@ else
 	aie_not_ok "install: make install DESTDIR= PREFIX= KDIR=$rel exits 0" \
 		"$(tail -n 30 "$TMP/make.log")"
 fi
-aie_check "install: DESTDIR holds exactly $ko, the tool and its man page" \
+aie_check "install: DESTDIR holds exactly $ko, the tool, its man page, units, rules" \
 	"$TMP/files.log" check_files "$d" "$ko" usr/bin/allocinfo-ext \
-	usr/share/man/man1/allocinfo-ext.1
+	usr/share/man/man1/allocinfo-ext.1 \
+	usr/lib/systemd/system/allocinfo-ext-export.service \
+	usr/lib/systemd/system/allocinfo-ext-export.timer \
+	usr/share/allocinfo-ext/prometheus/allocinfo-ext.rules.yml
+aie_check "install: the service runs /usr/bin/allocinfo-ext" "$TMP/unit.log" \
+	grep -q '^ExecStart=/usr/bin/allocinfo-ext export ' \
+	"$d/usr/lib/systemd/system/allocinfo-ext-export.service"
 aie_check "install: vermagic of the installed module is $rel" \
 	"$TMP/vermagic.log" check_vermagic "$d/$ko" "$rel"
 aie_check "install: modinfo describes every parameter ($rel)" \
