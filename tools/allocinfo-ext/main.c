@@ -76,6 +76,10 @@ static const struct command commands[] = {
 	{ "compare", cmd_compare, "m:l:jh", "--save-baseline FILE\n"
 	  "--baseline FILE [-m NAME] [-l N] [-j] [--ours FILE] [--theirs FILE]",
 	  "byte agreement with /proc/allocinfo, site by site and overall" },
+	{ "query", cmd_query, "m:l:n:jvh",
+	  "[-m NAME] [--function NAME] [--min-bytes B] [--inaccurate] [--via WAY] [-l N] [-j] [-v] [SOURCE]\n"
+	  "--bench [-n N] [-m NAME] [--function NAME] [--min-bytes B] [--inaccurate] [SOURCE]",
+	  "the rows that match, filtered by the kernel (its ioctls) or read as text" },
 };
 
 #define SYNOPSIS_WIDTH	79
@@ -197,7 +201,8 @@ static void usage(FILE *f)
 		"  allocinfo-ext report -o memory.svg\n"
 		"  allocinfo-ext context -d 10 func:xas_alloc   who calls xas_alloc\n"
 		"  allocinfo-ext compare --baseline base.txt    side by side with /proc/allocinfo\n"
-		"  allocinfo-ext leaks -d 60 -n 5         staleness leaks (lifetimes=1)\n\n"
+		"  allocinfo-ext leaks -d 60 -n 5         staleness leaks (lifetimes=1)\n"
+		"  allocinfo-ext query -m nf_conntrack --min-bytes 1048576\n\n"
 		"'%s COMMAND --help' tells more; '%s help options' lists the\n"
 		"option letters; man allocinfo-ext tells all.\n",
 		AIE_TOOL_NAME, AIE_TOOL_NAME);

@@ -167,6 +167,10 @@ static int parse_field(struct parse_ctx *p, struct site *s, char *tok,
 		s->unloaded = true;
 		return 0;
 	}
+	if (!strcmp(tok, "accurate:no") && p->t->minor >= 3) {
+		s->inaccurate = true;
+		return 0;
+	}
 	if (str_starts(tok, "accounted:") && p->t->minor >= 2) {
 		if (s->has_accounted)
 			return perr(p, "field \"accounted:\" given twice");
@@ -209,6 +213,8 @@ static int parse_fields(struct parse_ctx *p, struct site *s, char **save)
 		} else if (!strchr(tok, ':') || tok[0] == ':') {
 			return perr(p, "unexpected \"%s\" after func:%s",
 				    quote(tok, buf, sizeof(buf)), s->func);
+		} else if (!strcmp(tok, "accurate:no")) {
+			s->inaccurate = true;
 		}
 	}
 	if (p->t->format == TABLE_EXT && (seen & all) != all)

@@ -37,6 +37,7 @@ struct site {
 	long long slack, total_calls, total_bytes, peak, failed;
 	bool disabled;
 	bool unloaded;		/* format 1.1: its module is gone */
+	bool inaccurate;	/* "accurate:no": ext 1.3, the kernel's 2.0 */
 	bool has_accounted;	/* format 1.2: accounted is given */
 	long long accounted;	/* live bytes accounted to a memory cgroup */
 	unsigned int lineno;	/* line of the input it came from */

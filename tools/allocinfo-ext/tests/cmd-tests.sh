@@ -5,7 +5,7 @@
 diff_tests() {
 	expect_out "diff: growth order, new and gone sites, totals" \
 		"$EXP/diff.out" "$TOOL" diff ext-a.txt ext-b.txt
-	expect_out "diff: -a lists unchanged sites, -n limits rows" \
+	expect_out "diff: -a lists unchanged sites, -l limits rows" \
 		"$EXP/diff-all.out" "$TOOL" diff -a -l 7 ext-a.txt ext-b.txt
 	expect_out "diff: rows of one key summed, header counts sites and rows (kernel format)" \
 		"$EXP/diff-kernel.out" "$TOOL" diff -a kernel.txt kernel.txt
@@ -367,4 +367,43 @@ Try 'allocinfo-ext top --help'." "$TOOL" top -d 0 ext-a.txt
 	else
 		not_ok "top: slack of the kernel's table said to be bytes" "$(cat "$TMP/top")"
 	fi
+}
+
+# query reads files as text (no ioctl), filtered as the kernel filters.
+query_tests() {
+	local long name
+
+	expect_out "query: every row of a file, read as text" \
+		"$EXP/query.out" "$TOOL" query ext-a.txt
+	expect_out "query: -m and --min-bytes together, JSON" \
+		"$EXP/query.json" "$TOOL" query -j -m virtio_net --min-bytes 1 ext-a.txt
+	expect_out "query: --function, -l" <(printf '%12d %8d %s\n' 2097152 512 \
+		"mm/memory.c:4400 func:alloc_anon_folio") \
+		"$TOOL" query --function alloc_anon_folio -l 1 kernel.txt
+	expect_out "query: --inaccurate keeps the kernel's 2.0 accurate:no rows" \
+		<(printf '%12d %8d %s\n' 20480 5 "lib/xarray.c:378 func:xas_alloc accurate:no") \
+		"$TOOL" query --inaccurate kernel-2.0.txt
+	expect_err "query: --via ioctl on a file fails, no text read" 1 \
+		"allocinfo-ext: ext-a.txt: ioctl: Inappropriate ioctl for device (a file, or a kernel or module without the ioctls)" \
+		"$TOOL" query --via ioctl ext-a.txt
+	expect_err "query: --bench needs the ioctl" 1 \
+		"allocinfo-ext: ext-a.txt: ioctl: Inappropriate ioctl for device (a file, or a kernel or module without the ioctls)" \
+		"$TOOL" query --bench -n 1 ext-a.txt
+	name="query: -v says the text was read"
+	if "$TOOL" query -v -m ext4 ext-a.txt 2>"$TMP/err" >/dev/null &&
+		[ "$(cat "$TMP/err")" = "allocinfo-ext: ext-a.txt: 1 of 8 rows, through the text" ]; then
+		ok "$name"
+	else
+		not_ok "$name" "$(cat "$TMP/err")"
+	fi
+	# A name of 70 characters: its last 63, as the ioctl gives it.
+	long=$(printf 'f%.0s' {1..7})$(printf '%063d' 0 | tr 0 g)
+	printf 'allocinfo - version: 1.0\n#     <size>  <calls> <tag info>\n 4096 1 mm/a.c:1 func:%s\n' \
+		"$long" >"$TMP/long.txt"
+	expect_out "query: names keep their last 63 characters" \
+		<(printf '%12d %8d mm/a.c:1 func:%s\n' 4096 1 "${long:7}") \
+		"$TOOL" query "$TMP/long.txt"
+	expect_out "query: a filter on a cut name matches its cut" \
+		<(printf '%12d %8d mm/a.c:1 func:%s\n' 4096 1 "${long:7}") \
+		"$TOOL" query --function "${long:7}" "$TMP/long.txt"
 }

@@ -106,6 +106,7 @@ HOSTILE_COMMANDS=(
 	"leaks @ leaks-l1.txt leaks-t2.txt leaks-l2.txt"
 	"compare --ours @ --theirs cmp-theirs.txt --baseline cmp-base.txt"
 	"compare --ours cmp-ours.txt --theirs cmp-theirs.txt --baseline @"
+	"query @"
 )
 
 hostile_refused_tests() {
@@ -166,6 +167,7 @@ hostile_full_tests() {
 		"leaks leaks-t1.txt leaks-l1.txt leaks-t2.txt leaks-l2.txt"
 		"compare --ours cmp-ours.txt --theirs cmp-theirs.txt --baseline cmp-base.txt"
 		"ctl --dry-run reset"
+		"query ext-a.txt"
 	)
 
 	for cmd in "${cmds[@]}"; do
@@ -200,7 +202,7 @@ hostile_json_tests() {
 
 	printf 'a\377;b\300 10\nc;d\355\240\200 5\n' >"$TMP/h-stacks"
 	for cmd in "group -j --by function $f" "diff -j -a ext-a.txt $f" \
-		"top -j -n 1 -l 0 $f" "context -j --stacks $TMP/h-stacks --calls $TMP/h-stacks all"; do
+		"top -j -n 1 -l 0 $f" "query -j $f" "context -j --stacks $TMP/h-stacks --calls $TMP/h-stacks all"; do
 		# shellcheck disable=SC2086
 		if ! "$TOOL" $cmd >"$TMP/h.json" 2>"$TMP/err" || [ -s "$TMP/err" ] ||
 			! python3 -c 'import json, sys

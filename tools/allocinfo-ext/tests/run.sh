@@ -135,6 +135,7 @@ ctl_tests
 context_tests
 leaks_tests
 compare_tests
+query_tests
 json_tests
 options_tests
 vocab_tests
