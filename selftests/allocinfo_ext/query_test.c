@@ -2,13 +2,18 @@
 /*
  * query_test - `allocinfo-ext query`, which reads the rows of
  * /proc/allocinfo_ext through its ioctls (those of 7.3's /proc/allocinfo),
- * against the same query read as text: the same rows, byte for byte; and
- * its --bench, whose figures go to the log.
+ * against the same query read as text: the same rows, byte for byte; the
+ * kernel's own /proc/allocinfo likewise where it answers the ioctls (7.3),
+ * else read as text; and its --bench, whose figures go to the log.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
+
+#include <allocinfo_ext_ioctl.h>
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
@@ -124,6 +129,45 @@ TEST_F(query, same_rows_both_ways)
 	ASSERT_NE(NULL, by_ioctl);
 	EXPECT_NE(NULL, strstr(by_ioctl, "through the ioctl"));
 	free(by_ioctl);
+}
+
+/*
+ * The kernel's /proc/allocinfo (CONFIG_MEM_ALLOC_PROFILING): where it
+ * answers the ioctls (7.3), the helper's rows through them equal the
+ * text's and auto takes them; where it does not (-ENOTTY), auto reads the
+ * text and --via ioctl fails.
+ */
+TEST_F(query, kernels_own_allocinfo)
+{
+	struct allocinfo_ext_content_id id;
+	char *by_ioctl, *by_text, *how;
+	bool ioc;
+	int fd;
+
+	fd = open("/proc/allocinfo", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		SKIP(return, "no /proc/allocinfo");
+	ioc = !ioctl(fd, AIE_IOC_CONTENT_ID, &id);
+	close(fd);
+	ASSERT_EQ(0, aie_helper("alloc kmalloc96 3"));
+	by_text = run_query("--via text -m aie_helper /proc/allocinfo");
+	ASSERT_NE(NULL, by_text);
+	EXPECT_NE(NULL, strstr(by_text, " func:" KM96 "\n"));
+	by_ioctl = run_query("--via ioctl -m aie_helper /proc/allocinfo 2>/dev/null");
+	how = run_query("-v -m aie_helper /proc/allocinfo 2>&1 >/dev/null");
+	ASSERT_NE(NULL, how);
+	if (ioc) {
+		ASSERT_NE(NULL, by_ioctl);
+		EXPECT_STREQ(by_text, by_ioctl);
+		EXPECT_NE(NULL, strstr(how, "through the ioctl"));
+	} else {
+		EXPECT_EQ(NULL, by_ioctl);
+		EXPECT_NE(NULL, strstr(how, "through the text"));
+	}
+	ksft_print_msg("/proc/allocinfo: %s", how);
+	free(by_ioctl);
+	free(by_text);
+	free(how);
 }
 
 /*

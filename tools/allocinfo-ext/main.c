@@ -36,7 +36,7 @@ struct letter {
 
 static const struct letter letters[] = {
 	{ 'l', "lines", "N", "rows shown, at most" },
-	{ 'n', "count", "N", "samples or rounds read" },
+	{ 'n', "count", "N", "samples, rounds or runs" },
 	{ 'd', "interval", "SEC", "seconds between samples, or of a capture" },
 	{ 'j', "json", NULL, "JSON instead of the table" },
 	{ 'o', "output", "FILE", "write to FILE" },
