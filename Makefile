@@ -5,13 +5,20 @@
 #
 #   make                 build module/allocinfo_ext.ko against KDIR
 #   make tools           build tools/allocinfo-ext/allocinfo-ext (libdw-dev, libncurses-dev)
-#   make install         install-module and install-tools
+#   make install         install-module, install-tools and install-boot;
+#                        without DESTDIR or INSTALL_MOD_PATH, then
+#                        update-initramfs -u for KDIR's release if it
+#                        has an initramfs
 #   make install-module  the module into $(INSTALL_MOD_PATH)/lib/modules/
 #                        <KDIR's release>/extra, then depmod
 #                        (INSTALL_MOD_PATH defaults to DESTDIR)
 #   make install-tools   allocinfo-ext, its man page, the export's systemd
 #                        service and timer, and its Prometheus rules under
 #                        $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
+#   make install-boot    initramfs-tools' hook and init-top script that
+#                        load the module from the initramfs, under
+#                        $(DESTDIR)$(INITRAMFS_DIR) (/etc/initramfs-tools;
+#                        /usr/share/initramfs-tools for PREFIX=/usr)
 #   make run             boot a VM with the module loaded, run a workload,
 #                        print the top sites
 #   make check           run the host tests, then build and run the
@@ -33,6 +40,10 @@
 #   make dkms-check      add, build, install and remove the module with
 #                        each Debian release's DKMS, in its root, for its
 #                        kernels (root)
+#   make boot-check      make install in a Debian bookworm root with
+#                        KERNEL's image: the module and its init-top
+#                        script in the initramfs update-initramfs writes
+#                        (root)
 #   make bench-bcc       measure BCC's memleak beside allocinfo_ext on
 #                        Debian's 6.12 in a VM, print the figures (root;
 #                        AIE_BENCH_SRC: aie_bench's source directory)
@@ -49,9 +60,11 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 KERNEL ?= 6.12
 PREFIX ?= /usr/local
 INSTALL_MOD_PATH ?= $(DESTDIR)
+INITRAMFS_DIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/initramfs-tools,/etc/initramfs-tools)
 
-.PHONY: all modules tools install install-module install-tools clean \
-	check check-all smoke stress dkms-check run bench bench-profile bench-bcc kdir
+.PHONY: all modules tools install install-module install-tools install-boot \
+	clean check check-all smoke stress dkms-check run bench bench-profile \
+	bench-bcc boot-check kdir
 
 all: modules
 
@@ -66,7 +79,11 @@ modules: kdir
 tools:
 	$(MAKE) -C tools/allocinfo-ext
 
-install: install-module install-tools
+# An initramfs of KDIR's release is packed again, with the module (the
+# hook of install-boot), on an install into the running system.
+install: install-module install-tools install-boot
+	$(if $(INSTALL_MOD_PATH),,@if command -v update-initramfs >/dev/null && \
+	  [ -e /boot/initrd.img-$(KREL) ]; then update-initramfs -u -k $(KREL); fi)
 
 # The kernel's own modules_install: signing, compression and the
 # directory as the kernel's configuration has them. Debian's headers
@@ -91,6 +108,12 @@ install-module: modules
 
 install-tools: tools
 	$(MAKE) -C tools/allocinfo-ext install install-systemd DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+
+install-boot:
+	install -d $(DESTDIR)$(INITRAMFS_DIR)/hooks $(DESTDIR)$(INITRAMFS_DIR)/scripts/init-top
+	install -m 0755 tools/initramfs/hook $(DESTDIR)$(INITRAMFS_DIR)/hooks/allocinfo_ext
+	install -m 0755 tools/initramfs/init-top \
+		$(DESTDIR)$(INITRAMFS_DIR)/scripts/init-top/allocinfo_ext
 
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR)/module clean; fi
@@ -133,6 +156,9 @@ bench:
 bench-profile:
 	$(if $(OP),,$(error OP=<op>[:<n>] is needed, an operation of aie_bench: kmalloc-64, pages-0, ...))
 	AIE_BENCH_PROFILE=$(OP) AIE_BENCH_KERNELS=$(KERNEL) tools/vm/bench.sh
+
+boot-check:
+	KERNEL=$(KERNEL) tools/pkg/boot-test.sh
 
 # BCC memleak beside allocinfo_ext, in a VM with a Debian root over 9p.
 bench-bcc:

@@ -7,7 +7,12 @@
 #   module in D/lib/modules/<release>/extra (INSTALL_MOD_PATH defaults to
 #   DESTDIR), the tool in D/usr/bin, its man page, the export's systemd
 #   service and timer in D/usr/lib/systemd/system (the service running
-#   /usr/bin/allocinfo-ext) and its Prometheus rules, and nothing else;
+#   /usr/bin/allocinfo-ext) and its Prometheus rules, the initramfs-tools
+#   hook and init-top script in D/usr/share/initramfs-tools, and nothing
+#   else;
+# - make install-boot DESTDIR=B (PREFIX=/usr/local) installs exactly the
+#   hook and the script in B/etc/initramfs-tools, executable, each a
+#   shell script that sh -n accepts and that prints no prerequisites;
 # - make install-module INSTALL_MOD_PATH=M KDIR=<6.1> installs exactly the
 #   module in M/lib/modules/<release>/extra;
 # - each installed module has the vermagic of its kernel, and modinfo
@@ -72,12 +77,14 @@ else
 	aie_not_ok "install: make install DESTDIR= PREFIX= KDIR=$rel exits 0" \
 		"$(tail -n 30 "$TMP/make.log")"
 fi
-aie_check "install: DESTDIR holds exactly $ko, the tool, its man page, units, rules" \
+aie_check "install: DESTDIR holds exactly $ko, the tool, its man page, units, rules, initramfs files" \
 	"$TMP/files.log" check_files "$d" "$ko" usr/bin/allocinfo-ext \
 	usr/share/man/man1/allocinfo-ext.1 \
 	usr/lib/systemd/system/allocinfo-ext-export.service \
 	usr/lib/systemd/system/allocinfo-ext-export.timer \
-	usr/share/allocinfo-ext/prometheus/allocinfo-ext.rules.yml
+	usr/share/allocinfo-ext/prometheus/allocinfo-ext.rules.yml \
+	usr/share/initramfs-tools/hooks/allocinfo_ext \
+	usr/share/initramfs-tools/scripts/init-top/allocinfo_ext
 aie_check "install: the service runs /usr/bin/allocinfo-ext" "$TMP/unit.log" \
 	grep -q '^ExecStart=/usr/bin/allocinfo-ext export ' \
 	"$d/usr/lib/systemd/system/allocinfo-ext-export.service"
@@ -106,5 +113,27 @@ aie_check "install: vermagic of the installed module is $rel" \
 	"$TMP/vermagic.log" check_vermagic "$m/$ko" "$rel"
 aie_check "install: modinfo describes every parameter ($rel)" \
 	"$TMP/params.log" check_params "$m/$ko"
+
+# The initramfs part alone, for an admin's install (PREFIX=/usr/local).
+# check_boot_files DIR: both files executable, valid sh, no prerequisites.
+check_boot_files() {
+	local f
+	for f in "$1/hooks/allocinfo_ext" "$1/scripts/init-top/allocinfo_ext"; do
+		[ -x "$f" ] || { echo "$f: not executable"; return 1; }
+		sh -n "$f" || { echo "$f: sh -n fails"; return 1; }
+		[ -z "$(sh "$f" prereqs)" ] || { echo "$f prereqs: $(sh "$f" prereqs)"; return 1; }
+	done
+}
+b=$TMP/boot
+if make -s -C "$src" install-boot DESTDIR="$b" >"$TMP/make.log" 2>&1; then
+	aie_ok "install: make install-boot DESTDIR= exits 0"
+else
+	aie_not_ok "install: make install-boot DESTDIR= exits 0" "$(tail -n 30 "$TMP/make.log")"
+fi
+aie_check "install: install-boot: DESTDIR holds exactly the hook and init-top script in etc/initramfs-tools" \
+	"$TMP/files.log" check_files "$b" etc/initramfs-tools/hooks/allocinfo_ext \
+	etc/initramfs-tools/scripts/init-top/allocinfo_ext
+aie_check "install: install-boot: hook and script are executable sh with no prerequisites" \
+	"$TMP/boot.log" check_boot_files "$b/etc/initramfs-tools"
 
 exit "$AIE_PKG_FAILED"

@@ -7,11 +7,15 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../vm/lib.sh"
 
 AIE_PKG_FAILED=0
+# the lines printed, for a script that closes with "N passed, N failed"
+AIE_PKG_PASSES=0
+AIE_PKG_FAILS=0
 
-aie_ok() { echo "ok - host: $1"; }
+aie_ok() { echo "ok - host: $1"; AIE_PKG_PASSES=$((AIE_PKG_PASSES + 1)); }
 aie_skip() { echo "ok - host: $1 # SKIP $2"; }
 aie_not_ok() {
 	echo "not ok - host: $1"
+	AIE_PKG_FAILS=$((AIE_PKG_FAILS + 1))
 	shift
 	printf '%s\n' "$@" | head -n 40 | sed 's/^/#   /'
 	AIE_PKG_FAILED=1

@@ -1,0 +1,133 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# boot-test.sh - `make boot-check`: the module loaded at boot the way a
+# Debian user meets it. In a Debian bookworm root (debootstrap, kept in
+# $AIE_CACHE/boot with its stamp, as tools/vm/kernels.sh keeps the build
+# roots) with systemd, initramfs-tools, gcc and KERNEL's image and headers
+# (a name of kernels.sh's table, default 6.12, or a linux-image-*.deb with
+# its headers beside it, installed with dpkg):
+#
+#   - make install PREFIX=/usr KDIR=/usr/src/linux-headers-<release> in a
+#     clean copy of the tree: module, tool, initramfs-tools hook and
+#     init-top script, then update-initramfs -u;
+#   - lsinitramfs lists the module and the init-top script, which the
+#     initramfs's ORDER runs before udev's;
+#   - INITRAMFS=no in /etc/default/allocinfo-ext: mkinitramfs leaves the
+#     module out.
+#
+# Needs root (chroot, debootstrap); SKIP otherwise. Prints TAP lines
+# "ok - host: boot: ..." and a closing "N passed, N failed" line; exits 1
+# when one failed. The logs: $AIE_BUILD/boot-<release>/.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+if [ "$(id -u)" != 0 ]; then
+	aie_skip "boot: make install, initramfs, systemd boot" "not root"
+	exit 0
+fi
+
+KERNEL=${KERNEL:-6.12}
+# what the boot root has besides a build root's packages (kernels.sh)
+AIE_BOOT_PKGS="systemd-sysv udev initramfs-tools zstd procps libdw-dev
+	libncurses-dev stress-ng"
+AIE_ROOTS=$AIE_CACHE/boot
+REL=bookworm
+root=$AIE_ROOTS/$REL
+aie_apt_install debootstrap rsync
+aie_root "$REL"
+aie_root_apt "$REL" $AIE_BOOT_PKGS
+
+# The kernel, installed as a user installs it: the archive's packages by
+# the root's apt, a .deb by dpkg. INITRD=No (aie_root_apt) leaves the
+# first initramfs to update-initramfs -c below, as the kernel's postinst
+# would have made it.
+case "$KERNEL" in
+*.deb)
+	KREL=$(dpkg-deb -f "$KERNEL" Package | sed 's/^linux-image-//')
+	hdr=$(ls "$(dirname "$KERNEL")/linux-headers-${KREL}_"*.deb | head -n1)
+	if ! aie_root_run "$REL" dpkg-query -W -f='${Status}\n' \
+		"linux-image-$KREL" "linux-headers-$KREL" 2>/dev/null |
+		grep -c 'install ok installed' | grep -qx 2; then
+		mkdir -p "$root/var/cache/aie-debs"
+		cp "$KERNEL" "$hdr" "$root/var/cache/aie-debs/"
+		aie_root_run "$REL" env INITRD=No dpkg -i \
+			"/var/cache/aie-debs/$(basename "$KERNEL")" \
+			"/var/cache/aie-debs/$(basename "$hdr")" >&2 ||
+			aie_die "dpkg -i $KERNEL in the boot root failed"
+		rm -rf "$root/var/cache/aie-debs"
+	fi
+	;;
+*)
+	aie_kernel_name "$KERNEL" || aie_die "KERNEL=$KERNEL: a name of kernels.sh or a .deb"
+	[ "$AIE_ARCH" = x86_64 ] || aie_die "KERNEL=$KERNEL: amd64 kernels only"
+	KREL=$AIE_KREL
+	aie_root_apt "$REL" "linux-image-$KREL" "linux-headers-$KREL"
+	;;
+esac
+[ -e "$root/boot/initrd.img-$KREL" ] ||
+	aie_root_run "$REL" update-initramfs -c -k "$KREL" >&2 ||
+	aie_die "update-initramfs -c -k $KREL in the boot root failed"
+
+# a switch left by an interrupted run
+rm -f "$root/etc/default/allocinfo-ext"
+AIE_OUT=$AIE_BUILD/boot-$KREL
+TMP=$AIE_OUT/tmp
+rm -rf "$AIE_OUT" && mkdir -p "$TMP"
+initrd=/boot/initrd.img-$KREL
+
+# make install, as the admin guide says, from a clean copy of the tree
+src=$AIE_OUT/src
+aie_stage_tree "$src"
+aie_check "boot: $REL root: make install PREFIX=/usr KDIR=<$KREL> exits 0" \
+	"$AIE_OUT/make-install.log" aie_root_run "$REL" make -C "$src" -j2 \
+	install PREFIX=/usr KDIR="/usr/src/linux-headers-$KREL"
+grep -q "update-initramfs: Generating $initrd" "$AIE_OUT/make-install.log" &&
+	aie_ok "boot: make install ran update-initramfs -u -k $KREL" ||
+	aie_not_ok "boot: make install ran update-initramfs -u -k $KREL" \
+		"$(tail -n 20 "$AIE_OUT/make-install.log")"
+
+# lsinitramfs IMAGE FILE: list IMAGE, in the root, into FILE
+lsinitramfs_to() {
+	aie_root_run "$REL" lsinitramfs "$1" >"$2"
+}
+lsinitramfs_to "$initrd" "$AIE_OUT/lsinitramfs.txt" ||
+	aie_die "lsinitramfs $initrd failed"
+modre="^(usr/)?lib/modules/$(sed 's/[.+]/\\&/g' <<<"$KREL")/extra/allocinfo_ext\.ko"
+aie_check "boot: lsinitramfs $initrd lists lib/modules/$KREL/extra/allocinfo_ext.ko*" \
+	"$TMP/ls.log" grep -E "$modre" "$AIE_OUT/lsinitramfs.txt"
+aie_check "boot: lsinitramfs $initrd lists scripts/init-top/allocinfo_ext" \
+	"$TMP/ls.log" grep -x "scripts/init-top/allocinfo_ext" "$AIE_OUT/lsinitramfs.txt"
+
+# check_order: the initramfs's init-top ORDER runs allocinfo_ext before udev
+check_order() {
+	local dir=$AIE_OUT/unpacked a u
+	aie_root_run "$REL" unmkinitramfs "$initrd" "$dir" || return 1
+	cat "$dir"/{main/,}scripts/init-top/ORDER 2>/dev/null
+	a=$(grep -n '/scripts/init-top/allocinfo_ext ' "$dir"/{main/,}scripts/init-top/ORDER 2>/dev/null | cut -d: -f2)
+	u=$(grep -n '/scripts/init-top/udev ' "$dir"/{main/,}scripts/init-top/ORDER 2>/dev/null | cut -d: -f2)
+	[ -n "$a" ] && [ -n "$u" ] && [ "$a" -lt "$u" ]
+}
+aie_check "boot: the initramfs runs init-top/allocinfo_ext before init-top/udev" \
+	"$TMP/order.log" check_order
+
+# The switch: INITRAMFS=no leaves the module out of a new initramfs.
+# The root is this script's own: no file there but the one written here.
+def=$root/etc/default/allocinfo-ext
+trap 'rm -f "$def"' EXIT
+echo "INITRAMFS=no" >"$def"
+if aie_root_run "$REL" mkinitramfs -o /tmp/initrd-off "$KREL" >"$TMP/off.log" 2>&1 &&
+	lsinitramfs_to /tmp/initrd-off "$AIE_OUT/lsinitramfs-off.txt"; then
+	if grep -qE "$modre" "$AIE_OUT/lsinitramfs-off.txt"; then
+		aie_not_ok "boot: INITRAMFS=no in /etc/default/allocinfo-ext: mkinitramfs leaves the module out" \
+			"$(grep -E "$modre" "$AIE_OUT/lsinitramfs-off.txt")"
+	else
+		aie_ok "boot: INITRAMFS=no in /etc/default/allocinfo-ext: mkinitramfs leaves the module out"
+	fi
+else
+	aie_not_ok "boot: INITRAMFS=no in /etc/default/allocinfo-ext: mkinitramfs leaves the module out" \
+		"$(tail -n 20 "$TMP/off.log")"
+fi
+rm -f "$def" "$root/tmp/initrd-off"
+
+echo "$AIE_PKG_PASSES passed, $AIE_PKG_FAILS failed"
+exit "$AIE_PKG_FAILED"
