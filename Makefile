@@ -41,9 +41,9 @@
 #                        each Debian release's DKMS, in its root, for its
 #                        kernels (root)
 #   make boot-check      make install in a Debian bookworm root with
-#                        KERNEL's image: the module and its init-top
-#                        script in the initramfs update-initramfs writes
-#                        (root)
+#                        KERNEL's image, the module in the initramfs
+#                        update-initramfs writes, booted under QEMU with
+#                        systemd: loaded before the root was mounted (root)
 #   make bench-bcc       measure BCC's memleak beside allocinfo_ext on
 #                        Debian's 6.12 in a VM, print the figures (root;
 #                        AIE_BENCH_SRC: aie_bench's source directory)

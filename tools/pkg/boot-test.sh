@@ -13,11 +13,17 @@
 #   - lsinitramfs lists the module and the init-top script, which the
 #     initramfs's ORDER runs before udev's;
 #   - INITRAMFS=no in /etc/default/allocinfo-ext: mkinitramfs leaves the
-#     module out.
+#     module out;
+#   - a disk image of the root (mkfs.ext4 -d) boots that initramfs under
+#     QEMU (TCG, no5lvl) with systemd as PID 1; at the end of boot
+#     (boot-guest/aie-boot-check) the module is live, /proc/allocinfo_ext
+#     has rows, and the kernel log has the module's first line after the
+#     kernel runs the initramfs's /init, before the line of the root's
+#     ext4 mount and before systemd's first line.
 #
 # Needs root (chroot, debootstrap); SKIP otherwise. Prints TAP lines
 # "ok - host: boot: ..." and a closing "N passed, N failed" line; exits 1
-# when one failed. The logs: $AIE_BUILD/boot-<release>/.
+# when one failed. The guest's logs: $AIE_BUILD/boot-<release>/.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -29,11 +35,11 @@ fi
 KERNEL=${KERNEL:-6.12}
 # what the boot root has besides a build root's packages (kernels.sh)
 AIE_BOOT_PKGS="systemd-sysv udev initramfs-tools zstd procps libdw-dev
-	libncurses-dev stress-ng"
+	libncurses-dev"
 AIE_ROOTS=$AIE_CACHE/boot
 REL=bookworm
 root=$AIE_ROOTS/$REL
-aie_apt_install debootstrap rsync
+aie_apt_install debootstrap qemu-system-x86 e2fsprogs rsync
 aie_root "$REL"
 aie_root_apt "$REL" $AIE_BOOT_PKGS
 
@@ -128,6 +134,81 @@ else
 		"$(tail -n 20 "$TMP/off.log")"
 fi
 rm -f "$def" "$root/tmp/initrd-off"
+
+# The guest's check, run by systemd at the end of boot.
+install -m 0755 "$AIE_TOP/tools/pkg/boot-guest/aie-boot-check" "$root/usr/local/sbin/"
+install -m 0644 "$AIE_TOP/tools/pkg/boot-guest/aie-boot-check.service" \
+	"$root/etc/systemd/system/"
+mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
+ln -sf ../aie-boot-check.service \
+	"$root/etc/systemd/system/multi-user.target.wants/aie-boot-check.service"
+
+# The root's disk: an ext4 image of it, 512 MiB to spare.
+img=$AIE_OUT/root.img
+size=$(( $(du -sxm "$root" | cut -f1) + 512 ))
+truncate -s "${size}M" "$img"
+mkfs.ext4 -q -F -L aieroot -d "$root" "$img" || aie_die "mkfs.ext4 -d $root failed"
+
+cp "$root$initrd" "$AIE_OUT/initramfs.cpio.gz"
+AIE_VMLINUZ=$root/boot/vmlinuz-$KREL
+AIE_ARCH=x86_64 AIE_KREL=$KREL
+export AIE_VM_MEM=${AIE_VM_MEM:-1G}
+export AIE_QEMU_EXTRA="-drive file=$img,format=raw,if=virtio"
+export AIE_APPEND="root=/dev/vda rw ${AIE_APPEND:-}"
+start=$(date +%s)
+set +e
+aie_boot boot "${AIE_TIMEOUT:-900}"
+qemu_rc=$?
+set -e
+aie_log "the boot took $(( $(date +%s) - start )) s (QEMU status $qemu_rc)"
+out=$AIE_OUT/output.log
+touch "$out" "$AIE_OUT/console.log"
+sed -n '/^AIE-BOOT-BEGIN/,/^AIE-BOOT-END/p' "$out" | tr -d '\r' >"$AIE_OUT/guest.txt"
+g=$AIE_OUT/guest.txt
+
+if grep -q '^AIE-BOOT-END' "$g"; then
+	aie_ok "boot: the guest's check ran at the end of boot"
+else
+	aie_not_ok "boot: the guest's check ran at the end of boot" \
+		"QEMU status $qemu_rc" "$(tail -n 20 "$AIE_OUT/console.log")"
+fi
+check_line() { grep -qx "$1" "$g" || { grep "^${1%% *} " "$g"; return 1; }; }
+aie_check "boot: PID 1 is systemd" "$TMP/g.log" check_line "pid1 systemd"
+aie_check "boot: allocinfo_ext is live" "$TMP/g.log" check_line "initstate live"
+check_rows() {
+	local n
+	n=$(sed -n 's/^rows //p' "$g")
+	echo "rows: $n"
+	[ -n "$n" ] && [ "$n" -gt 0 ]
+}
+aie_check "boot: /proc/allocinfo_ext has rows at the end of boot" "$TMP/g.log" check_rows
+
+# check_early: in the kernel log, the module's first line comes after the
+# kernel starts the initramfs's init and before the root's mount and
+# systemd's first line.
+check_early() {
+	local i m r s
+	grep -n '^kmsg ' "$g" >"$TMP/kmsg"
+	i=$(grep -m1 'Run /init as init process' "$TMP/kmsg" | cut -d: -f1)
+	m=$(grep -m1 'allocinfo_ext: ' "$TMP/kmsg" | cut -d: -f1)
+	r=$(grep -m1 -E 'EXT4-fs \(vda\): mounted filesystem' "$TMP/kmsg" | cut -d: -f1)
+	s=$(grep -m1 'systemd\[1\]' "$TMP/kmsg" | cut -d: -f1)
+	grep -m1 'Run /init as init process' "$TMP/kmsg"
+	grep -m1 'allocinfo_ext: ' "$TMP/kmsg"
+	grep -m1 -E 'EXT4-fs \(vda\): mounted filesystem' "$TMP/kmsg"
+	grep -m1 'systemd\[1\]' "$TMP/kmsg"
+	[ -n "$i" ] && [ -n "$m" ] && [ -n "$r" ] && [ -n "$s" ] &&
+		[ "$i" -lt "$m" ] && [ "$m" -lt "$r" ] && [ "$m" -lt "$s" ]
+}
+aie_check "boot: the kernel log has allocinfo_ext's first line after /init starts, before the root's ext4 mount and systemd's first line" \
+	"$AIE_OUT/early.log" check_early
+sed -n 's/^kmsg //p' "$g" >"$TMP/kmsg.txt"
+bad=$(aie_bad_log "$TMP/kmsg.txt")
+if [ -z "$bad" ]; then
+	aie_ok "boot: kernel log free of BUG/WARNING/Oops/KASAN/lockdep reports"
+else
+	aie_not_ok "boot: kernel log free of BUG/WARNING/Oops/KASAN/lockdep reports" "$bad"
+fi
 
 echo "$AIE_PKG_PASSES passed, $AIE_PKG_FAILS failed"
 exit "$AIE_PKG_FAILED"
