@@ -44,6 +44,10 @@
 #                        KERNEL's image, the module in the initramfs
 #                        update-initramfs writes, booted under QEMU with
 #                        systemd: loaded before the root was mounted (root)
+#   make bench-boot      the same boot on the allocprof kernel: the share
+#                        of /proc/allocinfo's live bytes that
+#                        /proc/allocinfo_ext holds, at the end of boot
+#                        and after a workload (root)
 #   make bench-bcc       measure BCC's memleak beside allocinfo_ext on
 #                        Debian's 6.12 in a VM, print the figures (root;
 #                        AIE_BENCH_SRC: aie_bench's source directory)
@@ -64,7 +68,7 @@ INITRAMFS_DIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/initramfs-tools,/etc/i
 
 .PHONY: all modules tools install install-module install-tools install-boot \
 	clean check check-all smoke stress dkms-check run bench bench-profile \
-	bench-bcc boot-check kdir
+	bench-bcc boot-check bench-boot kdir
 
 all: modules
 
@@ -159,6 +163,11 @@ bench-profile:
 
 boot-check:
 	KERNEL=$(KERNEL) tools/pkg/boot-test.sh
+
+bench-boot:
+	KERNEL=$(if $(filter file,$(origin KERNEL)),$(firstword $(wildcard \
+		$(CURDIR)/../shared/kernels/linux-image-*-allocprof_*_amd64.deb)),$(KERNEL)) \
+		AIE_BOOT_MEASURE=1 tools/pkg/boot-test.sh
 
 # BCC memleak beside allocinfo_ext, in a VM with a Debian root over 9p.
 bench-bcc:

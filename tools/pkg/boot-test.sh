@@ -21,6 +21,11 @@
 #     kernel runs the initramfs's /init, before the line of the root's
 #     ext4 mount and before systemd's first line.
 #
+# AIE_BOOT_MEASURE=1 (`make bench-boot`): the guest also reads the live
+# bytes of /proc/allocinfo (a kernel with CONFIG_MEM_ALLOC_PROFILING) and
+# /proc/allocinfo_ext at the end of boot and after a 20-second stress-ng
+# mix, and the share /proc/allocinfo_ext holds is printed.
+#
 # Needs root (chroot, debootstrap); SKIP otherwise. Prints TAP lines
 # "ok - host: boot: ..." and a closing "N passed, N failed" line; exits 1
 # when one failed. The guest's logs: $AIE_BUILD/boot-<release>/.
@@ -35,7 +40,7 @@ fi
 KERNEL=${KERNEL:-6.12}
 # what the boot root has besides a build root's packages (kernels.sh)
 AIE_BOOT_PKGS="systemd-sysv udev initramfs-tools zstd procps libdw-dev
-	libncurses-dev"
+	libncurses-dev stress-ng"
 AIE_ROOTS=$AIE_CACHE/boot
 REL=bookworm
 root=$AIE_ROOTS/$REL
@@ -154,7 +159,7 @@ AIE_VMLINUZ=$root/boot/vmlinuz-$KREL
 AIE_ARCH=x86_64 AIE_KREL=$KREL
 export AIE_VM_MEM=${AIE_VM_MEM:-1G}
 export AIE_QEMU_EXTRA="-drive file=$img,format=raw,if=virtio"
-export AIE_APPEND="root=/dev/vda rw ${AIE_APPEND:-}"
+export AIE_APPEND="root=/dev/vda rw${AIE_BOOT_MEASURE:+ aie.measure=1} ${AIE_APPEND:-}"
 start=$(date +%s)
 set +e
 aie_boot boot "${AIE_TIMEOUT:-900}"
@@ -208,6 +213,23 @@ if [ -z "$bad" ]; then
 	aie_ok "boot: kernel log free of BUG/WARNING/Oops/KASAN/lockdep reports"
 else
 	aie_not_ok "boot: kernel log free of BUG/WARNING/Oops/KASAN/lockdep reports" "$bad"
+fi
+
+if [ -n "${AIE_BOOT_MEASURE:-}" ]; then
+	if [ "$(grep -c '^share ' "$g")" = 2 ]; then
+		aie_ok "boot: measured at the end of boot and after the workload"
+	else
+		aie_not_ok "boot: measured at the end of boot and after the workload" \
+			"$(grep -E '^(share|stress-ng) ' "$g")"
+	fi
+	echo "kernel $KREL, allocinfo_ext loaded from the initramfs, systemd boot"
+	echo "(live bytes; \"less own\": without the rows of [allocinfo_ext])"
+	awk '$1 == "share" {
+		when = $2; at = $3; ao = $4; et = $5; eo = $6; mem = $7
+		base = at - ao
+		printf "%-9s allocinfo %11d (own %10d, less own %11d)  allocinfo_ext %11d (less own %11d)  share %5.1f%%  memory_bytes %d\n",
+			when, at, ao, base, et, et - eo, base ? 100 * (et - eo) / base : 0, mem
+	}' "$g"
 fi
 
 echo "$AIE_PKG_PASSES passed, $AIE_PKG_FAILS failed"
