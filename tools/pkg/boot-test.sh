@@ -216,10 +216,10 @@ else
 fi
 
 if [ -n "${AIE_BOOT_MEASURE:-}" ]; then
-	if [ "$(grep -c '^share ' "$g")" = 2 ]; then
-		aie_ok "boot: measured at the end of boot and after the workload"
+	if [ "$(grep -c '^share ' "$g")" = 2 ] && grep -qx 'stress-ng 0' "$g"; then
+		aie_ok "boot: measured at the end of boot and after the workload (stress-ng exited 0)"
 	else
-		aie_not_ok "boot: measured at the end of boot and after the workload" \
+		aie_not_ok "boot: measured at the end of boot and after the workload (stress-ng exited 0)" \
 			"$(grep -E '^(share|stress-ng) ' "$g")"
 	fi
 	echo "kernel $KREL, allocinfo_ext loaded from the initramfs, systemd boot"
