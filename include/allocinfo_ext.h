@@ -30,8 +30,10 @@
  *      cgroup.
  * 1.3: a site whose counts the module knows to be inexact ends its row
  *      with the word "accurate:no".
+ * 1.4: with node counters on (numa=), a slab or page site ends its row
+ *      with node<N>:<bytes> for each online node.
  */
-#define AIE_FORMAT_VERSION	"1.3"
+#define AIE_FORMAT_VERSION	"1.4"
 #define AIE_HEADER_LINE1	"allocinfo_ext - version: " AIE_FORMAT_VERSION
 #define AIE_HEADER_LINE2	"#     <size>  <calls> <tag info> [key:value ...]"
 

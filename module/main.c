@@ -9,6 +9,7 @@
 #include "aie.h"
 #include "arch/arch.h"
 #include "core/counters.h"
+#include "core/nodes.h"
 #include "core/params.h"
 #include "core/rules.h"
 #include "core/sample.h"
@@ -43,7 +44,11 @@ static int __init allocinfo_ext_init(void)
 			     aie_ctr_slot_of);
 	if (ret)
 		goto err_sites;
-	ret = aie_track_init(aie_max_objects, aie_lifetimes_param);
+	ret = aie_nodes_init(aie_numa_param, aie_max_sites);
+	if (ret)
+		goto err_nodes;
+	ret = aie_track_init(aie_max_objects, aie_lifetimes_param,
+			     aie_nodes_on());
 	if (ret)
 		goto err_objmap;
 	ret = aie_lifetimes_init(aie_lifetimes_param, aie_max_sites);
@@ -77,6 +82,8 @@ err_hooks:
 err_lifetimes:
 	aie_track_exit();
 err_objmap:
+	aie_nodes_exit();
+err_nodes:
 	aie_sites_exit();
 err_sites:
 	aie_ctrs_exit();
@@ -94,6 +101,7 @@ static void __exit allocinfo_ext_exit(void)
 	aie_capture_exit();
 	aie_lifetimes_exit();
 	aie_track_exit();
+	aie_nodes_exit();
 	aie_sites_exit();
 	aie_ctrs_exit();
 	aie_rules_exit();

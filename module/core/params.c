@@ -12,6 +12,7 @@
 #include <allocinfo_ext.h>
 
 #include "aie.h"
+#include "nodes.h"
 #include "params.h"
 #include "sites.h"
 
@@ -64,6 +65,11 @@ module_param_named(oom_top, aie_oom_top, uint, 0444);
 MODULE_PARM_DESC(oom_top,
 		 "At every OOM kill, the kernel log gets this many sites of most live bytes (default 10, 0..64; 0: no report)");
 
+char *aie_numa_param = "auto";
+module_param_named(numa, aie_numa_param, charp, 0444);
+MODULE_PARM_DESC(numa,
+		 "Live bytes per NUMA node for slab and page sites, as nodeN: keys in /proc/allocinfo_ext: auto (default: on with more than one online node), on, off");
+
 /* -EINVAL, and one line saying the ranges, for a parameter out of range. */
 int aie_params_check(void)
 {
@@ -84,6 +90,10 @@ int aie_params_check(void)
 	}
 	if (aie_oom_top > AIE_OOM_TOP_MAX) {
 		pr_err("oom_top must be 0..%u\n", AIE_OOM_TOP_MAX);
+		return -EINVAL;
+	}
+	if (!aie_nodes_mode_valid(aie_numa_param)) {
+		pr_err("numa must be auto, on or off\n");
 		return -EINVAL;
 	}
 	return 0;

@@ -18,6 +18,7 @@ extern bool aie_slabmap_param;
 extern bool aie_lifetimes_param;
 extern char *aie_hooks_param;
 extern unsigned int aie_oom_top;
+extern char *aie_numa_param;
 
 /* The most rows an OOM report prints (iface/oom.c). */
 #define AIE_OOM_TOP_MAX		64

@@ -16,6 +16,7 @@
 #include <linux/tracepoint.h>
 
 #include "aie.h"
+#include "core/nodes.h"
 #include "core/pagemap.h"
 #include "core/params.h"
 #include "core/slabmap.h"
@@ -100,13 +101,14 @@ static bool aie_hook_wanted(enum aie_type type)
 /*
  * The slab map and the page map keep records of their own: they do not
  * depend on the object map's tags, only on its having no stamps, which
- * their records have no room for (lifetimes=1 leaves them off).
+ * their records have no room for (lifetimes=1 leaves them off), and on
+ * the node counters being off, which only the general paths update.
  */
 int aie_hooks_register(void)
 {
 	int ret;
 
-	if (aie_slabmap_param && !aie_lifetimes_param)
+	if (aie_slabmap_param && !aie_lifetimes_param && !aie_nodes_on())
 		aie_slab_pages_register(aie_max_objects,
 					aie_hook_wanted(AIE_TYPE_PAGE));
 	ret = aie_slab_hooks_register();
@@ -213,7 +215,10 @@ static const char *aie_hook_state(bool hooked)
 	return hooked ? "present" : "absent";
 }
 
-/* The stats file's "slab_map": on, or off (slabmap=0, lifetimes=1). */
+/*
+ * The stats file's "slab_map": on, or off (slabmap=0, lifetimes=1, node
+ * counters).
+ */
 const char *aie_hooks_slabmap_state(void)
 {
 	return aie_slabmap_capacity() ? "on" : "off";

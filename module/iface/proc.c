@@ -110,6 +110,7 @@ static int allocinfo_ext_show(struct seq_file *m, void *v)
 	aie_line_char(&l, ' ');
 	aie_row_tag(&l, site, &pf->sym);
 	aie_row_fields(&l, site, &s, peak);
+	aie_row_nodes(&l, site);
 	aie_line_char(&l, '\n');
 	aie_line_end(&l);
 	return 0;

@@ -7,10 +7,12 @@
  */
 
 #include <linux/kernel.h>
+#include <linux/nodemask.h>
 #include <linux/rcupdate.h>
 
 #include "aie.h"
 #include "core/counters.h"
+#include "core/nodes.h"
 #include "core/sites.h"
 #include "core/symbols.h"
 #include "lib/line.h"
@@ -69,6 +71,26 @@ void aie_row_fields(struct aie_line *l, struct aie_site *site,
 		aie_line_lit(l, " unloaded");
 	if (!aie_row_accurate(site))
 		aie_line_lit(l, " accurate:no");
+}
+
+/*
+ * What ends a /proc/allocinfo_ext row of a slab or page site while node
+ * counters are kept (core/nodes.c): " node<N>:%lld" for each online node,
+ * its live bytes there.
+ */
+void aie_row_nodes(struct aie_line *l, struct aie_site *site)
+{
+	u32 idx = aie_site_index(site);
+	int nid;
+
+	if (!aie_nodes_kept(site))
+		return;
+	for_each_online_node(nid) {
+		aie_line_lit(l, " node");
+		aie_line_u64(l, nid, 0);
+		aie_line_char(l, ':');
+		aie_line_s64(l, aie_node_live(idx, nid), 0);
+	}
 }
 
 /*

@@ -19,6 +19,7 @@ void aie_row_tag(struct aie_line *l, struct aie_site *site,
 		 struct aie_sym *sym);
 void aie_row_fields(struct aie_line *l, struct aie_site *site,
 		    const struct aie_site_sums *s, s64 peak);
+void aie_row_nodes(struct aie_line *l, struct aie_site *site);
 void aie_row_tag_named(struct aie_line *l, struct aie_site *site,
 		       const struct aie_sym *sym);
 

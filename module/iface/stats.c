@@ -10,6 +10,7 @@
 
 #include "aie.h"
 #include "core/counters.h"
+#include "core/nodes.h"
 #include "core/objmap.h"
 #include "core/pagemap.h"
 #include "core/rules.h"
@@ -37,7 +38,7 @@ int aie_stats_show(struct seq_file *m, void *v)
 	size_t pages = aie_pagemap_memory();
 	size_t memory = aie_sites_memory() + aie_ctrs_memory() + objects + weights + slabs + pages +
 			aie_rules_memory() + aie_capture_memory() +
-			aie_lifetimes_memory() +
+			aie_lifetimes_memory() + aie_nodes_memory() +
 			num_possible_cpus() * (sizeof(struct aie_stats) +
 					       4 * sizeof(struct aie_sym));
 
@@ -86,6 +87,8 @@ int aie_stats_show(struct seq_file *m, void *v)
 	aie_capture_show(m);
 	seq_printf(m, "lifetimes %s\n", aie_lifetimes_on() ? "on" : "off");
 	seq_printf(m, "lifetime_hist_bytes %zu\n", aie_lifetimes_memory());
+	seq_printf(m, "numa %s\n", aie_nodes_on() ? "on" : "off");
+	seq_printf(m, "numa_bytes %zu\n", aie_nodes_memory());
 	seq_printf(m, "site_table_bytes %zu\n",
 		   aie_sites_memory() + aie_ctrs_memory());
 	seq_printf(m, "site_counter_bytes %zu\n",

@@ -30,6 +30,7 @@
 
 #include "aie.h"
 #include "core/counters.h"
+#include "core/nodes.h"
 #include "core/objmap.h"
 #include "core/pagemap.h"
 #include "core/slabmap.h"
@@ -43,8 +44,10 @@ struct aie_objmap aie_objects, aie_weights;
 /*
  * On when the inline paths below cannot serve aie_objects, made with
  * stamps (lifetimes=1) or with tags2 (objmap.c): its inserts and removes
- * then take objmap.c's calls. Set at init, before the hooks attach;
- * cleared at exit, after they are gone.
+ * then take objmap.c's calls; and while node counters are kept
+ * (core/nodes.c), whose charges and uncharges only the general paths
+ * make. Set at init, before the hooks attach; cleared at exit, after
+ * they are gone.
  */
 DEFINE_STATIC_KEY_FALSE(aie_track_slow_key);
 
@@ -53,7 +56,7 @@ DEFINE_STATIC_KEY_FALSE(aie_track_slow_key);
  * sixteenth of the object map's slots is more than sampling at any useful
  * rate keeps live.
  */
-int aie_track_init(unsigned long max_objects, bool stamps)
+int aie_track_init(unsigned long max_objects, bool stamps, bool slow)
 {
 	int ret = aie_objmap_init(&aie_objects, max_objects, stamps);
 
@@ -64,7 +67,7 @@ int aie_track_init(unsigned long max_objects, bool stamps)
 		aie_objmap_exit(&aie_objects);
 		return ret;
 	}
-	if (stamps || aie_objects.tags2)
+	if (stamps || slow || aie_objects.tags2)
 		static_branch_enable(&aie_track_slow_key);
 	return 0;
 }
@@ -76,6 +79,23 @@ void aie_track_exit(void)
 	aie_slabmap_exit();
 	aie_objmap_exit(&aie_weights);
 	aie_objmap_exit(&aie_objects);
+}
+
+/*
+ * The node counters' part of the uncharge of the object @key whose map
+ * value is @val, of weight @weight: its bytes off its site's counter of
+ * the node of @key, worked out again from the key as at the charge
+ * (core/nodes.c). The general paths' only (aie_track_slow()).
+ */
+void aie_uncharge_node(unsigned long key, u64 val, u64 weight)
+{
+	struct aie_site *site = &aie_sites[FIELD_GET(AIE_OBJ_SITE, val)];
+
+	if (aie_nodes_on())
+		aie_node_add(site, key,
+			     -(s64)(aie_units_to_size(site->type,
+						     FIELD_GET(AIE_OBJ_SIZE, val)) *
+				    weight));
 }
 
 /*
@@ -91,6 +111,7 @@ noinline u64 aie_uncharge(unsigned long key, u64 val)
 			weight = aie_weight_unpack(w);
 		/* else cannot happen: inserted before the object */
 	}
+	aie_uncharge_node(key, val, weight);
 	aie_uncharge_weighted(val, weight);
 	return weight;
 }

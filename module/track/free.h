@@ -27,8 +27,9 @@ static inline bool aie_track_slow(void)
 	return static_branch_unlikely(&aie_track_slow_key);
 }
 
-int aie_track_init(unsigned long max_objects, bool stamps);
+int aie_track_init(unsigned long max_objects, bool stamps, bool slow);
 void aie_track_exit(void);
+void aie_uncharge_node(unsigned long key, u64 val, u64 weight);
 u64 aie_uncharge(unsigned long key, u64 val);
 void aie_track_replaced(unsigned long key, u64 old);
 void __aie_track_free(const void *key, u64 hash);

@@ -22,6 +22,7 @@
 
 #include "aie.h"
 #include "core/counters.h"
+#include "core/nodes.h"
 #include "core/objmap.h"
 #include "core/pagemap.h"
 #include "core/rules.h"
@@ -181,12 +182,15 @@ static bool aie_track_object(unsigned long key, enum aie_type type,
 	 * weight, if it had one, was replaced by ours above, or is still in
 	 * aie_weights.
 	 */
-	if (!(old & AIE_OBJ_WEIGHTED))
+	if (!(old & AIE_OBJ_WEIGHTED)) {
+		aie_uncharge_node(wkey, old, 1);
 		aie_uncharge_weighted(old, 1);
-	else if (weight > 1)
+	} else if (weight > 1) {
+		aie_uncharge_node(wkey, old, old_weight);
 		aie_uncharge_weighted(old, old_weight);
-	else
+	} else {
 		aie_uncharge(wkey, old);
+	}
 	aie_count(replaced);
 	return true;
 }
@@ -209,6 +213,8 @@ static noinline void aie_track_alloc_slow(unsigned long call_site,
 	if (aie_track_object(key, type, site, bytes, slack, weight,
 			     accounted)) {
 		aie_site_charge(site, bytes, slack, weight, accounted);
+		if (aie_nodes_on())
+			aie_node_add(site, key, bytes * weight);
 	}
 	if (aie_capture_on())
 		aie_capture_alloc(site, bytes, weight);

@@ -110,7 +110,7 @@ TEST_F(proc, header)
 	EXPECT_EQ(0, strncmp(buf, AIE_HEADER_LINE1 "\n" AIE_HEADER_LINE2 "\n",
 			     strlen(AIE_HEADER_LINE1 AIE_HEADER_LINE2) + 2))
 		TH_LOG("header: %.120s", buf);
-	EXPECT_STREQ("allocinfo_ext - version: 1.3", AIE_HEADER_LINE1);
+	EXPECT_STREQ("allocinfo_ext - version: 1.4", AIE_HEADER_LINE1);
 	EXPECT_STREQ("#     <size>  <calls> <tag info> [key:value ...]",
 		     AIE_HEADER_LINE2);
 	free(buf);

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nodes.c - live bytes per site per NUMA node: with numa=on, or
+ * numa=auto (the default) on a machine with more than one online node at
+ * load, every charge and uncharge of a slab object or a page block adds
+ * its bytes (times its weight) to the counter of its site and of the
+ * node of its memory: page_to_nid() of its page, whichever CPU allocated
+ * it. The free works the node out again from its own key in the maps
+ * (track/free.c), which lies in the same slab or block as the charge's:
+ * the uncharge finds the counter the charge added to, as a page's node
+ * does not change while it is allocated. vmalloc areas and percpu chunks
+ * have no node counters: an area's pages, and a chunk's CPUs' copies,
+ * may be on several nodes.
+ *
+ * Contexts and cost: aie_node_add() runs in the hooks, wherever the
+ * allocators run (task, softirq, hardirq; not NMI), with preemption
+ * disabled: no lock, no sleep, no allocation; the page's flags read and
+ * an atomic_long_add() on a line that every CPU charging that site on
+ * that node shares. Only track/'s general paths call it: with the key on,
+ * the slab and page maps are off and aie_track_slow_key sends every
+ * allocation and free there (the cost of slabmap=0 and a call more, make
+ * bench), so that the fast paths carry no test of it. Off (one node,
+ * numa=off), nothing here runs and the fast paths are as without it. The
+ * array is made at load, before the hooks attach, and freed at exit,
+ * after they are gone (process context); readers (iface/rows.c) take no
+ * lock.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/mm.h>
+#include <linux/nodemask.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "aie.h"
+#include "nodes.h"
+#include "sites.h"
+
+DEFINE_STATIC_KEY_FALSE(aie_nodes_key);
+
+/* [site index * nr_node_ids + node]: live bytes, made when the key is on */
+static atomic_long_t *aie_node_bytes;
+static size_t aie_node_count;
+
+/* Whether @mode is a value of the numa parameter (params.c). */
+bool aie_nodes_mode_valid(const char *mode)
+{
+	return !strcmp(mode, "auto") || !strcmp(mode, "on") ||
+	       !strcmp(mode, "off");
+}
+
+/*
+ * Make the counters of @max_sites sites for every possible node and turn
+ * the key on, as @mode (valid) says. Process context, before the hooks
+ * attach.
+ */
+int aie_nodes_init(const char *mode, unsigned int max_sites)
+{
+	if (!strcmp(mode, "off") ||
+	    (!strcmp(mode, "auto") && num_online_nodes() < 2))
+		return 0;
+	aie_node_count = (size_t)max_sites * nr_node_ids;
+	aie_node_bytes = kvcalloc(aie_node_count, sizeof(*aie_node_bytes),
+				  GFP_KERNEL);
+	if (!aie_node_bytes)
+		return -ENOMEM;
+	static_branch_enable(&aie_nodes_key);
+	return 0;
+}
+
+/* Process context, after every hook is unregistered and has finished. */
+void aie_nodes_exit(void)
+{
+	static_branch_disable(&aie_nodes_key);
+	kvfree(aie_node_bytes);
+	aie_node_bytes = NULL;
+	aie_node_count = 0;
+}
+
+/* Whether @site has node counters: with the key on, of slab and page. */
+bool aie_nodes_kept(const struct aie_site *site)
+{
+	return aie_nodes_on() &&
+	       (site->type == AIE_TYPE_SLAB || site->type == AIE_TYPE_PAGE);
+}
+
+/*
+ * Add @bytes (negative at an uncharge) to the node counter of @site and
+ * of the node of @key, the object's key in the maps (track/free.c): for
+ * slab an address in the object (its start, or its granule's), for
+ * pages the block's first struct page. Others keep none.
+ */
+void aie_node_add(const struct aie_site *site, unsigned long key, s64 bytes)
+{
+	int nid;
+
+	if (site->type == AIE_TYPE_SLAB)
+		nid = page_to_nid(virt_to_page((const void *)key));
+	else if (site->type == AIE_TYPE_PAGE)
+		nid = page_to_nid((const struct page *)key);
+	else
+		return;
+	atomic_long_add(bytes, &aie_node_bytes[(size_t)aie_site_index(site) *
+					       nr_node_ids + nid]);
+}
+
+/* Live bytes of site @idx on node @nid, with the key on. */
+s64 aie_node_live(u32 idx, int nid)
+{
+	return atomic_long_read(&aie_node_bytes[(size_t)idx * nr_node_ids +
+						nid]);
+}
+
+size_t aie_nodes_memory(void)
+{
+	return aie_node_count * sizeof(*aie_node_bytes);
+}
