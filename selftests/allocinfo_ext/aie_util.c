@@ -181,6 +181,20 @@ err:
 	return NULL;
 }
 
+/* "<N>:<bytes>" of a node key: once per node, N below AIE_ROW_NODES. */
+static int aie_row_node(struct aie_row *row, const char *tok)
+{
+	unsigned long nid;
+	char *end;
+
+	nid = strtoul(tok, &end, 10);
+	if (*end != ':' || nid >= AIE_ROW_NODES || row->nodes & 1U << nid)
+		return -EINVAL;
+	row->node_bytes[nid] = strtoll(end + 1, &end, 10);
+	row->nodes |= 1U << nid;
+	return *end ? -EINVAL : 0;
+}
+
 static int aie_row_field(struct aie_row *row, const char *tok)
 {
 	static const struct { const char *key; size_t off; } keys[] = {
@@ -210,6 +224,8 @@ static int aie_row_field(struct aie_row *row, const char *tok)
 		snprintf(row->type, sizeof(row->type), "%s", tok + 5);
 		return 0;
 	}
+	if (!strncmp(tok, "node", 4) && tok[4] >= '0' && tok[4] <= '9')
+		return aie_row_node(row, tok + 4);
 	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		if (strncmp(tok, keys[i].key, strlen(keys[i].key)))
 			continue;

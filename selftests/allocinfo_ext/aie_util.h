@@ -21,6 +21,8 @@
 #define AIE_MODULE_KO	"./allocinfo_ext.ko"
 #define AIE_HELPER_KO	"./aie_helper/aie_helper.ko"
 
+#define AIE_ROW_NODES	16	/* node keys a row may carry */
+
 struct aie_row {
 	long long bytes;
 	unsigned long long calls;
@@ -33,6 +35,9 @@ struct aie_row {
 	bool disabled;
 	bool unloaded;		/* its module is gone */
 	bool inaccurate;	/* "accurate:no" (1.3) */
+	/* node<N>:<bytes> keys (1.4): node_bytes[N] when bit N of nodes */
+	unsigned int nodes;
+	long long node_bytes[AIE_ROW_NODES];
 };
 
 int aie_load(const char *path, const char *params);

@@ -34,7 +34,7 @@ static const char * const alloc_calls[] = {
 	"get_zeroed_page(", "folio_alloc(", "folio_alloc_node(",
 	"alloc_pages_mask(",
 	"alloc_pages_exact(", "__alloc_percpu(", "__alloc_percpu_gfp(",
-	"memdup_user_nul(",
+	"memdup_user_nul(", "kmalloc_node(", "kmem_cache_alloc_node(",
 };
 
 /* The macros that generate helper functions, and the prefix they give. */
@@ -44,6 +44,7 @@ static const struct {
 	{ "AIE_HELPER_KMALLOC(", "aie_helper_kmalloc_" },
 	{ "AIE_HELPER_PAGES(", "aie_helper_pages" },
 	{ "AIE_HELPER_VMALLOC(", "aie_helper_" },
+	{ "AIE_HELPER_ON_NODE(", "aie_helper_" },
 };
 
 static bool has_alloc_call(const char *line)

@@ -18,7 +18,9 @@
 # gives the acceptance subset, AIE_ACCEPT_TESTS in lib.sh, to most
 # kernels). AIE_HOST_TESTS=0 skips the host-side tests (check-all.sh runs them
 # once); AIE_TIMEOUT bounds each boot (900 s, 3600 s for a KASAN kernel);
-# AIE_VM_MEM sets the guest's memory. AIE_MODE=smoke (make smoke) builds
+# AIE_VM_MEM sets the guest's memory, AIE_VM_NUMA=N splits it into N NUMA
+# nodes. The whole suite also boots a two-node guest for numa_test
+# (AIE_NUMA_BOOT=0: not). AIE_MODE=smoke (make smoke) builds
 # no module and runs each test program once, to list its tests.
 #
 # Everything before the boots (packages, unpacking, the builds in the
@@ -75,6 +77,25 @@ if [ "${AIE_SMP:-1}" != 0 ] && [ "${AIE_MODE:-check}" = check ]; then
 	sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$smp_out" | grep -v '^AIE-'
 fi
 
+# Then numa_test on a guest of two NUMA nodes (it skips on the main
+# boot's one node): with the whole suite, on a kernel without KASAN,
+# unless the main boot has nodes of its own (AIE_VM_NUMA) or
+# AIE_NUMA_BOOT=0. A boot and one test program, about 30 s.
+numa_out=$AIE_OUT/output-numa.log
+numa_con=$AIE_OUT/console-numa.log
+rm -f "$numa_out" "$numa_con"
+if [ "${AIE_MODE:-check}" = check ] && [ -z "${AIE_TESTS:-}" ] &&
+	[ -z "${AIE_VM_NUMA:-}" ] && [ "${AIE_NUMA_BOOT:-1}" != 0 ] && ! aie_kasan; then
+	set +e
+	AIE_VM_NUMA=2 AIE_APPEND="aie.tests=numa_test ${AIE_APPEND:-}" \
+		aie_boot check "$limit"
+	numa_rc=$?
+	set -e
+	mv "$AIE_OUT/output.log" "$numa_out" 2>/dev/null || : >"$numa_out"
+	mv "$AIE_OUT/console.log" "$numa_con" 2>/dev/null || : >"$numa_con"
+	sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$numa_out" | grep -v '^AIE-'
+fi
+
 set +e
 AIE_APPEND="${AIE_TESTS:+aie.tests=$AIE_TESTS} ${AIE_APPEND:-}" \
 	aie_boot "${AIE_MODE:-check}" "$limit"
@@ -114,6 +135,20 @@ if [ -e "$smp_out" ]; then
 		echo "$bad" | sed 's/^/# kernel: /'
 	fi
 fi
+if [ -e "$numa_out" ]; then
+	if grep -q '^AIE-END' "$numa_out"; then
+		host+=("ok - vm numa: the two-node guest ran to its end")
+	else
+		host+=("not ok - vm numa: the two-node guest did not reach its end (qemu/timeout status $numa_rc)")
+	fi
+	bad=$(aie_bad_log "$numa_con")
+	if [ -z "$bad" ]; then
+		host+=("ok - vm numa: kernel log free of BUG/WARNING/Oops/KASAN/lockdep reports")
+	else
+		host+=("not ok - vm numa: kernel log has reports (see $numa_con)")
+		echo "$bad" | sed 's/^/# kernel: /'
+	fi
+fi
 printf '%s\n' "${host[@]}"
 
 # Count test cases: the host-side tests ("ok - host: ...", skipped when
@@ -122,6 +157,7 @@ printf '%s\n' "${host[@]}"
 # of its own (a crash or a timeout), then the host checks.
 summary=$( { cat "$host_tap"
 	[ -e "$smp_out" ] && sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$smp_out"
+	[ -e "$numa_out" ] && sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$numa_out"
 	sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$out"
 	printf '%s\n' "${host[@]}"; } | awk '
 	/^# (not )?ok [0-9]+ / {

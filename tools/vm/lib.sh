@@ -321,6 +321,31 @@ aie_vm_limit() {
 	if aie_kasan; then echo 3600; else echo 900; fi
 }
 
+# aie_vm_numa MEM N: into qemu_numa, the options that split the guest's
+# MEM (e.g. 1G) evenly into N NUMA nodes (AIE_VM_NUMA=N), vCPU c on node
+# c mod N; and into smp, one vCPU a socket, so that no cache is shared
+# across nodes (the kernel warns of a sibling on another node otherwise).
+# numa_test's guest.
+aie_vm_numa() {
+	local mib n=$2 i c cpus=${AIE_VM_CPUS:-2} opt
+	case "$1" in
+	*G) mib=$(( ${1%G} * 1024 )) ;;
+	*M) mib=${1%M} ;;
+	*) aie_die "AIE_VM_NUMA: guest memory $1 is neither <n>G nor <n>M" ;;
+	esac
+	[[ "$n" =~ ^[1-8]$ ]] || aie_die "AIE_VM_NUMA must be 1..8, not $n"
+	[ $((mib % n)) -eq 0 ] || aie_die "AIE_VM_NUMA: $mib MiB do not split into $n nodes"
+	smp="$cpus,sockets=$cpus,cores=1,threads=1"
+	for ((i = 0; i < n; i++)); do
+		opt="node,nodeid=$i,memdev=aienode$i"
+		for ((c = i; c < cpus; c += n)); do
+			opt="$opt,cpus=$c"
+		done
+		qemu_numa+=(-object "memory-backend-ram,id=aienode$i,size=$((mib / n))M"
+			-numa "$opt")
+	done
+}
+
 # aie_boot MODE [TIMEOUT]: boot the kernel with the initramfs; the guest's
 # kernel log goes to $AIE_OUT/console.log, the test output to
 # $AIE_OUT/output.log. Returns QEMU's (or timeout's) exit status.
@@ -341,7 +366,9 @@ aie_vm_limit() {
 # overrides it), so that both layouts are tested.
 aie_boot() {
 	local mode=$1 limit=${2:-900} append mem qemu va=
+	local qemu_numa=() smp=${AIE_VM_CPUS:-2}
 	mem=$(aie_vm_mem)
+	[ -z "${AIE_VM_NUMA:-}" ] || aie_vm_numa "$mem" "$AIE_VM_NUMA"
 	rm -f "$AIE_OUT/console.log" "$AIE_OUT/output.log"
 	if [ "$AIE_ARCH" = arm64 ]; then
 		va=${AIE_VA_BITS:-${AIE_KVA:-52}}
@@ -361,10 +388,10 @@ aie_boot() {
 	append="$append panic=-1 kfence.sample_interval=0 aie.mode=$mode ${AIE_APPEND:-}"
 	aie_log "booting $AIE_KREL (mode $mode, $mem, ${va:+$va-bit VA, }limit ${limit}s)"
 	timeout --foreground "$limit" "${qemu[@]}" -accel "${AIE_ACCEL:-tcg,thread=single}" \
-		-smp "${AIE_VM_CPUS:-2}" -m "$mem" \
+		-smp "$smp" -m "$mem" \
 		-nodefaults -no-reboot -display none -monitor none \
 		-kernel "$AIE_VMLINUZ" -initrd "$AIE_OUT/initramfs.cpio.gz" \
-		-append "$append" ${AIE_QEMU_EXTRA:-} </dev/null
+		"${qemu_numa[@]}" -append "$append" ${AIE_QEMU_EXTRA:-} </dev/null
 }
 
 # The acceptance subset, the test programs every kernel of the matrix runs

@@ -15,6 +15,7 @@
  *	aie_helper_percpu.c	the percpu allocator
  *	aie_helper_sites.c	many call sites in one function
  *	aie_helper_storm.c	allocations on every CPU at once
+ *	aie_helper_nodes.c	allocations on NUMA node 0 or 1
  *
  * Each allocation function is noinline, with one allocation call in it, so
  * that its call site is a row of its own named after it.
@@ -184,6 +185,17 @@ int aie_helper_sites(unsigned int n, bool burst);
 int aie_helper_page_sites(unsigned int n);
 void aie_helper_sites_free_all(void);
 extern const char aie_helper_sites_file[];
+
+/* aie_helper_nodes.c: on NUMA node 0 or 1 */
+void *aie_helper_kmalloc_node0(void);
+void *aie_helper_kmalloc_node1(void);
+void *aie_helper_large_node0(void);
+void *aie_helper_large_node1(void);
+void *aie_helper_cache_node0(void);
+void *aie_helper_cache_node1(void);
+void *aie_helper_pages_node0(void);
+void *aie_helper_pages_node1(void);
+extern const char aie_helper_nodes_file[];
 
 /* aie_helper_storm.c */
 int aie_helper_storm(unsigned int rounds);

@@ -370,7 +370,7 @@ static const char * const aie_helper_files[] = {
 	aie_helper_core_file, aie_helper_slab_file, aie_helper_cache_file,
 	aie_helper_pages_file, aie_helper_vmalloc_file,
 	aie_helper_callers_file, aie_helper_percpu_file,
-	aie_helper_sites_file, aie_helper_storm_file,
+	aie_helper_sites_file, aie_helper_storm_file, aie_helper_nodes_file,
 };
 
 static int aie_helper_source_show(struct seq_file *m, void *v)

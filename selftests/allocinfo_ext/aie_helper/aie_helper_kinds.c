@@ -118,6 +118,22 @@ struct aie_helper_kind aie_helper_kinds[] = {
 	AIE_HELPER_KIND("ctx_a", aie_helper_ctx_outer_a, 64, kfree),
 	AIE_HELPER_KIND("ctx_b", aie_helper_ctx_outer_b, 64, kfree),
 	AIE_HELPER_KIND("ctx_c", aie_helper_ctx_outer_c, 64, kfree),
+	AIE_HELPER_KIND("kmalloc_node0", aie_helper_kmalloc_node0,
+			AIE_HELPER_OBJ_SIZE, kfree),
+	AIE_HELPER_KIND("kmalloc_node1", aie_helper_kmalloc_node1,
+			AIE_HELPER_OBJ_SIZE, kfree),
+	AIE_HELPER_KIND("large_node0", aie_helper_large_node0,
+			AIE_HELPER_LARGE, kfree),
+	AIE_HELPER_KIND("large_node1", aie_helper_large_node1,
+			AIE_HELPER_LARGE, kfree),
+	AIE_HELPER_KIND("cache_node0", aie_helper_cache_node0,
+			AIE_HELPER_OBJ_SIZE, aie_helper_cache_free),
+	AIE_HELPER_KIND("cache_node1", aie_helper_cache_node1,
+			AIE_HELPER_OBJ_SIZE, aie_helper_cache_free),
+	AIE_HELPER_KIND("pages_node0", aie_helper_pages_node0, PAGE_SIZE << 1,
+			aie_helper_free_pages1),
+	AIE_HELPER_KIND("pages_node1", aie_helper_pages_node1, PAGE_SIZE << 1,
+			aie_helper_free_pages1),
 };
 
 const unsigned int aie_helper_nkinds = ARRAY_SIZE(aie_helper_kinds);
