@@ -5,7 +5,10 @@
  * collector).
  *
  * JSON and CSV give the rows as they are, with the same fields (CSV's
- * unloaded is 0 or 1, its accounted empty where the table has none), but for bytes that are not
+ * unloaded is 0 or 1, its accounted empty where the table has none; the
+ * node<N>: keys as JSON's "nodes" object and, in a table that has any,
+ * CSV columns node0, node1, ... up to the highest id, empty where a row
+ * lacks one), but for bytes that are not
  * UTF-8, written as U+FFFD, so that every output is valid whatever the
  * input. Prometheus needs every series
  * once: rows with the same labels (the kernel's /proc/allocinfo repeats a
@@ -40,6 +43,20 @@ static void json_meta(FILE *f, const struct table_meta *m)
 	fputs("},\n", f);
 }
 
+/* , "nodes": {"<id>": <bytes>, ...} of a row that has node keys. */
+static void json_nodes(FILE *f, const struct site *s)
+{
+	unsigned int k;
+
+	if (!s->nr_nodes)
+		return;
+	fputs(", \"nodes\": {", f);
+	for (k = 0; k < s->nr_nodes; k++)
+		fprintf(f, "%s\"%u\": %lld", k ? ", " : "", s->nodes[k].id,
+			s->nodes[k].bytes);
+	fputc('}', f);
+}
+
 static void json_site(FILE *f, const struct table *t, const struct site *s)
 {
 	char file[4096];
@@ -67,6 +84,7 @@ static void json_site(FILE *f, const struct table *t, const struct site *s)
 			fputs(", \"unloaded\": true", f);
 		if (s->has_accounted)
 			fprintf(f, ", \"accounted\": %lld", s->accounted);
+		json_nodes(f, s);
 	}
 	fputc('}', f);
 }
@@ -109,13 +127,30 @@ static void csv_field(FILE *f, const char *str)
 	free(clean);
 }
 
+/* ,<bytes> per node id of the table, empty where @s has none. */
+static void csv_nodes(FILE *f, const struct table *t, const struct site *s)
+{
+	unsigned int id, k;
+
+	for (id = 0; id < t->node_ids; id++) {
+		fputc(',', f);
+		for (k = 0; k < s->nr_nodes; k++) {
+			if (s->nodes[k].id == id)
+				fprintf(f, "%lld", s->nodes[k].bytes);
+		}
+	}
+}
+
 static void export_csv(FILE *f, const struct table *t)
 {
 	char file[4096];
-	unsigned int line;
+	unsigned int line, id;
 	size_t i;
 
-	fputs("bytes,calls,site,file,line,module,func,type,slack,total_calls,total_bytes,peak,failed,disabled,unloaded,accounted\n", f);
+	fputs("bytes,calls,site,file,line,module,func,type,slack,total_calls,total_bytes,peak,failed,disabled,unloaded,accounted", f);
+	for (id = 0; id < t->node_ids; id++)
+		fprintf(f, ",node%u", id);
+	fputc('\n', f);
 	for (i = 0; i < t->nr; i++) {
 		const struct site *s = &t->sites[i];
 		bool located = site_file_line(s, file, sizeof(file), &line);
@@ -142,6 +177,7 @@ static void export_csv(FILE *f, const struct table *t)
 			s->disabled, s->unloaded);
 		if (s->has_accounted)
 			fprintf(f, "%lld", s->accounted);
+		csv_nodes(f, t, s);
 		fputc('\n', f);
 	}
 }
@@ -173,7 +209,8 @@ static void export_usage(FILE *f)
 		"/proc/allocinfo) as JSON, CSV, or Prometheus text exposition format.\n"
 		"-o replaces FILE atomically, as node_exporter's textfile collector wants.\n"
 		"Prometheus series are labelled by func, module, file, line and type;\n"
-		"sites that share them are summed.\n\n"
+		"sites that share them are summed. Live bytes per NUMA node (format 1.4's\n"
+		"node<N>: keys) are allocinfo_ext_node_bytes, with a label node.\n\n"
 		"  -f, --format FMT   json, csv or prometheus\n"
 		"  -o, --output FILE  write there instead of stdout\n"
 		"      --top N        prometheus: the N series with the most live bytes\n"

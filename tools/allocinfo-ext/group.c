@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * group.c - `allocinfo-ext group --by module|subsystem|function|file`:
+ * group.c - `allocinfo-ext group --by module|subsystem|function|file|node`:
  * live bytes, calls and slack summed per group, largest first.
  *
  *	module		the site's module, "vmlinux" for built-in code
@@ -8,6 +8,11 @@
  *			drivers/<x>, ...), else its module, else "vmlinux"
  *	function	its function, with [module] for module code
  *	file		its source file, "(unknown)" until it has a file:line
+ *	node		the NUMA node of its live bytes, from the row's
+ *			node<id>: keys (format 1.4), "(none)" for a row
+ *			without them (vmalloc, percpu, one node): bytes only,
+ *			no calls or slack, and a site counts in each node
+ *			that it has a key for
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -18,11 +23,14 @@
 #include "table.h"
 #include "util.h"
 
-enum group_by { GROUP_MODULE, GROUP_SUBSYSTEM, GROUP_FUNCTION, GROUP_FILE };
+enum group_by {
+	GROUP_MODULE, GROUP_SUBSYSTEM, GROUP_FUNCTION, GROUP_FILE, GROUP_NODE,
+};
 
 static const char * const group_by_names[] = {
 	[GROUP_MODULE] = "module", [GROUP_SUBSYSTEM] = "subsystem",
 	[GROUP_FUNCTION] = "function", [GROUP_FILE] = "file",
+	[GROUP_NODE] = "node",
 };
 
 struct group {
@@ -48,6 +56,8 @@ static char *group_key(const struct site *s, enum group_by by)
 		if (!site_file_line(s, buf, sizeof(buf), NULL))
 			snprintf(buf, sizeof(buf), "(unknown)");
 		return xstrdup(buf);
+	case GROUP_NODE:	/* group_nodes() */
+		break;
 	}
 	return xstrdup("?");
 }
@@ -69,13 +79,51 @@ static int group_bytes_cmp(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
+/*
+ * --by node: a group per node id that a row names, in id order, then
+ * "(none)" for the rows that name none; largest first. Returns the
+ * group count.
+ */
+static size_t group_nodes(const struct table *t, struct group **out)
+{
+	struct group *g = xcalloc(t->node_ids + 1, sizeof(*g));
+	const struct site *s;
+	size_t i, n = 0;
+	unsigned int k;
+
+	for (i = 0; i < t->nr; i++) {
+		s = &t->sites[i];
+		if (!s->nr_nodes) {
+			g[t->node_ids].bytes += s->bytes;
+			g[t->node_ids].sites++;
+		}
+		for (k = 0; k < s->nr_nodes; k++) {
+			g[s->nodes[k].id].bytes += s->nodes[k].bytes;
+			g[s->nodes[k].id].sites++;
+		}
+	}
+	for (k = 0; k <= t->node_ids; k++) {
+		if (!g[k].sites)
+			continue;
+		g[n] = g[k];
+		g[n++].name = k < t->node_ids ? xasprintf("node%u", k) :
+					       xstrdup("(none)");
+	}
+	qsort(g, n, sizeof(*g), group_bytes_cmp);
+	*out = g;
+	return n;
+}
+
 /* One group per distinct key, largest first. Returns the group count. */
 static size_t group_table(const struct table *t, enum group_by by,
 			  struct group **out)
 {
-	struct group *g = xcalloc(t->nr, sizeof(*g));
+	struct group *g;
 	size_t i, n = 0;
 
+	if (by == GROUP_NODE)
+		return group_nodes(t, out);
+	g = xcalloc(t->nr, sizeof(*g));
 	for (i = 0; i < t->nr; i++) {
 		g[i].name = group_key(&t->sites[i], by);
 		g[i].bytes = t->sites[i].bytes;
@@ -112,9 +160,12 @@ static void group_json(const struct table *t, enum group_by by,
 	for (i = 0; i < n; i++) {
 		printf("%s\n  {", i ? "," : "");
 		json_key_string(stdout, "name", g[i].name);
-		printf(", \"bytes\": %lld, \"calls\": %lld, ", g[i].bytes,
-		       g[i].calls);
-		if (t->format == TABLE_EXT)
+		printf(", \"bytes\": %lld, ", g[i].bytes);
+		if (by == GROUP_NODE)
+			fputs("\"calls\": null, ", stdout);
+		else
+			printf("\"calls\": %lld, ", g[i].calls);
+		if (t->format == TABLE_EXT && by != GROUP_NODE)
 			printf("\"slack\": %lld", g[i].slack);
 		else
 			fputs("\"slack\": null", stdout);
@@ -127,7 +178,7 @@ static void group_print(const struct table *t, enum group_by by, bool json)
 {
 	struct group *g;
 	size_t i, n = group_table(t, by, &g);
-	char slack[24];
+	char slack[24], calls[24];
 
 	if (json) {
 		group_json(t, by, g, n);
@@ -142,11 +193,15 @@ static void group_print(const struct table *t, enum group_by by, bool json)
 	printf("#        bytes      calls      slack  sites %s\n",
 	       group_by_names[by]);
 	for (i = 0; i < n; i++) {
-		if (t->format == TABLE_EXT)
+		if (t->format == TABLE_EXT && by != GROUP_NODE)
 			snprintf(slack, sizeof(slack), "%lld", g[i].slack);
 		else
 			snprintf(slack, sizeof(slack), "-");
-		printf("%14lld %10lld %10s %6zu %s\n", g[i].bytes, g[i].calls,
+		if (by != GROUP_NODE)
+			snprintf(calls, sizeof(calls), "%lld", g[i].calls);
+		else
+			snprintf(calls, sizeof(calls), "-");
+		printf("%14lld %10s %10s %6zu %s\n", g[i].bytes, calls,
 		       slack, g[i].sites, g[i].name);
 		free(g[i].name);
 	}
@@ -160,8 +215,9 @@ static void group_usage(FILE *f)
 		"subsystem is the first directory of a site's file:line (mm, net, fs,\n"
 		"drivers/<x>, arch/<x>, ...) when the site has one, else its module,\n"
 		"else \"vmlinux\"; file is \"(unknown)\" for sites without file:line\n"
-		"(see annotate).\n\n"
-		"      --by KEY   module, subsystem, function or file\n"
+		"(see annotate). node sums the rows' node<N>: keys, live bytes per NUMA\n"
+		"node (no calls or slack), \"(none)\" for rows without them.\n\n"
+		"      --by KEY   module, subsystem, function, file or node\n"
 		"  -j, --json     the groups as JSON (slack null for the kernel's table)\n\n"
 		"Example:\n"
 		"  allocinfo-ext group --by module | head\n");
@@ -177,7 +233,7 @@ static int group_parse_by(const char *s, enum group_by *by)
 			return 0;
 		}
 	}
-	aie_err("cannot group by \"%s\": expected module, subsystem, function or file", s);
+	aie_err("cannot group by \"%s\": expected module, subsystem, function, file or node", s);
 	return -1;
 }
 

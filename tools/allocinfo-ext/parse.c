@@ -11,7 +11,8 @@
  * (lines may end in CRLF, as a serial console's copy does), where the
  * fields are, for allocinfo_ext 1.0, exactly type, slack,
  * total_calls, total_bytes, peak, failed and an optional "disabled"
- * (and from 1.1 an optional "unloaded", from 1.2 accounted);
+ * (and from 1.1 an optional "unloaded", from 1.2 accounted, from 1.4
+ * node<id>:<bytes> for each NUMA node, id below AIE_MAX_NODES, once);
  * later 1.x versions may append key:value fields, which are skipped. The
  * kernel's format has no fields in 1.0; key:value fields that later
  * kernels append are skipped as well, in 1.x and in 2.0 (7.3), which
@@ -49,6 +50,7 @@ struct parse_ctx {
 	struct table *t;
 	unsigned int lineno;
 	unsigned long long sums[ARRAY_SIZE(sum_fields)];
+	unsigned long long node_sum;	/* of every node<id>: of the table */
 	char msg[320];
 };
 
@@ -147,6 +149,35 @@ static int parse_count(struct parse_ctx *p, char **s, long long *val,
 	return 0;
 }
 
+/* "node<id>:<bytes>" (1.4), @tok past "node"; the id given once. */
+static int parse_node(struct parse_ctx *p, struct site *s, const char *tok)
+{
+	unsigned long long v;
+	unsigned long id;
+	long long bytes;
+	char *end, buf[80];
+	unsigned int i;
+
+	errno = 0;
+	id = strtoul(tok, &end, 10);
+	if (end == tok || *end != ':' || errno || id >= AIE_MAX_NODES ||
+	    !parse_ll(end + 1, &bytes))
+		return perr(p, "bad node field \"node%s\"", quote(tok, buf, sizeof(buf)));
+	for (i = 0; i < s->nr_nodes; i++) {
+		if (s->nodes[i].id == id)
+			return perr(p, "field \"node%lu:\" given twice", id);
+	}
+	v = bytes < 0 ? -(unsigned long long)bytes : (unsigned long long)bytes;
+	if (v > AIE_SUM_MAX || p->node_sum + v > AIE_SUM_MAX)
+		return perr(p, "node bytes add up to more than 2^61 (in absolute value) by this row: refused, as sums of them would overflow");
+	p->node_sum += v;
+	s->nodes = xrealloc_array(s->nodes, s->nr_nodes + 1, sizeof(*s->nodes));
+	s->nodes[s->nr_nodes++] = (struct site_node){ .id = id, .bytes = bytes };
+	if (id >= p->t->node_ids)
+		p->t->node_ids = id + 1;
+	return 0;
+}
+
 #define SITE_FIELD(name) { #name ":", offsetof(struct site, name) }
 
 static int parse_field(struct parse_ctx *p, struct site *s, char *tok,
@@ -179,6 +210,9 @@ static int parse_field(struct parse_ctx *p, struct site *s, char *tok,
 			return perr(p, "bad value in \"%s\"", quote(tok, buf, sizeof(buf)));
 		return 0;
 	}
+	if (str_starts(tok, "node") && tok[4] >= '0' && tok[4] <= '9' &&
+	    p->t->minor >= 4)
+		return parse_node(p, s, tok + 4);
 	if (str_starts(tok, "type:") && tok[5]) {
 		s->type = tok + 5;
 		*seen |= 1u << ARRAY_SIZE(keys);
@@ -289,6 +323,7 @@ static int parse_row(struct parse_ctx *p, const char *line, size_t len)
 	return 0;
 err:
 	free(s.text);
+	free(s.nodes);
 	return -1;
 }
 

@@ -18,6 +18,10 @@
  * whose value is 0 is left out unless --zeros asks for it.
  * allocinfo_ext_table_bytes keeps the total of the table, series left out
  * included.
+ *
+ * The node<N>: keys (format 1.4) are allocinfo_ext_node_bytes, a series'
+ * labels and node="N", for the series that --top and --min-bytes keep;
+ * a table without them writes no such metric.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -26,8 +30,15 @@
 #include "export.h"
 #include "util.h"
 
+/* A series' live bytes on one node; @has when a site summed gave them. */
+struct prom_node {
+	long long bytes;
+	bool has;
+};
+
 struct prom_row {
 	char *labels;			/* "{func=\"...\",...}", valid UTF-8 */
+	struct prom_node *nodes;	/* [table's node_ids], or NULL */
 	long long bytes, calls, slack, peak, total_calls, total_bytes, failed;
 	long long disabled, accounted;
 	bool has_accounted;		/* a site summed gave accounted: */
@@ -139,8 +150,32 @@ static int prom_bytes_cmp(const void *pa, const void *pb)
 	return strcmp(a->labels, b->labels);
 }
 
-static void prom_add(struct prom_row *r, const struct prom_row *s)
+/* The node bytes of @s, indexed by id, for a table of @node_ids. */
+static struct prom_node *prom_site_nodes(const struct site *s,
+					 unsigned int node_ids)
 {
+	struct prom_node *n;
+	unsigned int k;
+
+	if (!node_ids)
+		return NULL;
+	n = xcalloc(node_ids, sizeof(*n));
+	for (k = 0; k < s->nr_nodes; k++) {
+		n[s->nodes[k].id].bytes = s->nodes[k].bytes;
+		n[s->nodes[k].id].has = true;
+	}
+	return n;
+}
+
+static void prom_add(struct prom_row *r, const struct prom_row *s,
+		     unsigned int node_ids)
+{
+	unsigned int k;
+
+	for (k = 0; k < node_ids; k++) {
+		r->nodes[k].bytes += s->nodes[k].bytes;
+		r->nodes[k].has |= s->nodes[k].has;
+	}
 	r->bytes += s->bytes;
 	r->calls += s->calls;
 	r->slack += s->slack;
@@ -189,14 +224,16 @@ static size_t prom_rows(const struct table *t, const struct prom_opts *o,
 			.total_bytes = s->total_bytes, .failed = s->failed,
 			.disabled = s->disabled, .accounted = s->accounted,
 			.has_accounted = s->has_accounted,
+			.nodes = prom_site_nodes(s, t->node_ids),
 		};
 	}
 	if (t->nr)
 		qsort(r, t->nr, sizeof(*r), prom_labels_cmp);
 	for (i = 0; i < t->nr; i++) {
 		if (n && !strcmp(r[n - 1].labels, r[i].labels)) {
-			prom_add(&r[n - 1], &r[i]);
+			prom_add(&r[n - 1], &r[i], t->node_ids);
 			free(r[i].labels);
+			free(r[i].nodes);
 		} else {
 			r[n++] = r[i];
 		}
@@ -204,6 +241,32 @@ static size_t prom_rows(const struct table *t, const struct prom_opts *o,
 	prom_keep(r, n, o);
 	*rows = r;
 	return n;
+}
+
+/* allocinfo_ext_node_bytes: each kept series' bytes on each node. */
+static void prom_nodes(FILE *f, const struct table *t,
+		       const struct prom_row *rows, size_t n,
+		       const struct prom_opts *o)
+{
+	const struct prom_node *nd;
+	size_t j, len;
+	unsigned int k;
+
+	if (!t->node_ids)
+		return;
+	fputs("# HELP allocinfo_ext_node_bytes Live bytes allocated at the call site on the NUMA node.\n"
+	      "# TYPE allocinfo_ext_node_bytes gauge\n", f);
+	for (j = 0; j < n; j++) {
+		len = strlen(rows[j].labels) - 1;	/* without the '}' */
+		for (k = 0; k < t->node_ids; k++) {
+			nd = &rows[j].nodes[k];
+			if (!rows[j].kept || !nd->has || (!nd->bytes && !o->zeros))
+				continue;
+			fprintf(f, "allocinfo_ext_node_bytes%.*s%snode=\"%u\"} %lld\n",
+				(int)len, rows[j].labels, len > 1 ? "," : "",
+				k, nd->bytes);
+		}
+	}
 }
 
 void export_prometheus(FILE *f, const struct table *t,
@@ -230,13 +293,16 @@ void export_prometheus(FILE *f, const struct table *t,
 			fprintf(f, "%s%s %lld\n", m->name, rows[j].labels, v);
 		}
 	}
+	prom_nodes(f, t, rows, n, o);
 	fputs("# HELP allocinfo_ext_sites Call sites in the table.\n"
 	      "# TYPE allocinfo_ext_sites gauge\n", f);
 	fprintf(f, "allocinfo_ext_sites %zu\n", t->nr);
 	fputs("# HELP allocinfo_ext_table_bytes Live bytes of all call sites, those of series left out included.\n"
 	      "# TYPE allocinfo_ext_table_bytes gauge\n", f);
 	fprintf(f, "allocinfo_ext_table_bytes %lld\n", table_total_bytes(t));
-	for (j = 0; j < n; j++)
+	for (j = 0; j < n; j++) {
 		free(rows[j].labels);
+		free(rows[j].nodes);
+	}
 	free(rows);
 }

@@ -45,8 +45,10 @@ void table_free(struct table *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->nr; i++)
+	for (i = 0; i < t->nr; i++) {
 		free(t->sites[i].text);
+		free(t->sites[i].nodes);
+	}
 	free(t->sites);
 	free(t->raw);
 	free(t->name);

@@ -27,6 +27,15 @@ enum table_format {
 	TABLE_KERNEL,	/* allocinfo - version: 1.x */
 };
 
+/* Node ids a table may name (MAX_NUMNODES is at most 1024). */
+#define AIE_MAX_NODES	1024
+
+/* Format 1.4: node<id>:<bytes>, live bytes on NUMA node id. */
+struct site_node {
+	unsigned int id;
+	long long bytes;
+};
+
 struct site {
 	long long bytes;	/* live bytes */
 	long long calls;	/* live calls */
@@ -40,6 +49,8 @@ struct site {
 	bool inaccurate;	/* "accurate:no": ext 1.3, the kernel's 2.0 */
 	bool has_accounted;	/* format 1.2: accounted is given */
 	long long accounted;	/* live bytes accounted to a memory cgroup */
+	struct site_node *nodes;	/* as the row gives them, or NULL */
+	unsigned int nr_nodes;
 	unsigned int lineno;	/* line of the input it came from */
 	char *text;		/* owns the strings above */
 };
@@ -60,6 +71,7 @@ struct table {
 	struct table_meta meta;
 	struct site *sites;
 	size_t nr, cap;
+	unsigned int node_ids;	/* highest node id of any row + 1; 0: none */
 	char *raw;		/* the text read, NUL-terminated */
 	size_t raw_len;
 };

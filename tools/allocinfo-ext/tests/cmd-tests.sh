@@ -43,8 +43,12 @@ group_tests() {
 	done
 	expect_out "group: --by function, kernel format, duplicates summed" \
 		"$EXP/group-kernel.out" "$TOOL" group --by function kernel.txt
+	expect_out "group: --by node, node keys summed, rows without them (none)" \
+		"$EXP/group-node.out" "$TOOL" group --by node ext-numa.txt
+	expect_out "group: --by node --json, calls and slack null" \
+		"$EXP/group-node.json" "$TOOL" group --by node --json ext-numa.txt
 	expect_err "group: unknown key refused" 2 \
-		"allocinfo-ext: cannot group by \"colour\": expected module, subsystem, function or file
+		"allocinfo-ext: cannot group by \"colour\": expected module, subsystem, function, file or node
 Try 'allocinfo-ext group --help'." "$TOOL" group --by colour ext-a.txt
 }
 
@@ -64,6 +68,8 @@ assert d["sites"][6]["file"] == "lib/we\"ird\\path,x.c"' "$EXP/ext-b.json"; then
 		"$EXP/kernel.prom" "$TOOL" export -f prometheus --zeros --site-label kernel.txt
 	expect_out "export: prometheus, labels without offsets, sites sharing them summed, no zeros, accounted" \
 		"$EXP/ext-fleet.prom" "$TOOL" export -f prometheus ext-fleet.txt
+	expect_out "export: prometheus, node bytes with a node label" \
+		"$EXP/ext-numa.prom" "$TOOL" export -f prometheus ext-numa.txt
 	expect_out "export: prometheus --top 2 --min-bytes 5000, table total kept" \
 		"$EXP/ext-fleet-top.prom" "$TOOL" export -f prometheus --top 2 \
 		--min-bytes 5000 ext-fleet.txt

@@ -19,6 +19,8 @@ MALFORMED=(
 	"bad-nul.txt|binary data|bad-nul.txt:4: binary data (a NUL byte): not a text table"
 	"bad-unloaded-1.0.txt|\"unloaded\" in a 1.0 table|bad-unloaded-1.0.txt:3: unknown field \"unloaded\""
 	"bad-accounted.txt|accounted: with a bad value in 1.2|bad-accounted.txt:3: bad value in \"accounted:lots\""
+	"bad-node-twice.txt|a node key given twice in 1.4|bad-node-twice.txt:2: field \"node0:\" given twice"
+	"bad-node-id.txt|a node id past 1023 in 1.4|bad-node-id.txt:2: bad node field \"node1024:256\""
 	"bad-empty.txt|snapshot head without a table|bad-empty.txt: no version line: not /proc/allocinfo_ext, /proc/allocinfo or a snapshot of either"
 )
 
@@ -43,6 +45,10 @@ parse_tests() {
 		"$EXP/ext-unloaded.csv" "$TOOL" export -f csv ext-unloaded.txt
 	expect_out "parse: csv has accounted, empty before 1.2" \
 		"$EXP/ext-accounted.csv" "$TOOL" export -f csv ext-accounted.txt
+	expect_out "parse: 1.4 node keys, csv columns per node id, empty where absent" \
+		"$EXP/ext-numa.csv" "$TOOL" export -f csv ext-numa.txt
+	expect_out "parse: 1.4 node keys in json as nodes" \
+		"$EXP/ext-numa.json" "$TOOL" export -f json ext-numa.txt
 	for m in "${MALFORMED[@]}"; do
 		IFS='|' read -r file what msg <<<"$m"
 		expect_err "parse: malformed input: $what" 1 "allocinfo-ext: $msg" \
