@@ -80,7 +80,7 @@ fi
 # Then numa_test on a guest of two NUMA nodes (it skips on the main
 # boot's one node): with the whole suite, on a kernel without KASAN,
 # unless the main boot has nodes of its own (AIE_VM_NUMA) or
-# AIE_NUMA_BOOT=0. A boot and one test program, about 30 s.
+# AIE_NUMA_BOOT=0. A boot and one test program, 20 s of guest time.
 numa_out=$AIE_OUT/output-numa.log
 numa_con=$AIE_OUT/console-numa.log
 rm -f "$numa_out" "$numa_con"
