@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nodes.c - live bytes per site per NUMA node: with numa=on, or
- * numa=auto (the default) on a machine with more than one online node at
- * load, every charge and uncharge of a slab object or a page block adds
+ * numa=auto on a machine with more than one online node at load (off by
+ * default: see the cost below), every charge and uncharge of a slab object or a page block adds
  * its bytes (times its weight) to the counter of its site and of the
  * node of its memory: page_to_nid() of its page, whichever CPU allocated
  * it. The free works the node out again from its own key in the maps

@@ -65,10 +65,10 @@ module_param_named(oom_top, aie_oom_top, uint, 0444);
 MODULE_PARM_DESC(oom_top,
 		 "At every OOM kill, the kernel log gets this many sites of most live bytes (default 10, 0..64; 0: no report)");
 
-char *aie_numa_param = "auto";
+char *aie_numa_param = "off";
 module_param_named(numa, aie_numa_param, charp, 0444);
 MODULE_PARM_DESC(numa,
-		 "Live bytes per NUMA node for slab and page sites, as nodeN: keys in /proc/allocinfo_ext: auto (default: on with more than one online node), on, off");
+		 "Live bytes per NUMA node for slab and page sites, as nodeN: keys in /proc/allocinfo_ext: off (default), on, or auto (on with more than one online node)");
 
 /* -EINVAL, and one line saying the ranges, for a parameter out of range. */
 int aie_params_check(void)

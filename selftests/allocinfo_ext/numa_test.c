@@ -104,7 +104,7 @@ FIXTURE_TEARDOWN(numa)
 /* numa=auto turns the counters on with two nodes online. */
 TEST_F(numa, auto_is_on_with_two_nodes)
 {
-	ASSERT_EQ(0, aie_setup(NULL));
+	ASSERT_EQ(0, aie_setup("numa=auto"));
 	EXPECT_EQ(0, aie_stat_is("numa", "on"));
 	EXPECT_LT(0, aie_stat("numa_bytes"));
 }
@@ -116,7 +116,7 @@ TEST_F(numa, node_bytes_exact)
 	size_t i;
 	int nid;
 
-	ASSERT_EQ(0, aie_setup(NULL));
+	ASSERT_EQ(0, aie_setup("numa=on"));
 	for (i = 0; i < ARRAY_SIZE(node_kinds); i++) {
 		const struct node_kind *k = &node_kinds[i];
 
@@ -151,7 +151,7 @@ TEST_F(numa, sampled_node_bytes_add_up)
 	struct aie_row r;
 	int nid;
 
-	ASSERT_EQ(0, aie_setup("sample=4096"));
+	ASSERT_EQ(0, aie_setup("numa=on sample=4096"));
 	for (nid = 0; nid < 2; nid++)
 		ASSERT_EQ(0, aie_helper("alloc kmalloc_node%d 400", nid));
 	for (nid = 0; nid < 2; nid++) {
@@ -175,7 +175,7 @@ TEST_F(numa, no_node_keys_for_vmalloc_percpu)
 {
 	struct aie_row r;
 
-	ASSERT_EQ(0, aie_setup(NULL));
+	ASSERT_EQ(0, aie_setup("numa=on"));
 	ASSERT_EQ(0, aie_helper("alloc vmalloc12288 1"));
 	ASSERT_EQ(0, aie_helper("alloc percpu40 1"));
 	ASSERT_EQ(1, aie_row_get_type("aie_helper", "aie_helper_vmalloc_12288",
@@ -186,12 +186,12 @@ TEST_F(numa, no_node_keys_for_vmalloc_percpu)
 	EXPECT_EQ(0U, r.nodes);
 }
 
-/* numa=off: no node keys, no memory, on two nodes too. */
-TEST_F(numa, off_has_no_node_keys)
+/* Off by default: no node keys, no memory, on two nodes too. */
+TEST_F(numa, off_by_default)
 {
 	struct aie_row r;
 
-	ASSERT_EQ(0, aie_setup("numa=off"));
+	ASSERT_EQ(0, aie_setup(NULL));
 	EXPECT_EQ(0, aie_stat_is("numa", "off"));
 	EXPECT_EQ(0, aie_stat("numa_bytes"));
 	ASSERT_EQ(0, aie_helper("alloc kmalloc_node1 2"));
