@@ -165,19 +165,17 @@ objmap_all() {
 # and the vCPU idle for 98% of the last second (just after a sleep,
 # other tasks the same tick woke are runnable beside this one).
 settle() {
-	local i=0 b0 i0 b1 i1
+	local i=0 t0
 	if [ "$(sed -n 's/^procs_running //p' /proc/stat)" -le 1 ] &&
 	   ! grep -qsx cryptomgr_test /proc/[0-9]*/comm; then
 		return
 	fi
 	while [ $i -lt 60 ]; do
-		set -- $(cpu_time)
-		b0=$1 i0=$2
+		t0=$(cpu_time)
 		sleep 1
-		set -- $(cpu_time)
-		b1=$1 i1=$2
 		if ! grep -qsx cryptomgr_test /proc/[0-9]*/comm &&
-		   [ $(((b1 - b0) * 50)) -le $((b1 - b0 + i1 - i0)) ]; then
+		   [ "$(echo "$t0 $(cpu_time)" |
+			awk '{ b = $3 - $1; print b * 50 <= b + $4 - $2 }')" = 1 ]; then
 			echo "# settled at $(cut -d' ' -f1 /proc/uptime) s"
 			return
 		fi
