@@ -21,6 +21,7 @@ int cmd_context(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_leaks(int argc, char **argv);
 int cmd_query(int argc, char **argv);
+int cmd_ledger(int argc, char **argv);
 
 /*
  * "Usage: allocinfo-ext NAME ..." with every synopsis of the command, from

@@ -73,6 +73,8 @@ static const struct command commands[] = {
 	  "who calls the selected sites: calls, bytes and share per caller" },
 	{ "leaks", cmd_leaks, "d:n:jh", "[-d SEC] [-n N] [-j] [TABLE LIFETIMES]...",
 	  "sites whose live bytes keep growing and oldest objects keep aging" },
+	{ "ledger", cmd_ledger, "l:jh", "[-j] [-l N] [--root DIR] [--log FILE]",
+	  "all kernel memory per meminfo category: call sites, named, unexplained" },
 	{ "compare", cmd_compare, "m:l:jh", "--save-baseline FILE\n"
 	  "--baseline FILE [-m NAME] [-l N] [-j] [--ours FILE] [--theirs FILE]",
 	  "byte agreement with /proc/allocinfo, site by site and overall" },
@@ -202,6 +204,7 @@ static void usage(FILE *f)
 		"  allocinfo-ext context -d 10 func:xas_alloc   who calls xas_alloc\n"
 		"  allocinfo-ext compare --baseline base.txt    side by side with /proc/allocinfo\n"
 		"  allocinfo-ext leaks -d 60 -n 5         staleness leaks (lifetimes=1)\n"
+		"  allocinfo-ext ledger                   who holds all kernel memory\n"
 		"  allocinfo-ext query -m nf_conntrack --min-bytes 1048576\n\n"
 		"'%s COMMAND --help' tells more; '%s help options' lists the\n"
 		"option letters; man allocinfo-ext tells all.\n",

@@ -13,7 +13,7 @@ options_tests() {
 		>"$TMP/out" 2>&1 <<-'EOT'; then
 	import os, re, subprocess, sys
 	tool, man = sys.argv[1], sys.argv[2]
-	cmds = "top snapshot diff group export ctl annotate report context compare leaks".split()
+	cmds = "top snapshot diff group export ctl annotate report context compare leaks ledger".split()
 	env = dict(os.environ, MANWIDTH="1000")
 	page = subprocess.run(["man", "-l", man], capture_output=True, text=True,
 	                      env=env, check=True).stdout

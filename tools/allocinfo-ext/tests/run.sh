@@ -123,6 +123,7 @@ make_cflags_test() {
 . "$HERE/prometheus-tests.sh"
 . "$HERE/hostile-tests.sh"
 . "$HERE/options-tests.sh"
+. "$HERE/ledger-tests.sh"
 
 cd "$FIX" || exit 1
 parse_tests
@@ -134,6 +135,7 @@ top_tests
 ctl_tests
 context_tests
 leaks_tests
+ledger_tests
 compare_tests
 query_tests
 json_tests
