@@ -51,6 +51,15 @@
 				AIE_LIFETIMES_VERSION
 #define AIE_LIFETIMES_LINE3	"# <tag info> type:<type> oldest:<ns>|- hist:<b0>,...,<b31>"
 
+/*
+ * /proc/allocinfo_ext_caches (Documentation/format.rst): per slab cache,
+ * the live objects and bytes the slab map holds. A version line, then
+ * "# <cache> <objects> <bytes>" and a line per cache, or "# off: ...".
+ * 1.0: the first format.
+ */
+#define AIE_CACHES_PROC_NAME	"allocinfo_ext_caches"
+#define AIE_CACHES_VERSION	"1.0"
+
 /* Longest control write accepted, in bytes, newline included. */
 #define AIE_CTL_MAX_LEN		512
 

@@ -83,7 +83,8 @@
  *   arrays' free lists, the bump), aie_slab_order, and the setting and
  *   clearing of a slab's entries. It is taken at the first allocation in
  *   a slab, at the first spill in a block, and at the free of a block that
- *   has an array (any context but NMI, preemption disabled). Nothing is
+ *   has an array (any context but NMI, preemption disabled); and by a
+ *   reader of the caches file, 4096 page frames at a time (aie_slab_walk()). Nothing is
  *   allocated under it; it nests inside whatever the allocator's caller
  *   holds. Under it run the counters' updates of track/ (no lock) and,
  *   for a weighted record charged back at its block's free, the weight
@@ -118,6 +119,7 @@
 #include "pagemap.h"
 #include "slabmap.h"
 #include "stats.h"
+#include "value.h"
 
 #define AIE_SLAB_MIN_RECORDS	32
 #define AIE_SLAB_CLASSES	5	/* 32, 64, 128, 256, 512 records */
@@ -456,6 +458,57 @@ clear:
 unlock:
 	raw_spin_unlock_irqrestore(&aie_slab_lock, flags);
 	return false;
+}
+
+/*
+ * For the page frames from @pfn, @nr of them at most, call @fn on each
+ * block that has records, at its first page (whose record index starts an
+ * array), with its live records' count and bytes (a weighted record
+ * counts once), and on each large kmalloc() whose record is in its
+ * pages' entries. Under aie_slab_lock, which holds off every block's
+ * drop: @fn may read the block's struct page, and must not sleep. Returns
+ * the page frame to go on from; aie_slab_npfn at the end. Process
+ * context (a reader of the caches file).
+ */
+unsigned long aie_slab_walk(unsigned long pfn, unsigned long nr,
+			    aie_slab_walk_fn fn, void *arg)
+{
+	unsigned long end = min(pfn + nr, aie_slab_npfn), flags, base, k, n;
+	u64 objects, bytes, v;
+	u32 e;
+
+	raw_spin_lock_irqsave(&aie_slab_lock, flags);
+	for (; pfn < end; pfn++) {
+		e = READ_ONCE(aie_slab_pfn[pfn]);
+		if (e == AIE_SLAB_LARGE && pfn + 2 < aie_slab_npfn) {
+			v = (u64)READ_ONCE(aie_slab_pfn[pfn + 2]) << 32 |
+			    READ_ONCE(aie_slab_pfn[pfn + 1]);
+			if (v)
+				fn(arg, NULL, 1, FIELD_GET(AIE_OBJ_SIZE, v));
+			continue;
+		}
+		if (!e || e == AIE_SLAB_NONE)
+			continue;
+		base = aie_slab_index(e, (unsigned long)pfn_to_kaddr(pfn));
+		if (base >= aie_slab_pool_nr || base % AIE_SLAB_MIN_RECORDS ||
+		    !aie_slab_order[base / AIE_SLAB_MIN_RECORDS])
+			continue;	/* not a block's first page */
+		n = (PAGE_SIZE << (aie_slab_order[base / AIE_SLAB_MIN_RECORDS] - 1))
+		    >> aie_slab_shift(e);
+		objects = 0;
+		bytes = 0;
+		for (k = 0; k < n; k++) {
+			v = READ_ONCE(aie_slab_recs[base + k]);
+			if (v) {
+				objects++;
+				bytes += FIELD_GET(AIE_OBJ_SIZE, v);
+			}
+		}
+		if (objects)
+			fn(arg, pfn_to_page(pfn), objects, bytes);
+	}
+	raw_spin_unlock_irqrestore(&aie_slab_lock, flags);
+	return pfn;
 }
 
 /* The highest page frame number of any online node, plus one. */

@@ -159,6 +159,15 @@ static inline bool aie_slab_large_take(const void *ptr, u64 *val)
 	return true;
 }
 
+/*
+ * What aie_slab_walk() calls for each block with records: its first page
+ * (NULL for a large kmalloc()), and its live records' count and bytes.
+ */
+typedef void (*aie_slab_walk_fn)(void *arg, struct page *head, u64 objects,
+				 u64 bytes);
+unsigned long aie_slab_walk(unsigned long pfn, unsigned long nr,
+			    aie_slab_walk_fn fn, void *arg);
+
 void aie_slab_spill(const void *ptr, u32 entry);
 void aie_slab_unmark(const void *ptr);
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * proc.c - /proc/allocinfo_ext (the table, and control writes); it also
- * creates /proc/allocinfo_ext_stats (stats.c) and
- * /proc/allocinfo_ext_lifetimes (lifetimes.c).
+ * creates /proc/allocinfo_ext_stats (stats.c),
+ * /proc/allocinfo_ext_lifetimes (lifetimes.c) and
+ * /proc/allocinfo_ext_caches (caches.c).
  *
  * Readers take no lock the hooks take: a site's counters are summed over
  * the CPUs one at a time (hooks go on meanwhile: no hook waits for a
@@ -28,6 +29,7 @@
 #include <allocinfo_ext.h>
 
 #include "aie.h"
+#include "caches.h"
 #include "control.h"
 #include "ioctl.h"
 #include "core/counters.h"
@@ -212,7 +214,7 @@ static const struct proc_ops allocinfo_ext_proc_ops = {
 };
 
 static struct proc_dir_entry *aie_proc_table, *aie_proc_stats,
-			     *aie_proc_lifetimes;
+			     *aie_proc_lifetimes, *aie_proc_caches;
 
 int aie_proc_init(void)
 {
@@ -222,7 +224,11 @@ int aie_proc_init(void)
 					    aie_stats_show);
 	aie_proc_lifetimes = proc_create(AIE_LIFETIMES_PROC_NAME, 0400, NULL,
 					 &aie_lifetimes_proc_ops);
-	if (!aie_proc_table || !aie_proc_stats || !aie_proc_lifetimes) {
+	aie_caches_init();
+	aie_proc_caches = proc_create_single(AIE_CACHES_PROC_NAME, 0400, NULL,
+					     aie_caches_show);
+	if (!aie_proc_table || !aie_proc_stats || !aie_proc_lifetimes ||
+	    !aie_proc_caches) {
 		aie_proc_exit();
 		return -ENOMEM;
 	}
@@ -232,6 +238,7 @@ int aie_proc_init(void)
 /* Waits for readers and writers inside the files to leave them. */
 void aie_proc_exit(void)
 {
+	proc_remove(aie_proc_caches);
 	proc_remove(aie_proc_lifetimes);
 	proc_remove(aie_proc_stats);
 	proc_remove(aie_proc_table);

@@ -223,13 +223,19 @@ static void ledger_cache_export(struct ledger_src *s)
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (++lineno == 1) {
-			if (!str_starts(line, "allocinfo_ext_caches - version: 1.")) {
+			if (!str_starts(line, AIE_CACHES_PROC_NAME " - version: 1.")) {
 				aie_err("ledger: %s: unknown version \"%s\": slab call sites not told apart",
 					LEDGER_CACHES_PROC, line);
 				break;
 			}
 			s->have_cache_export = true;
 			continue;
+		}
+		if (str_starts(line, "# off")) {
+			s->have_cache_export = false;
+			aie_err("ledger: %s says \"%s\": slab memory is named by cache, its call sites' part not told apart",
+				LEDGER_CACHES_PROC, line + 2);
+			break;
 		}
 		if (line[0] == '#')
 			continue;
@@ -441,7 +447,11 @@ int ledger_read(struct ledger_src *s, const char *root, const char *log)
 	ledger_vmallocinfo(s);
 	ledger_table(s);
 	ledger_log(s, log);
-	return 0;
+	/*
+	 * Again, last: reading the others made dentries and inodes (sysfs),
+	 * which a reader of meminfo after us counts.
+	 */
+	return ledger_meminfo(s);
 }
 
 void ledger_src_free(struct ledger_src *s)

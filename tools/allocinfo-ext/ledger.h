@@ -9,10 +9,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "allocinfo_ext.h"
 #include "table.h"
 
 /* Per-cache figures of the module: live objects and bytes it tracks. */
-#define LEDGER_CACHES_PROC	"/proc/allocinfo_ext_caches"
+#define LEDGER_CACHES_PROC	"/proc/" AIE_CACHES_PROC_NAME
 
 /* A named part of memory: a slab cache, a vmalloc caller, a hash table. */
 struct ledger_item {
