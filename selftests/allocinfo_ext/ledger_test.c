@@ -162,7 +162,7 @@ static long long cache_bytes(const char *cache, long long *objects)
 	return bytes;
 }
 
-/* Run the tool's ledger -j -n 0 into OUT; its exit status. */
+/* Run the tool's ledger -j -l 0 into OUT; its exit status. */
 static int run_ledger(void)
 {
 	int status, fd;
@@ -175,7 +175,7 @@ static int run_ledger(void)
 		dup2(fd, 1);
 		fd = open(ERR, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		dup2(fd, 2);
-		execl(TOOL, TOOL, "ledger", "-j", "-n", "0", NULL);
+		execl(TOOL, TOOL, "ledger", "-j", "-l", "0", NULL);
 		_exit(127);
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
