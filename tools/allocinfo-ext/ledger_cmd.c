@@ -53,8 +53,9 @@ static const char *const ledger_ptable_fns[] = {
  */
 static const char *const ledger_user_fns[] = {
 	"folio", "do_anonymous_page", "wp_page_copy", "do_cow_fault",
-	"do_fault", "page_cache_ra", "filemap_", "shmem_", "swap", "huge",
-	"collapse", "compaction_alloc", "alloc_migration_target",
+	"do_fault", "page_cache", "pagecache", "readahead", "filemap_",
+	"shmem_", "swap", "huge", "collapse", "compaction_alloc",
+	"alloc_migration_target", "alloc_pages_vma",
 };
 
 static bool ledger_fn_in(const char *fn, const char *const *list, size_t n)
@@ -175,17 +176,16 @@ static int ledger_item_cmp(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-/* Cut the parts of @c to its figure: sites first, then items, largest first. */
+/*
+ * Cut the parts of @c to its figure: the named ones first, largest first,
+ * as the kernel names them for certain; then the call sites, whose page
+ * rows are told from user pages by their functions' names alone.
+ */
 static void ledger_fit(struct ledger_cat *c)
 {
 	long long avail = c->meminfo;
 	size_t i, n = 0;
 
-	if (c->sites > avail) {
-		c->over += c->sites - avail;
-		c->sites = avail;
-	}
-	avail -= c->sites;
 	qsort(c->items.e, c->items.nr, sizeof(*c->items.e), ledger_item_cmp);
 	for (i = 0; i < c->items.nr; i++) {
 		struct ledger_item *it = &c->items.e[i];
@@ -203,7 +203,11 @@ static void ledger_fit(struct ledger_cat *c)
 		}
 	}
 	c->items.nr = n;
-	c->unexplained = avail;
+	if (c->sites > avail) {
+		c->over += c->sites - avail;
+		c->sites = avail;
+	}
+	c->unexplained = avail - c->sites;
 }
 
 static void ledger_make(struct ledger *l, struct ledger_src *s)
