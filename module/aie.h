@@ -90,7 +90,8 @@ struct aie_ctr_slot;
 struct aie_site {
 	unsigned long call_site;	/* return address of the allocation */
 	unsigned long flags;		/* AIE_SITE_* bits */
-	const char __rcu *location;	/* "file:line" from "locate", or NULL */
+	/* From "locate": "<file>:<line>\0<function>", or NULL. */
+	const char __rcu *location;
 	/* Set before AIE_SITE_UNLOADED, or by a reader (symbols.c). */
 	const struct aie_site_name *name;
 	atomic64_t peak;		/* see aie_site_peak() (counters.c) */
@@ -103,5 +104,15 @@ struct aie_site {
 };
 
 static_assert(sizeof(struct aie_site) == 64);
+
+/*
+ * The function a located site's call is written in, as "locate" named it
+ * ("" when it named none: the row then names the symbol). @loc is the
+ * site's location, read under the lock or RCU that keeps it.
+ */
+static inline const char *aie_location_func(const char *loc)
+{
+	return loc + strlen(loc) + 1;
+}
 
 #endif /* _AIE_H */

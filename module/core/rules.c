@@ -115,7 +115,9 @@ bool aie_sel_match(const struct aie_sel *sel, const struct aie_sym *sym,
 	case AIE_SEL_ALL:
 		return true;
 	case AIE_SEL_FUNC:
-		return sym->known && !strcmp(sym->func, sel->name);
+		return (sym->known && !strcmp(sym->func, sel->name)) ||
+		       (location && !strcmp(aie_location_func(location),
+					    sel->name));
 	case AIE_SEL_MODULE:
 		return sym->module && !strcmp(sym->module, sel->name);
 	case AIE_SEL_FUNC_OFF:

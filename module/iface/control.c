@@ -102,7 +102,23 @@ static int aie_control_update(const struct aie_cmd *cmd, struct aie_sym *sym)
 	return 0;
 }
 
-/* "locate": give the site at <function>+0x<off> its file:line. */
+/* A site's location: "<file>:<line>\0<function>" (aie_location_func()). */
+static const char *aie_control_location(const struct aie_cmd *cmd)
+{
+	size_t n = strlen(cmd->loc.name) + 1, f = strlen(cmd->func) + 1;
+	char *loc = kmalloc(n + f, GFP_KERNEL);
+
+	if (loc) {
+		memcpy(loc, cmd->loc.name, n);
+		memcpy(loc + n, cmd->func, f);
+	}
+	return loc;
+}
+
+/*
+ * "locate": give the site at <function>+0x<off> its file:line, and the
+ * function the call is written in when named.
+ */
 static int aie_control_locate(const struct aie_cmd *cmd, struct aie_sym *sym)
 {
 	u32 i, n = aie_sites_nr();
@@ -117,7 +133,7 @@ static int aie_control_locate(const struct aie_cmd *cmd, struct aie_sym *sym)
 		aie_sym_resolve(site->call_site, sym);
 		if (!aie_sel_match(&cmd->sel, sym, NULL))
 			continue;
-		loc = kstrdup(cmd->loc.name, GFP_KERNEL);
+		loc = aie_control_location(cmd);
 		if (!loc)
 			return -ENOMEM;
 		/* Replaced under the rules mutex alone, which is held */

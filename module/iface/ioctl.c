@@ -6,8 +6,9 @@
  *
  * A row is a site aie_row_shown() takes, in the table's order (the sites'
  * indexes). Its tag: the function and the module (none for built-in code)
- * as the row names them; the file and line of a site given them with
- * "locate" (its "<file>:<line>"), else an empty file name and line 0.
+ * as the row names them (the function "locate" named, if it did); the
+ * file and line of a site given them with "locate" (its "<file>:<line>"),
+ * else an empty file name and line 0.
  * Names keep their last AIE_IOC_STR_SIZE - 1 characters, and filters
  * compare those. Counters: the live bytes and calls of the row (a
  * negative figure, which a sum that mixes instants can give, reads 0), and
@@ -126,11 +127,14 @@ static void aie_ioctl_str(char *dst, const char *src, size_t len)
 	memset(dst + len, 0, AIE_IOC_STR_SIZE - len);
 }
 
-/* "<file>:<line>" of a located site; an empty file and 0 otherwise. */
+/*
+ * "<file>:<line>" of a located site, and its function when "locate" named
+ * one; an empty file and 0 otherwise.
+ */
 static void aie_ioctl_location(struct aie_site *site,
 			       struct allocinfo_ext_tag *tag)
 {
-	const char *loc, *colon;
+	const char *loc, *colon, *func;
 	u64 line;
 
 	tag->lineno = 0;
@@ -147,6 +151,9 @@ static void aie_ioctl_location(struct aie_site *site,
 	else
 		colon = loc + strlen(loc);
 	aie_ioctl_str(tag->filename, loc, colon - loc);
+	func = aie_location_func(loc);
+	if (*func)
+		aie_ioctl_str(tag->function, func, strlen(func));
 	rcu_read_unlock();
 }
 

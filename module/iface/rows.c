@@ -123,7 +123,7 @@ void aie_row_tag(struct aie_line *l, struct aie_site *site,
 void aie_row_tag_named(struct aie_line *l, struct aie_site *site,
 		       const struct aie_sym *sym)
 {
-	const char *loc;
+	const char *loc, *func = "";
 	char unknown[32];
 
 	rcu_read_lock();
@@ -135,6 +135,7 @@ void aie_row_tag_named(struct aie_line *l, struct aie_site *site,
 	}
 	if (loc) {
 		aie_line_str(l, loc);
+		func = aie_location_func(loc);
 	} else if (sym->known) {
 		aie_line_mem(l, sym->func, sym->func_len);
 		aie_line_lit(l, "+0x");
@@ -146,8 +147,8 @@ void aie_row_tag_named(struct aie_line *l, struct aie_site *site,
 			     scnprintf(unknown, sizeof(unknown), "unknown@%pK",
 				       (void *)site->call_site));
 	}
-	rcu_read_unlock();
-	if (sym->tag) {
+	if (sym->tag && !*func) {
+		rcu_read_unlock();
 		aie_line_mem(l, sym->tag + sym->tag_head,
 			     sym->tag_len - sym->tag_head);
 		return;
@@ -158,8 +159,11 @@ void aie_row_tag_named(struct aie_line *l, struct aie_site *site,
 		aie_line_char(l, ']');
 	}
 	aie_line_lit(l, " func:");
-	if (sym->known)
+	if (*func)
+		aie_line_str(l, func);
+	else if (sym->known)
 		aie_line_mem(l, sym->func, sym->func_len);
 	else
 		aie_line_lit(l, "unknown");
+	rcu_read_unlock();
 }

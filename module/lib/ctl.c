@@ -2,7 +2,8 @@
 /*
  * ctl.c - parser for the control words written to /proc/allocinfo_ext:
  *
- *	enable <sel> | disable <sel> | reset | locate <function>+0x<off> <file>:<line>
+ *	enable <sel> | disable <sel> | reset
+ *	| locate <function>+0x<off> <file>:<line> [<function>]
  *	| sample <bytes> | capture <sel> [<depth>] | capture off
  *	<sel> := all | func:<name> | [<module>] | <function>+0x<off> | <file>:<line>
  *	<depth> := 1..16 in decimal, no leading zero (default 8)
@@ -20,7 +21,7 @@
 
 #include "ctl.h"
 
-#define AIE_WORDS_MAX	3
+#define AIE_WORDS_MAX	4
 
 struct aie_word {
 	const char *s;
@@ -241,8 +242,8 @@ static const char *aie_parse_capture(const struct aie_word *w, int nr,
 	}
 	cmd->verb = AIE_CMD_CAPTURE;
 	cmd->depth = AIE_CAPTURE_DEPTH_DEFAULT;
-	if (nr < 2)
-		return "expected a selector, or off";
+	if (nr < 2 || nr > 3)
+		return "expected a selector and a depth, or off";
 	if (!aie_parse_sel(&w[1], &cmd->sel))
 		return "bad selector";
 	if (nr == 3 && !aie_parse_depth(&w[2], &cmd->depth))
@@ -279,10 +280,17 @@ const char *aie_ctl_parse(const char *buf, size_t len, struct aie_cmd *cmd)
 	}
 	if (aie_word_is(&w[0], "locate")) {
 		cmd->verb = AIE_CMD_LOCATE;
-		if (nr != 3 || !aie_parse_func_off(&w[1], &cmd->sel))
-			return "expected <function>+0x<off> <file>:<line>";
-		return aie_parse_file_line(&w[2], &cmd->loc) ? NULL :
-		       "expected <file>:<line>";
+		if (nr < 3 || nr > 4 || !aie_parse_func_off(&w[1], &cmd->sel))
+			return "expected <function>+0x<off> <file>:<line> [<function>]";
+		if (!aie_parse_file_line(&w[2], &cmd->loc))
+			return "expected <file>:<line>";
+		if (nr == 3)
+			return NULL;
+		if (!aie_is_symbol(w[3].s, w[3].len))
+			return "expected a function name";
+		memcpy(cmd->func, w[3].s, w[3].len);
+		cmd->func[w[3].len] = '\0';
+		return NULL;
 	}
 	if (aie_word_is(&w[0], "sample")) {
 		cmd->verb = AIE_CMD_SAMPLE;

@@ -52,6 +52,7 @@ struct aie_cmd {
 	enum aie_verb verb;
 	struct aie_sel sel;		/* enable, disable, capture; locate: the site */
 	struct aie_sel loc;		/* locate: its file:line */
+	char func[AIE_NAME_MAX];	/* locate: its function, or "" */
 	unsigned long bytes;		/* sample: bytes per sample, 0 = all */
 	unsigned int depth;		/* capture: frames per stack */
 };

@@ -32,6 +32,7 @@ struct site {
 	const char *func;
 	unsigned long offset;
 	char location[AIE_NAME_MAX];
+	char src[AIE_NAME_MAX];	/* the function "locate" named, or "" */
 };
 
 struct model {
@@ -55,7 +56,8 @@ static bool sel_matches(const struct aie_sel *sel, const struct site *site)
 	case AIE_SEL_ALL:
 		return true;
 	case AIE_SEL_FUNC:
-		return !strcmp(sel->name, site->func);
+		return !strcmp(sel->name, site->func) ||
+		       (site->location[0] && !strcmp(sel->name, site->src));
 	case AIE_SEL_MODULE:
 		return !strcmp(sel->name, "aie_helper");
 	case AIE_SEL_FUNC_OFF:
@@ -96,6 +98,9 @@ static int model_apply(struct model *m, const struct aie_cmd *cmd)
 				snprintf(m->site[i].location,
 					 sizeof(m->site[i].location), "%s",
 					 cmd->loc.name);
+				snprintf(m->site[i].src,
+					 sizeof(m->site[i].src), "%s",
+					 cmd->func);
 				found = 1;
 			}
 		}
@@ -130,6 +135,7 @@ static size_t gen_valid(__u64 *s, const struct model *m, char *buf)
 	const struct site *a = &m->site[rnd(s) % 2];
 	static const char * const verbs[] = { "enable", "disable" };
 	char sel[300];
+	unsigned int n;
 
 	switch (rnd(s) % 10) {
 	case 0:
@@ -166,9 +172,12 @@ static size_t gen_valid(__u64 *s, const struct model *m, char *buf)
 	default:
 		if (rnd(s) % 2)
 			return sprintf(buf, "reset");
-		return sprintf(buf, "locate %s+0x%lx x/aie.c:%d", a->func,
+		/* with no function or "src_<its symbol>", one per site */
+		n = rnd(s) % 2;
+		return sprintf(buf, "locate %s+0x%lx x/aie.c:%d%s%s", a->func,
 			       a->offset + (unsigned long)(rnd(s) % 2),
-			       (int)(rnd(s) % 3) + 1);
+			       (int)(rnd(s) % 3) + 1, n ? " src_" : "",
+			       n ? a->func : "");
 	}
 	return sprintf(buf, "%s %s%s", verbs[rnd(s) % 2], sel,
 		       rnd(s) % 4 ? "" : "\n");
@@ -260,19 +269,21 @@ static void check_sites(struct __test_metadata *_metadata, struct model *m)
 {
 	static const char * const kinds[] = { "kmalloc96", "kmalloc97" };
 	struct aie_row before, after;
+	const char *func;
 	bool off;
 	int i;
 
 	for (i = 0; i < 2; i++) {
 		off = model_disabled(m, &m->site[i]);
-		ASSERT_EQ(1, aie_row_get("aie_helper", m->site[i].func, &before));
-		EXPECT_EQ(off, before.disabled) TH_LOG("%s", m->site[i].func);
+		/* The row names the function "locate" named, if any */
+		func = m->site[i].src[0] ? m->site[i].src : m->site[i].func;
+		ASSERT_EQ(1, aie_row_get("aie_helper", func, &before));
+		EXPECT_EQ(off, before.disabled) TH_LOG("%s", func);
 		if (m->site[i].location[0])
 			EXPECT_STREQ(m->site[i].location, before.location);
 		ASSERT_EQ(0, aie_helper("alloc %s 1", kinds[i]));
-		ASSERT_EQ(1, aie_row_get("aie_helper", m->site[i].func, &after));
-		EXPECT_EQ(before.calls + !off, after.calls)
-			TH_LOG("%s", m->site[i].func);
+		ASSERT_EQ(1, aie_row_get("aie_helper", func, &after));
+		EXPECT_EQ(before.calls + !off, after.calls) TH_LOG("%s", func);
 	}
 }
 
@@ -326,7 +337,8 @@ static void *write_loop(void *arg)
 /*
  * Writers at once: the order of their rules is the scheduler's, so each
  * answer is checked against the parser alone; then "enable all" must
- * leave both sites recording.
+ * leave both sites recording, and locating them again without a function
+ * must give them back their names.
  */
 TEST_F_TIMEOUT(fuzz, concurrent_writers, 900)
 {
@@ -345,6 +357,15 @@ TEST_F_TIMEOUT(fuzz, concurrent_writers, 900)
 	}
 	ASSERT_EQ(0, aie_ctl("enable all"));
 	self->m.nr = 0;
+	for (i = 0; i < 2; i++) {
+		struct site *st = &self->m.site[i];
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "locate %s+0x%lx x/aie.c:1",
+			 st->func, st->offset);
+		ASSERT_EQ(0, aie_ctl(cmd));
+		snprintf(st->location, sizeof(st->location), "x/aie.c:1");
+	}
 	check_sites(_metadata, &self->m);
 }
 

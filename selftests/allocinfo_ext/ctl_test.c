@@ -177,6 +177,37 @@ TEST_F(ctl, locate_and_file_line_selector)
 	EXPECT_EQ(-ENOENT, aie_ctl("locate no_such_function+0x10 a.c:1"));
 }
 
+/*
+ * "locate" with a function: the one the call is written in, which the row
+ * then names (as /proc/allocinfo does), and func: selectors match too.
+ */
+TEST_F(ctl, locate_names_the_function)
+{
+	char sel[300], cmd[400];
+
+	ASSERT_EQ(0, aie_helper("alloc kmemdup 1"));
+	ASSERT_EQ(0, site_selector("aie_helper_kmemdup", sel, sizeof(sel)));
+	snprintf(cmd, sizeof(cmd), "locate %s lib/aie_test.c:43 aie_inlined",
+		 sel);
+	ASSERT_EQ(0, aie_ctl(cmd));
+	EXPECT_STREQ("lib/aie_test.c:43", row("aie_inlined").location);
+	EXPECT_STREQ(HELPER, row("aie_inlined").module);
+	EXPECT_EQ(~0ULL, row("aie_helper_kmemdup").calls);	/* no such row */
+	EXPECT_EQ(1ULL, row("aie_inlined").calls);
+
+	ASSERT_EQ(0, aie_ctl("disable func:aie_inlined"));
+	ASSERT_EQ(0, aie_helper("alloc kmemdup 2"));
+	EXPECT_EQ(1ULL, row("aie_inlined").calls);
+	EXPECT_TRUE(row("aie_inlined").disabled);
+	ASSERT_EQ(0, aie_ctl("enable func:aie_inlined"));
+
+	/* Located again without one: the symbol's name is back. */
+	snprintf(cmd, sizeof(cmd), "locate %s lib/aie_test.c:44", sel);
+	ASSERT_EQ(0, aie_ctl(cmd));
+	EXPECT_STREQ("lib/aie_test.c:44", row("aie_helper_kmemdup").location);
+	EXPECT_EQ(1ULL, row("aie_helper_kmemdup").calls);
+}
+
 TEST_F(ctl, reset)
 {
 	long long slot = aie_slab_size("kmalloc-96");
@@ -227,6 +258,8 @@ TEST_F(ctl, bad_writes_rejected)
 		"disable file.c:", "disable file.c:1234567890",
 		"reset now", "locate foo", "locate foo+0x1",
 		"locate foo+0x1 bar", "locate foo bar.c:1",
+		"locate foo+0x1 bar.c:1 9f", "locate foo+0x1 bar.c:1 a-b",
+		"locate foo+0x1 bar.c:1 f g", "capture all 3 4",
 	};
 	char big[600], bin[] = { 'd', 'i', 's', 1, 2, 0, 'a' };
 	size_t i;

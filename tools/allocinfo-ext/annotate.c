@@ -2,8 +2,9 @@
 /*
  * annotate.c - `allocinfo-ext annotate`: find the file:line of every site
  * still shown as function+0xoff/0xsize, from DWARF, and write
- * "locate <function>+0x<off> <file>:<line>" for it to /proc/allocinfo_ext,
- * so the table shows file:line from then on.
+ * "locate <function>+0x<off> <file>:<line> [<function>]" for it to
+ * /proc/allocinfo_ext, so the table shows file:line from then on, and the
+ * function the call is written in where it was inlined into another.
  *
  * Debug files: built-in code from --vmlinux, else the first of
  * /usr/lib/debug/boot/vmlinux-<release>, /usr/lib/debug/lib/modules/
@@ -248,7 +249,7 @@ static void annotate_emit(struct annotate_ctx *c, const char *word)
 
 static void annotate_site(struct annotate_ctx *c, const struct site *s)
 {
-	char func[512], sel[600], file[4096], *word;
+	char func[512], sel[600], file[4096], src_func[512], *word = NULL;
 	unsigned long off, size;
 	unsigned int line;
 	struct dwarf_file *dw;
@@ -265,8 +266,12 @@ static void annotate_site(struct annotate_ctx *c, const struct site *s)
 		return;
 	}
 	r = dwarf_resolve(dw, func, off, size, c->o->innermost, file,
-			  sizeof(file), &line);
-	word = r == DWARF_OK ? xasprintf("locate %s %s:%u", sel, file, line) : NULL;
+			  sizeof(file), &line, src_func, sizeof(src_func));
+	/* The function the call is written in, where kallsyms names another */
+	if (r == DWARF_OK && (!src_func[0] || !strcmp(src_func, func)))
+		word = xasprintf("locate %s %s:%u", sel, file, line);
+	else if (r == DWARF_OK)
+		word = xasprintf("locate %s %s:%u %s", sel, file, line, src_func);
 	if (r == DWARF_OK && control_check(word)) {
 		aie_err("%s: %s:%u cannot be written as a control word", sel,
 			file, line);
@@ -353,7 +358,8 @@ static void annotate_usage(FILE *f)
 		"DWARF of vmlinux and of the modules, by writing \"locate\" control words\n"
 		"to /proc/allocinfo_ext (root only). Sites without debug info keep\n"
 		"function+offset. The line is that of the call in the innermost function\n"
-		"that is not in a header: for an inlined kmalloc(), its caller's line.\n\n"
+		"that is not in a header: for an inlined kmalloc(), its caller's line.\n"
+		"The row's func: then names that function, as /proc/allocinfo does.\n\n"
 		"  --vmlinux FILE      vmlinux with DWARF (default: /usr/lib/debug/boot/\n"
 		"                      vmlinux-$(uname -r), from linux-image-*-dbg)\n"
 		"  --module-dir DIR    look for <module>.ko below DIR first (repeatable)\n"

@@ -200,27 +200,42 @@ static int dwarf_concrete_scopes(Dwarf_Die *cu, Dwarf_Addr pc,
 	return dwarf_getscopes_die(&inner, scopes);
 }
 
+static bool dwarf_is_function(Dwarf_Die *die)
+{
+	int tag = dwarf_tag(die);
+
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
+}
+
 /*
- * Step out of inlined scopes while the line is in a header: each
- * DW_TAG_inlined_subroutine's call_file:call_line is where it was called.
+ * The function the line is in, and that line: unless @innermost, step out
+ * of inlined scopes while the line is in a header. Each
+ * DW_TAG_inlined_subroutine's call_file:call_line is where it was called,
+ * in the next function scope out. The name of an inlined instance or of
+ * an out-of-line copy (foo.constprop.0) is its abstract origin's.
  */
-static void dwarf_outer_line(Dwarf_Die *cu, Dwarf_Addr pc, const char **file,
-			     int *line)
+static void dwarf_scope_line(Dwarf_Die *cu, Dwarf_Addr pc, bool innermost,
+			     const char **file, int *line, const char **func)
 {
 	Dwarf_Die *scopes = NULL;
-	Dwarf_Files *files;
+	Dwarf_Files *files = NULL;
 	Dwarf_Attribute a;
 	Dwarf_Word cf, cl;
 	size_t nfiles;
 	const char *name;
 	int i, n = dwarf_concrete_scopes(cu, pc, &scopes);
 
-	if (dwarf_getsrcfiles(cu, &files, &nfiles))
-		n = 0;
-	for (i = 0; i < n && dwarf_is_header(*file); i++) {
-		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+	*func = NULL;
+	for (i = 0; i < n; i++) {
+		if (!dwarf_is_function(&scopes[i]))
 			continue;
-		if (!dwarf_attr(&scopes[i], DW_AT_call_file, &a) ||
+		*func = dwarf_formstring(dwarf_attr_integrate(&scopes[i],
+							      DW_AT_name, &a));
+		if (innermost || !dwarf_is_header(*file) ||
+		    dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			break;
+		if ((!files && dwarf_getsrcfiles(cu, &files, &nfiles)) ||
+		    !dwarf_attr(&scopes[i], DW_AT_call_file, &a) ||
 		    dwarf_formudata(&a, &cf) ||
 		    !dwarf_attr(&scopes[i], DW_AT_call_line, &a) ||
 		    dwarf_formudata(&a, &cl))
@@ -230,6 +245,7 @@ static void dwarf_outer_line(Dwarf_Die *cu, Dwarf_Addr pc, const char **file,
 			break;
 		*file = name;
 		*line = cl;
+		*func = NULL;
 	}
 	free(scopes);
 }
@@ -249,14 +265,15 @@ static const char *dwarf_relative(Dwarf_Die *cu, const char *file)
 enum dwarf_result dwarf_resolve(struct dwarf_file *f, const char *func,
 				unsigned long off, unsigned long size,
 				bool innermost, char *file, size_t len,
-				unsigned int *line)
+				unsigned int *line, char *src_func,
+				size_t src_func_len)
 {
 	const struct dwarf_sym *sym = NULL;
 	enum dwarf_result r = dwarf_find(f, func, size, &sym);
 	Dwarf_Addr addr, bias;
 	Dwarf_Die *cu;
 	Dwarf_Line *l;
-	const char *src;
+	const char *src, *scope;
 	int lineno;
 
 	if (r != DWARF_OK)
@@ -269,9 +286,9 @@ enum dwarf_result dwarf_resolve(struct dwarf_file *f, const char *func,
 	src = l ? dwarf_linesrc(l, NULL, NULL) : NULL;
 	if (!src || dwarf_lineno(l, &lineno) || lineno <= 0)
 		return DWARF_NO_LINE;
-	if (!innermost)
-		dwarf_outer_line(cu, addr - bias, &src, &lineno);
+	dwarf_scope_line(cu, addr - bias, innermost, &src, &lineno, &scope);
 	snprintf(file, len, "%s", dwarf_relative(cu, src));
 	*line = lineno;
+	snprintf(src_func, src_func_len, "%s", scope ?: "");
 	return DWARF_OK;
 }

@@ -34,11 +34,15 @@ bool dwarf_build_id(struct dwarf_file *f, char *hex, size_t len);
  * in headers; the line wanted is where they were called), or the very
  * innermost with @innermost. File names are relative to the compilation
  * directory when they lie below it, as the kernel's own tags are.
+ * @src_func gets the function that line is written in ("" if the DWARF
+ * names none): the kernel's tags name it, where kallsyms names the
+ * function it was inlined into.
  */
 enum dwarf_result dwarf_resolve(struct dwarf_file *f, const char *func,
 				unsigned long off, unsigned long size,
 				bool innermost, char *file, size_t len,
-				unsigned int *line);
+				unsigned int *line, char *src_func,
+				size_t src_func_len);
 
 const char *dwarf_result_name(enum dwarf_result r);
 

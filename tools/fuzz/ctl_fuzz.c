@@ -54,6 +54,8 @@ static size_t cmd_print(char *buf, size_t len, const struct aie_cmd *cmd)
 	if (cmd->verb == AIE_CMD_LOCATE) {
 		n += snprintf(buf + n, len - n, " ");
 		n += sel_print(buf + n, len - n, &cmd->loc);
+		if (cmd->func[0])
+			n += snprintf(buf + n, len - n, " %s", cmd->func);
 	}
 	return n;
 }
@@ -73,7 +75,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	     cmd.verb != AIE_CMD_SAMPLE &&
 	     !aie_sel_equal(&cmd.sel, &again.sel)) ||
 	    (cmd.verb == AIE_CMD_CAPTURE && cmd.depth != again.depth) ||
-	    (cmd.verb == AIE_CMD_LOCATE && !aie_sel_equal(&cmd.loc, &again.loc))) {
+	    (cmd.verb == AIE_CMD_LOCATE &&
+	     (!aie_sel_equal(&cmd.loc, &again.loc) ||
+	      strcmp(cmd.func, again.func)))) {
 		fprintf(stderr, "accepted \"%.*s\" reads back as \"%s\"\n",
 			(int)size, (const char *)data, text);
 		abort();

@@ -37,31 +37,37 @@ annotate_tests() {
 		size=$(nm -S "$dir/mods/sites.ko" | awk -v f="$f" '$4 == f { print "0x" $2 }')
 		printf '  100 1 %s/%s [sites] func:%s type:slab slack:0 total_calls:1 total_bytes:100 peak:100 failed:0\n' \
 			"$sel" "$size" "$f" >>"$dir/table"
-		echo "locate $sel $src:$(annotate_line "$src" "$f")" >>"$want"
-		if [ "$f" = site_inlined ]; then
-			echo "locate $sel $hdr:$(annotate_line "$hdr" header)" >>"$want_inner"
-		else
-			echo "locate $sel $src:$(annotate_line "$src" "$f")" >>"$want_inner"
-		fi
+		case "$f" in
+		site_outer)	# the function it is written in, inlined
+			echo "locate $sel $src:$(annotate_line "$src" site_in_source) site_in_source" |
+				tee -a "$want_inner" >>"$want" ;;
+		site_inlined)
+			echo "locate $sel $src:$(annotate_line "$src" "$f")" >>"$want"
+			echo "locate $sel $hdr:$(annotate_line "$hdr" header) site_alloc_raw" \
+				>>"$want_inner" ;;
+		*)
+			echo "locate $sel $src:$(annotate_line "$src" "$f")" |
+				tee -a "$want_inner" >>"$want" ;;
+		esac
 	done
 	cat >>"$dir/table" <<-'EOT'
 	  100 1 site_gone+0x5/0x20 [sites] func:site_gone type:slab slack:0 total_calls:1 total_bytes:100 peak:100 failed:0
 	  100 1 foo+0xd/0x20 [nodebug] func:foo type:slab slack:0 total_calls:1 total_bytes:100 peak:100 failed:0
 	  100 1 mm/util.c:62 func:kstrdup type:slab slack:0 total_calls:1 total_bytes:100 peak:100 failed:0
 	EOT
-	if [ "$(wc -l <"$want")" != 2 ]; then
-		not_ok "annotate: objdump finds the two calls" "$(cat "$dir/table")"
+	if [ "$(wc -l <"$want")" != 3 ]; then
+		not_ok "annotate: objdump finds the three calls" "$(cat "$dir/table")"
 		return
 	fi
 	"$TOOL" annotate --dry-run -i "$dir/table" --module-dir "$dir/mods" \
 		>"$TMP/out" 2>"$TMP/err"
 	if cmp -s "$want" "$TMP/out"; then
-		ok "annotate: the caller's line, past a header's inline wrapper"
+		ok "annotate: the caller's line past a header's wrapper; an inlined function named"
 	else
-		not_ok "annotate: the caller's line, past a header's inline wrapper" \
+		not_ok "annotate: the caller's line past a header's wrapper; an inlined function named" \
 			"$(diff -u "$want" "$TMP/out")" "$(cat "$TMP/err")"
 	fi
-	if [ "$(tail -n 1 "$TMP/err")" = "annotate: 2 sites resolved, 1 without debug info, 1 unresolved, 0 failed; 1 had no function+offset" ]; then
+	if [ "$(tail -n 1 "$TMP/err")" = "annotate: 3 sites resolved, 1 without debug info, 1 unresolved, 0 failed; 1 had no function+offset" ]; then
 		ok "annotate: sites without debug info or function are counted, not fatal"
 	else
 		not_ok "annotate: sites without debug info or function are counted" "$(cat "$TMP/err")"

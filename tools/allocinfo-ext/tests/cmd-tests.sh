@@ -159,7 +159,7 @@ ctl_tests() {
 		'allocinfo-ext: invalid control word "disable func:": bad selector' \
 		"$TOOL" ctl --dry-run disable func:
 	expect_err "ctl: locate needs function+offset and file:line" 1 \
-		'allocinfo-ext: invalid control word "locate foo mm/x.c:1": expected <function>+0x<off> <file>:<line>' \
+		'allocinfo-ext: invalid control word "locate foo mm/x.c:1": expected <function>+0x<off> <file>:<line> [<function>]' \
 		"$TOOL" ctl locate foo mm/x.c:1
 	: >"$TMP/ctl"
 	if "$TOOL" ctl --proc "$TMP/ctl" enable func:kstrdup 2>"$TMP/err" &&
