@@ -84,7 +84,7 @@ run_one() {
 	accept) tests=$AIE_ACCEPT_TESTS ;;
 	esac
 	aie_log "check-all: kernel $name, $(suite "$k") suite (log: $logs/$name.log)"
-	AIE_CHECK_ONE=1 KERNEL=$k AIE_HOST_TESTS=$host \
+	AIE_CHECK_ONE=1 KERNEL=$k AIE_HOST_TESTS=$host AIE_KTEST_BOOT=$ktest \
 		AIE_SMP=${AIE_SMP:-$host} AIE_TESTS=$tests \
 		"$AIE_TOP/tools/vm/check.sh" >"$logs/$name.log" || rc=$?
 	echo "$rc" >"$logs/$name.rc"
@@ -93,6 +93,12 @@ run_one() {
 
 # The queue: KASAN kernels first, then the rest in order; the first kernel
 # of the list (Debian's 6.12 by default) runs the host-side tests.
+# Linux's alloc_tag kselftest (check.sh's debug-vmlinux boot) on every
+# kernel Debian has a -dbg package for; in CI on the first kernel alone,
+# whose whole suite has it: each package is 1 GB to fetch and unpack once.
+ktest=${AIE_KTEST_BOOT:-1}
+[ "${CI:-}" = true ] && ktest=${AIE_KTEST_BOOT:-}
+
 queue=()
 for k in "${kernels[@]}"; do kasan "$k" && queue+=("$k"); done
 for k in "${kernels[@]}"; do kasan "$k" || queue+=("$k"); done

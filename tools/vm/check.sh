@@ -20,7 +20,8 @@
 # once); AIE_TIMEOUT bounds each boot (900 s, 3600 s for a KASAN kernel);
 # AIE_VM_MEM sets the guest's memory, AIE_VM_NUMA=N splits it into N NUMA
 # nodes. The whole suite also boots a two-node guest for numa_test
-# (AIE_NUMA_BOOT=0: not). AIE_MODE=smoke (make smoke) builds
+# (AIE_NUMA_BOOT=0: not) and one with the kernel's debug vmlinux for
+# kernel_ioctl_test (AIE_KTEST_BOOT, below). AIE_MODE=smoke (make smoke) builds
 # no module and runs each test program once, to list its tests.
 #
 # Everything before the boots (packages, unpacking, the builds in the
@@ -96,6 +97,32 @@ if [ "${AIE_MODE:-check}" = check ] && [ -z "${AIE_TESTS:-}" ] &&
 	sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$numa_out" | grep -v '^AIE-'
 fi
 
+# Then Linux's own test of the allocinfo ioctls (kernel_ioctl_test, which
+# skips elsewhere) on a guest with the kernel's debug vmlinux in its
+# initramfs (kernel-test.sh): with the whole suite, or with
+# AIE_KTEST_BOOT=1 (check-all outside CI gives it to every kernel);
+# AIE_KTEST_BOOT=0: not. A kernel with no -dbg package has none.
+dbg_out=$AIE_OUT/output-dbg.log
+dbg_con=$AIE_OUT/console-dbg.log
+rm -f "$dbg_out" "$dbg_con"
+if [ "${AIE_MODE:-check}" = check ] && [ "${AIE_KTEST_BOOT:-}" != 0 ] &&
+	{ [ -z "${AIE_TESTS:-}" ] || [ "${AIE_KTEST_BOOT:-}" = 1 ]; }; then
+	if aie_dbg_initrd; then
+		set +e
+		AIE_VM_MEM=2G AIE_INITRD=$AIE_OUT/initramfs-dbg.cpio \
+			AIE_APPEND="aie.tests=kernel_ioctl_test ${AIE_APPEND:-}" \
+			aie_boot check "$limit"
+		dbg_rc=$?
+		set -e
+		rm -f "$AIE_OUT/initramfs-dbg.cpio"
+		mv "$AIE_OUT/output.log" "$dbg_out" 2>/dev/null || : >"$dbg_out"
+		mv "$AIE_OUT/console.log" "$dbg_con" 2>/dev/null || : >"$dbg_con"
+		sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$dbg_out" | grep -v '^AIE-'
+	else
+		echo "# vm dbg: Debian has no linux-image-$AIE_KREL-dbg: kernel_ioctl_test not run"
+	fi
+fi
+
 set +e
 AIE_APPEND="${AIE_TESTS:+aie.tests=$AIE_TESTS} ${AIE_APPEND:-}" \
 	aie_boot "${AIE_MODE:-check}" "$limit"
@@ -149,6 +176,20 @@ if [ -e "$numa_out" ]; then
 		echo "$bad" | sed 's/^/# kernel: /'
 	fi
 fi
+if [ -e "$dbg_out" ]; then
+	if grep -q '^AIE-END' "$dbg_out"; then
+		host+=("ok - vm dbg: the guest with the debug vmlinux ran to its end")
+	else
+		host+=("not ok - vm dbg: the guest with the debug vmlinux did not reach its end (qemu/timeout status $dbg_rc)")
+	fi
+	bad=$(aie_bad_log "$dbg_con")
+	if [ -z "$bad" ]; then
+		host+=("ok - vm dbg: kernel log free of BUG/WARNING/Oops/KASAN/lockdep reports")
+	else
+		host+=("not ok - vm dbg: kernel log has reports (see $dbg_con)")
+		echo "$bad" | sed 's/^/# kernel: /'
+	fi
+fi
 printf '%s\n' "${host[@]}"
 
 # Count test cases: the host-side tests ("ok - host: ...", skipped when
@@ -158,6 +199,7 @@ printf '%s\n' "${host[@]}"
 summary=$( { cat "$host_tap"
 	[ -e "$smp_out" ] && sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$smp_out"
 	[ -e "$numa_out" ] && sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$numa_out"
+	[ -e "$dbg_out" ] && sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$dbg_out"
 	sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$out"
 	printf '%s\n' "${host[@]}"; } | awk '
 	/^# (not )?ok [0-9]+ / {

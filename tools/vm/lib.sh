@@ -9,6 +9,7 @@ AIE_BUILD=${AIE_BUILD:-$AIE_TOP/build}
 AIE_KSRC_TAR=/usr/src/linux-source-6.12.tar.xz
 
 . "$AIE_TOP/tools/vm/kernels.sh"
+. "$AIE_TOP/tools/vm/kernel-test.sh"
 
 aie_die() { echo "error: $*" >&2; exit 1; }
 aie_log() { echo ">>> $*" >&2; }
@@ -200,6 +201,8 @@ aie_build() {
 			tests/unit >&2 ||
 		aie_die "tools/allocinfo-ext build failed"
 	aie_tool_static "$st/kselftest/allocinfo_ext/allocinfo-ext"
+	mkdir -p "$st/kselftest/allocinfo_ext/alloc_tag"
+	aie_alloc_tag_build "$st/kselftest/allocinfo_ext/alloc_tag/allocinfo_ioctl_test"
 	mkdir -p "$st/aie"
 	[ ${#nomod[@]} -gt 0 ] || cp "$AIE_TOP/module/allocinfo_ext.ko" "$st/aie/"
 	cp "$AIE_TOP/tools/vm/guest/"* "$st/aie/"
@@ -390,7 +393,7 @@ aie_boot() {
 	timeout --foreground "$limit" "${qemu[@]}" -accel "${AIE_ACCEL:-tcg,thread=single}" \
 		-smp "$smp" -m "$mem" \
 		-nodefaults -no-reboot -display none -monitor none \
-		-kernel "$AIE_VMLINUZ" -initrd "$AIE_OUT/initramfs.cpio.gz" \
+		-kernel "$AIE_VMLINUZ" -initrd "${AIE_INITRD:-$AIE_OUT/initramfs.cpio.gz}" \
 		"${qemu_numa[@]}" -append "$append" ${AIE_QEMU_EXTRA:-} </dev/null
 }
 
