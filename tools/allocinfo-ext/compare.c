@@ -328,7 +328,7 @@ static void compare_usage(FILE *f)
 		"      --save-baseline FILE  copy /proc/allocinfo to FILE and stop\n"
 		"      --baseline FILE       /proc/allocinfo as it was at load\n"
 		"  -m, --module NAME         only the sites of module NAME\n"
-		"  -l, --lines N             print the N largest sites (default all)\n"
+		"  -l, --lines N             the N largest sites (0, the default: all)\n"
 		"  -j, --json                the sites and the overall figures as JSON\n"
 		"      --ours FILE           instead of /proc/allocinfo_ext\n"
 		"      --theirs FILE         instead of /proc/allocinfo\n\n"
@@ -380,8 +380,11 @@ int cmd_compare(int argc, char **argv)
 		case 'T': theirs = optarg; break;
 		case 'j': json = true; break;
 		case 'l':
-			if (parse_ll(optarg, &rows) && rows >= 0)
+			/* 0: all, as in top, diff and query */
+			if (parse_ll(optarg, &rows) && rows >= 0) {
+				rows = rows ? rows : -1;
 				break;
+			}
 			aie_err("bad row count \"%s\"", optarg);
 			return cmd_usage_error(argv[0]);
 		case 'h':

@@ -208,6 +208,12 @@ compare_tests() {
 	expect_out "compare: by line, by function, theirs only, byte-weighted overall" \
 		"$EXP/compare.out" "$TOOL" compare --ours cmp-ours.txt \
 		--theirs cmp-theirs.txt --baseline cmp-base.txt
+	expect_out "compare: -l 0 prints every site, as top, diff and query" \
+		"$EXP/compare.out" "$TOOL" compare -l 0 --ours cmp-ours.txt \
+		--theirs cmp-theirs.txt --baseline cmp-base.txt
+	expect_out "compare: -l 2, the two largest sites and the overall figure" \
+		"$EXP/compare-l2.out" "$TOOL" compare -l 2 --ours cmp-ours.txt \
+		--theirs cmp-theirs.txt --baseline cmp-base.txt
 	expect_err "compare: needs a baseline" 2 \
 		"allocinfo-ext: compare takes --save-baseline FILE, or --baseline FILE
 Try 'allocinfo-ext compare --help'." "$TOOL" compare
