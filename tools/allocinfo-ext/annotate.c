@@ -351,6 +351,29 @@ out:
 	return ret;
 }
 
+enum { OPT_VMLINUX = 256, OPT_MODULE_DIR, OPT_PROC, OPT_DRY_RUN, OPT_INNERMOST };
+
+static const struct option annotate_opts[] = {
+	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "module-dir", required_argument, NULL, OPT_MODULE_DIR },
+	{ "proc", required_argument, NULL, OPT_PROC },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "innermost", no_argument, NULL, OPT_INNERMOST },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct cmd_option annotate_option_help[] = {
+	{ OPT_VMLINUX, "vmlinux with DWARF (default: /usr/lib/debug/boot/\n"
+	  "vmlinux-$(uname -r), from linux-image-*-dbg)" },
+	{ OPT_MODULE_DIR, "look for <module>.ko below DIR first (repeatable)" },
+	{ 'i', "read the sites from FILE, not /proc/allocinfo_ext" },
+	{ OPT_PROC, "write the control words to FILE" },
+	{ OPT_DRY_RUN, "print the control words, write nothing" },
+	{ OPT_INNERMOST, "the innermost line, even in a header" },
+	{ 'v', "say which debug files are used, and why sites fail" },
+	{ 0 },
+};
+
 static void annotate_usage(FILE *f)
 {
 	cmd_usage_head(f, "annotate");
@@ -359,21 +382,13 @@ static void annotate_usage(FILE *f)
 		"to /proc/allocinfo_ext (root only). Sites without debug info keep\n"
 		"function+offset. The line is that of the call in the innermost function\n"
 		"that is not in a header: for an inlined kmalloc(), its caller's line.\n"
-		"The row's func: then names that function, as /proc/allocinfo does.\n\n"
-		"  --vmlinux FILE      vmlinux with DWARF (default: /usr/lib/debug/boot/\n"
-		"                      vmlinux-$(uname -r), from linux-image-*-dbg)\n"
-		"  --module-dir DIR    look for <module>.ko below DIR first (repeatable)\n"
-		"  -i, --input FILE    read the sites from FILE, not /proc/allocinfo_ext\n"
-		"      --proc FILE     write the control words to FILE\n"
-		"      --dry-run       print the control words, write nothing\n"
-		"      --innermost     the innermost line, even in a header\n"
-		"  -v, --verbose       say which debug files are used, and why sites fail\n\n"
-		"Examples:\n"
+		"The row's func: then names that function, as /proc/allocinfo does.\n\n");
+	cmd_options(f, "annotate", annotate_opts, annotate_option_help);
+	fprintf(f, "Examples:\n"
 		"  apt-get install linux-image-$(uname -r)-dbg && allocinfo-ext annotate\n"
 		"  allocinfo-ext annotate --module-dir ~/src/mydriver --dry-run\n");
 }
 
-enum { OPT_VMLINUX = 256, OPT_MODULE_DIR, OPT_PROC, OPT_DRY_RUN, OPT_INNERMOST };
 
 static int annotate_option(int c, struct annotate_opts *o)
 {
@@ -409,22 +424,11 @@ static int annotate_option(int c, struct annotate_opts *o)
 
 int cmd_annotate(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-		{ "module-dir", required_argument, NULL, OPT_MODULE_DIR },
-		{ "input", required_argument, NULL, 'i' },
-		{ "proc", required_argument, NULL, OPT_PROC },
-		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-		{ "innermost", no_argument, NULL, OPT_INNERMOST },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct annotate_opts o;
 	int c;
 
 	memset(&o, 0, sizeof(o));
-	while ((c = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, annotate_opts)) != -1) {
 		if (c == 'h') {
 			annotate_usage(stdout);
 			return 0;

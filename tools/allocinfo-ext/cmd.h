@@ -7,6 +7,7 @@
 #ifndef _AIE_TOOL_CMD_H
 #define _AIE_TOOL_CMD_H
 
+#include <getopt.h>
 #include <stdio.h>
 
 int cmd_top(int argc, char **argv);
@@ -30,10 +31,25 @@ int cmd_ledger(int argc, char **argv);
 void cmd_usage_head(FILE *f, const char *name);
 
 /*
- * The command's getopt() option letters, from the one table whose
- * vocabulary gives each letter one meaning in every command.
+ * getopt_long() for command @argv[0]: the letters its synopses name and -h,
+ * with their long names from the one vocabulary that gives each letter one
+ * meaning in every command, and its long-only options @own.
  */
-const char *cmd_letters(const char *name);
+int cmd_getopt(int argc, char **argv, const struct option *own);
+
+/* A line of a command's help: an option's getopt() value and what it does. */
+struct cmd_option {
+	int val;
+	const char *what;	/* '\n' continues it on the next line */
+};
+
+/*
+ * The option lines of @name's help, ended by { 0 }, and an empty line: each
+ * option's words come from the vocabulary (a letter) or from @own and the
+ * synopses (a long-only option), aligned.
+ */
+void cmd_options(FILE *f, const char *name, const struct option *own,
+		 const struct cmd_option *o);
 
 /* "Try 'allocinfo-ext <cmd> --help'." and the usage exit status. */
 int cmd_usage_error(const char *cmd);

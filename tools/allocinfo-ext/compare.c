@@ -317,6 +317,25 @@ static int compare_save(const char *from, const char *to)
 	return ret ? AIE_EXIT_FAIL : 0;
 }
 
+static const struct option compare_opts[] = {
+	{ "save-baseline", required_argument, NULL, 'S' },
+	{ "baseline", required_argument, NULL, 'B' },
+	{ "ours", required_argument, NULL, 'O' },
+	{ "theirs", required_argument, NULL, 'T' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct cmd_option compare_option_help[] = {
+	{ 'S', "copy /proc/allocinfo to FILE and stop" },
+	{ 'B', "/proc/allocinfo as it was at load" },
+	{ 'm', "only the sites of module NAME" },
+	{ 'l', "the N largest sites (0, the default: all)" },
+	{ 'j', "the sites and the overall figures as JSON" },
+	{ 'O', "instead of /proc/allocinfo_ext" },
+	{ 'T', "instead of /proc/allocinfo" },
+	{ 0 },
+};
+
 static void compare_usage(FILE *f)
 {
 	cmd_usage_head(f, "compare");
@@ -324,15 +343,9 @@ static void compare_usage(FILE *f)
 		"a copy of /proc/allocinfo taken when allocinfo_ext loaded. Sites match by\n"
 		"file:line (see annotate), else by function. Per site and overall:\n"
 		"  agreement = 1 - |ours - theirs| / max(|ours|, |theirs|)\n"
-		"overall weighted by max(|ours|, |theirs|).\n\n"
-		"      --save-baseline FILE  copy /proc/allocinfo to FILE and stop\n"
-		"      --baseline FILE       /proc/allocinfo as it was at load\n"
-		"  -m, --module NAME         only the sites of module NAME\n"
-		"  -l, --lines N             the N largest sites (0, the default: all)\n"
-		"  -j, --json                the sites and the overall figures as JSON\n"
-		"      --ours FILE           instead of /proc/allocinfo_ext\n"
-		"      --theirs FILE         instead of /proc/allocinfo\n\n"
-		"Example:\n"
+		"overall weighted by max(|ours|, |theirs|).\n\n");
+	cmd_options(f, "compare", compare_opts, compare_option_help);
+	fprintf(f, "Example:\n"
 		"  allocinfo-ext compare --save-baseline /run/base.txt && insmod allocinfo_ext.ko\n"
 		"  ... later: allocinfo-ext compare --baseline /run/base.txt -l 20\n");
 }
@@ -350,18 +363,6 @@ static int compare_load(struct table *t, const char *path,
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "save-baseline", required_argument, NULL, 'S' },
-		{ "baseline", required_argument, NULL, 'B' },
-		{ "module", required_argument, NULL, 'm' },
-		{ "lines", required_argument, NULL, 'l' },
-		{ "rows", required_argument, NULL, 'l' },	/* old name */
-		{ "ours", required_argument, NULL, 'O' },
-		{ "theirs", required_argument, NULL, 'T' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *save = NULL, *base = NULL, *module = NULL;
 	const char *ours = AIE_PROC_EXT, *theirs = AIE_PROC_KERNEL;
 	struct table to = { 0 }, tt = { 0 }, tb = { 0 };
@@ -371,7 +372,7 @@ int cmd_compare(int argc, char **argv)
 	int opt, ret = AIE_EXIT_FAIL;
 	size_t i;
 
-	while ((opt = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
+	while ((opt = cmd_getopt(argc, argv, compare_opts)) != -1) {
 		switch (opt) {
 		case 'S': save = optarg; break;
 		case 'B': base = optarg; break;

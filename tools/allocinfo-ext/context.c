@@ -216,36 +216,37 @@ out:
 	return ret;
 }
 
+static const struct option context_opts[] = {
+	{ "depth", required_argument, NULL, 'D' },
+	{ "stacks", required_argument, NULL, 's' },
+	{ "calls", required_argument, NULL, 'c' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct cmd_option context_option_help[] = {
+	{ 'd', "capture for SEC seconds first (needs root)" },
+	{ 'D', "frames per stack for -d, 1..16 (default 8)" },
+	{ 's', "bytes per stack (default /proc/" AIE_STACKS_PROC_NAME ")" },
+	{ 'c', "calls per stack (default /proc/" AIE_STACKS_CALLS_PROC_NAME ")" },
+	{ 'j', "the callers as JSON (shares from 0 to 1)" },
+	{ 0 },
+};
+
 static void context_usage(FILE *f)
 {
 	cmd_usage_head(f, "context");
 	fprintf(f, "Who calls the sites SEL selects: calls and bytes per caller, and their\n"
 		"share, from the stacks a capture recorded (ctl capture SEL [DEPTH]).\n"
 		"SEL: all | func:NAME | [MODULE] | FUNC+0xOFF | FILE:LINE; the last two\n"
-		"take every stack recorded.\n\n"
-		"  -d, --interval SEC      capture for SEC seconds first (needs root)\n"
-		"      --depth N           frames per stack for -d, 1..16 (default 8)\n"
-		"      --stacks FILE       bytes per stack (default /proc/%s)\n"
-		"      --calls FILE        calls per stack (default /proc/%s)\n"
-		"  -j, --json              the callers as JSON (shares from 0 to 1)\n\n"
-		"Examples:\n"
+		"take every stack recorded.\n\n");
+	cmd_options(f, "context", context_opts, context_option_help);
+	fprintf(f, "Examples:\n"
 		"  allocinfo-ext context -d 10 func:xas_alloc\n"
-		"  allocinfo-ext ctl capture func:xas_alloc 4; sleep 60; allocinfo-ext context func:xas_alloc\n",
-		AIE_STACKS_PROC_NAME, AIE_STACKS_CALLS_PROC_NAME);
+		"  allocinfo-ext ctl capture func:xas_alloc 4; sleep 60; allocinfo-ext context func:xas_alloc\n");
 }
 
 int cmd_context(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "interval", required_argument, NULL, 'd' },
-		{ "duration", required_argument, NULL, 'd' },	/* old name */
-		{ "depth", required_argument, NULL, 'D' },
-		{ "stacks", required_argument, NULL, 's' },
-		{ "calls", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *stacks = "/proc/" AIE_STACKS_PROC_NAME;
 	const char *calls = "/proc/" AIE_STACKS_CALLS_PROC_NAME;
 	long long seconds = -1, depth = AIE_CAPTURE_DEPTH_DEFAULT;
@@ -256,7 +257,7 @@ int cmd_context(int argc, char **argv)
 	bool json = false;
 	size_t i;
 
-	while ((opt = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
+	while ((opt = cmd_getopt(argc, argv, context_opts)) != -1) {
 		if (opt == 'd' && parse_ll(optarg, &seconds) && seconds >= 0) {
 			continue;
 		} else if (opt == 'D' && parse_ll(optarg, &depth) && depth >= 1 &&

@@ -95,6 +95,18 @@ int control_write(struct control *c, const char *word)
 	return -1;
 }
 
+static const struct option ctl_opts[] = {
+	{ "dry-run", no_argument, NULL, 'N' },
+	{ "proc", required_argument, NULL, 'P' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct cmd_option ctl_option_help[] = {
+	{ 'N', "only check the command, as the module would" },
+	{ 'P', "write to FILE instead of /proc/allocinfo_ext" },
+	{ 0 },
+};
+
 static void ctl_usage(FILE *f)
 {
 	cmd_usage_head(f, "ctl");
@@ -106,10 +118,9 @@ static void ctl_usage(FILE *f)
 		"                              function NAME it is written in)\n"
 		"  capture SEL [DEPTH]         record the call stacks of SEL's sites (1..16 frames)\n"
 		"  capture off                 stop recording them\n"
-		"SEL: all | func:NAME | [MODULE] | FUNC+0xOFF | FILE:LINE\n\n"
-		"      --dry-run    only check the command, as the module would\n"
-		"      --proc FILE  write to FILE instead of /proc/allocinfo_ext\n\n"
-		"Examples:\n"
+		"SEL: all | func:NAME | [MODULE] | FUNC+0xOFF | FILE:LINE\n\n");
+	cmd_options(f, "ctl", ctl_opts, ctl_option_help);
+	fprintf(f, "Examples:\n"
 		"  allocinfo-ext ctl disable '[nf_conntrack]'\n"
 		"  allocinfo-ext ctl enable all\n"
 		"  allocinfo-ext ctl locate alloc_pipe_info+0x1a2 fs/pipe.c:790\n");
@@ -157,18 +168,12 @@ static int ctl_run(const char *path, const char *word, bool dry_run)
 
 int cmd_ctl(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "dry-run", no_argument, NULL, 'N' },
-		{ "proc", required_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *path = NULL;
 	bool dry_run = false;
 	char *word;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, ctl_opts)) != -1) {
 		if (c == 'N') {
 			dry_run = true;
 		} else if (c == 'P') {

@@ -195,19 +195,29 @@ static void diff_json(const struct table *a, const struct table *b,
 	fputs(shown ? "\n ]}\n" : "]}\n", stdout);
 }
 
+static const struct option diff_opts[] = {
+	{ "exit-code", no_argument, NULL, 'E' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct cmd_option diff_option_help[] = {
+	{ 'a', "list unchanged sites too" },
+	{ 'l', "at most N rows" },
+	{ 'j', "the header's figures and the rows as JSON" },
+	{ 'E', "exit as diff(1) does: 0 when no site is new, gone or\n"
+	  "changed, 1 when one is, 2 on trouble" },
+	{ 0 },
+};
+
 static void diff_usage(FILE *f)
 {
 	cmd_usage_head(f, "diff");
 	fprintf(f, "The change of each site's live bytes and calls from table A to table B\n"
 		"(snapshots, or a /proc file), largest growth first. State \"new\": the\n"
 		"site is in B only; \"gone\": in A only. Rows of one site in a table are\n"
-		"summed: the header counts sites, and rows when they differ.\n\n"
-		"  -a, --all        list unchanged sites too\n"
-		"  -l, --lines N    at most N rows\n"
-		"  -j, --json       the header's figures and the rows as JSON\n"
-		"      --exit-code  exit as diff(1) does: 0 when no site is new, gone or\n"
-		"                   changed, 1 when one is, 2 on trouble\n\n"
-		"Example:\n"
+		"summed: the header counts sites, and rows when they differ.\n\n");
+	cmd_options(f, "diff", diff_opts, diff_option_help);
+	fprintf(f, "Example:\n"
 		"  allocinfo-ext snapshot -o a.snap; sleep 60; allocinfo-ext diff a.snap /proc/allocinfo_ext\n");
 }
 
@@ -260,19 +270,11 @@ out_a:
 
 int cmd_diff(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ "lines", required_argument, NULL, 'l' },
-		{ "exit-code", no_argument, NULL, 'E' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct diff_opts o = { .all = false, .limit = 0 };
 	long long n;
 	int c;
 
-	while ((c = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, diff_opts)) != -1) {
 		if (c == 'a') {
 			o.all = true;
 		} else if (c == 'E') {

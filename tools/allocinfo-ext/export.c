@@ -202,6 +202,25 @@ static int export_parse_format(const char *s, int *fmt)
 	return -1;
 }
 
+static const struct option export_opts[] = {
+	{ "top", required_argument, NULL, 'T' },
+	{ "min-bytes", required_argument, NULL, 'M' },
+	{ "zeros", no_argument, NULL, 'Z' },
+	{ "site-label", no_argument, NULL, 'S' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct cmd_option export_option_help[] = {
+	{ 'f', "json, csv or prometheus" },
+	{ 'o', "write there instead of stdout" },
+	{ 'T', "prometheus: the N series with the most live bytes" },
+	{ 'M', "prometheus: the series with at least B live bytes" },
+	{ 'Z', "prometheus: write samples whose value is 0 too" },
+	{ 'S', "prometheus: label site, the location as the table\n"
+	  "prints it (function+0xoff: new series each build)" },
+	{ 0 },
+};
+
 static void export_usage(FILE *f)
 {
 	cmd_usage_head(f, "export");
@@ -210,15 +229,9 @@ static void export_usage(FILE *f)
 		"-o replaces FILE atomically, as node_exporter's textfile collector wants.\n"
 		"Prometheus series are labelled by func, module, file, line and type;\n"
 		"sites that share them are summed. Live bytes per NUMA node (format 1.4's\n"
-		"node<N>: keys) are allocinfo_ext_node_bytes, with a label node.\n\n"
-		"  -f, --format FMT   json, csv or prometheus\n"
-		"  -o, --output FILE  write there instead of stdout\n"
-		"      --top N        prometheus: the N series with the most live bytes\n"
-		"      --min-bytes B  prometheus: the series with at least B live bytes\n"
-		"      --zeros        prometheus: write samples whose value is 0 too\n"
-		"      --site-label   prometheus: label site, the location as the table\n"
-		"                     prints it (function+0xoff: new series each build)\n\n"
-		"Example:\n"
+		"node<N>: keys) are allocinfo_ext_node_bytes, with a label node.\n\n");
+	cmd_options(f, "export", export_opts, export_option_help);
+	fprintf(f, "Example:\n"
 		"  allocinfo-ext export -f prometheus --top 500 -o /var/lib/prometheus/node-exporter/allocinfo.prom\n");
 }
 
@@ -254,22 +267,12 @@ static int export_count_opt(const char *s, long long *val, const char *what)
 
 int cmd_export(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "top", required_argument, NULL, 'T' },
-		{ "min-bytes", required_argument, NULL, 'M' },
-		{ "zeros", no_argument, NULL, 'Z' },
-		{ "site-label", no_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct prom_opts po = { .top = -1, .min_bytes = LLONG_MIN };
 	const char *out_path = NULL;
 	bool prom_only = false;
 	int c, fmt = -1, bad = 0;
 
-	while ((c = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, export_opts)) != -1) {
 		switch (c) {
 		case 'h':
 			export_usage(stdout);

@@ -208,6 +208,17 @@ static void group_print(const struct table *t, enum group_by by, bool json)
 	free(g);
 }
 
+static const struct option group_opts[] = {
+	{ "by", required_argument, NULL, 'B' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct cmd_option group_option_help[] = {
+	{ 'B', "module, subsystem, function, file or node" },
+	{ 'j', "the groups as JSON (slack null for the kernel's table)" },
+	{ 0 },
+};
+
 static void group_usage(FILE *f)
 {
 	cmd_usage_head(f, "group");
@@ -216,10 +227,9 @@ static void group_usage(FILE *f)
 		"drivers/<x>, arch/<x>, ...) when the site has one, else its module,\n"
 		"else \"vmlinux\"; file is \"(unknown)\" for sites without file:line\n"
 		"(see annotate). node sums the rows' node<N>: keys, live bytes per NUMA\n"
-		"node (no calls or slack), \"(none)\" for rows without them.\n\n"
-		"      --by KEY   module, subsystem, function, file or node\n"
-		"  -j, --json     the groups as JSON (slack null for the kernel's table)\n\n"
-		"Example:\n"
+		"node (no calls or slack), \"(none)\" for rows without them.\n\n");
+	cmd_options(f, "group", group_opts, group_option_help);
+	fprintf(f, "Example:\n"
 		"  allocinfo-ext group --by module | head\n");
 }
 
@@ -239,18 +249,12 @@ static int group_parse_by(const char *s, enum group_by *by)
 
 int cmd_group(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "by", required_argument, NULL, 'B' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	enum group_by by = GROUP_MODULE;
 	bool have_by = false, json = false;
 	struct table t;
 	int c, ret = AIE_EXIT_FAIL;
 
-	while ((c = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, group_opts)) != -1) {
 		if (c == 'B' && !group_parse_by(optarg, &by)) {
 			have_by = true;
 		} else if (c == 'j') {

@@ -286,6 +286,13 @@ static void leaks_report(const struct leaks_round *r, int n, double interval,
 	free(hits);
 }
 
+static const struct cmd_option leaks_option_help[] = {
+	{ 'd', "seconds between rounds (default 10)" },
+	{ 'n', "rounds read, at least 2 (default 3)" },
+	{ 'j', "the sites listed as JSON (site: tag and type)" },
+	{ 0 },
+};
+
 static void leaks_usage(FILE *f)
 {
 	cmd_usage_head(f, "leaks");
@@ -293,14 +300,12 @@ static void leaks_usage(FILE *f)
 		"aged by at least half the interval every round: objects kept, never\n"
 		"freed. Reads %s and %s\n"
 		"(the module loaded with lifetimes=1) N times, SEC apart; or takes\n"
-		"each round from a TABLE and LIFETIMES pair of files, SEC apart.\n\n"
-		"  -d, --interval SEC   seconds between rounds (default 10)\n"
-		"  -n, --count N        rounds read, at least 2 (default 3)\n"
-		"  -j, --json           the sites listed as JSON (site: tag and type)\n\n"
-		"Examples:\n"
-		"  allocinfo-ext leaks\n"
-		"  allocinfo-ext leaks -d 60 -n 5\n",
+		"each round from a TABLE and LIFETIMES pair of files, SEC apart.\n\n",
 		AIE_PROC_EXT, LEAKS_PROC);
+	cmd_options(f, "leaks", NULL, leaks_option_help);
+	fprintf(f, "Examples:\n"
+		"  allocinfo-ext leaks\n"
+		"  allocinfo-ext leaks -d 60 -n 5\n");
 }
 
 /* The rounds: from /proc, SEC apart, or from the pairs of files. */
@@ -322,21 +327,13 @@ static int leaks_read(struct leaks_round *r, int n, double interval,
 
 int cmd_leaks(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "interval", required_argument, NULL, 'd' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "rounds", required_argument, NULL, 'n' },	/* old name */
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	long long rounds = 3;
 	double interval = 10;
 	bool json = false;
 	struct leaks_round *r;
 	int opt, i, ret = AIE_EXIT_FAIL;
 
-	while ((opt = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
+	while ((opt = cmd_getopt(argc, argv, NULL)) != -1) {
 		if (opt == 'd' && parse_seconds(optarg, &interval) && interval > 0) {
 			continue;
 		} else if (opt == 'n' && parse_ll(optarg, &rounds) && rounds >= 2 &&

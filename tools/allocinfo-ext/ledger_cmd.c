@@ -343,6 +343,21 @@ static void ledger_json(const struct ledger *l, const char *root)
 	printf("\n ]}\n");
 }
 
+static const struct option ledger_opts[] = {
+	{ "root", required_argument, NULL, 'R' },
+	{ "log", required_argument, NULL, 'L' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct cmd_option ledger_option_help[] = {
+	{ 'l', "named parts shown per category (default 5, 0: all)" },
+	{ 'j', "the ledger as JSON, every part" },
+	{ 'R', "read DIR/proc/... and DIR/sys/... instead (a copy)" },
+	{ 'L', "the kernel log from FILE (default: the kernel's,\n"
+	  "or DIR/dmesg with --root)" },
+	{ 0 },
+};
+
 static void ledger_usage(FILE *f)
 {
 	cmd_usage_head(f, "ledger");
@@ -350,15 +365,11 @@ static void ledger_usage(FILE *f)
 		"the part call sites hold (%s, since its load),\n"
 		"the part the kernel names (a slab cache in /proc/slabinfo, a vmalloc caller\n"
 		"in /proc/vmallocinfo, a boot-time hash table in the kernel log), and the\n"
-		"rest, unexplained. Run as root: the kernel's files are for root.\n\n"
-		"  -l, --lines N    named parts shown per category (default 5, 0: all)\n"
-		"  -j, --json       the ledger as JSON, every part\n"
-		"      --root DIR   read DIR/proc/... and DIR/sys/... instead (a copy)\n"
-		"      --log FILE   the kernel log from FILE (default: the kernel's,\n"
-		"                   or DIR/dmesg with --root)\n\n"
-		"Examples:\n"
+		"rest, unexplained. Run as root: the kernel's files are for root.\n\n", AIE_PROC_EXT);
+	cmd_options(f, "ledger", ledger_opts, ledger_option_help);
+	fprintf(f, "Examples:\n"
 		"  allocinfo-ext ledger\n"
-		"  allocinfo-ext ledger -j -l 0\n", AIE_PROC_EXT);
+		"  allocinfo-ext ledger -j -l 0\n");
 }
 
 static void ledger_free(struct ledger *l)
@@ -371,14 +382,6 @@ static void ledger_free(struct ledger *l)
 
 int cmd_ledger(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "lines", required_argument, NULL, 'l' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "root", required_argument, NULL, 'R' },
-		{ "log", required_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *root = "", *log = NULL;
 	struct ledger_src s;
 	struct ledger l = { 0 };
@@ -387,7 +390,7 @@ int cmd_ledger(int argc, char **argv)
 	bool json = false;
 	int opt, ret = AIE_EXIT_FAIL;
 
-	while ((opt = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
+	while ((opt = cmd_getopt(argc, argv, ledger_opts)) != -1) {
 		if (opt == 'l' && parse_ll(optarg, &top) && top >= 0) {
 			continue;
 		} else if (opt == 'j') {

@@ -5,8 +5,10 @@
  * module) or /proc/allocinfo (CONFIG_MEM_ALLOC_PROFILING), and give sites
  * their file:line from DWARF debug info.
  *
- * main.c: the command table and the top-level help.
+ * main.c: the command table, the option vocabulary and the top-level help.
  */
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,69 +18,78 @@
 struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
-	const char *letters;	/* its getopt() letters, from letters[] */
-	const char *args;	/* its synopses, one a line: the one source */
+	bool in_order;		/* options end at the first word (ctl's words) */
+	const char *args;	/* its synopses, one a line: its options */
 	const char *what;
 };
 
 /*
  * The option vocabulary: a letter means one thing in every command that
- * takes it, with one long name. "help options" prints it with the commands
- * taking each letter; the man page's OPTION LETTERS is that text, and the
- * host tests check every command's help and getopt() against it.
+ * takes it, with one long name (and old names, still taken). A command
+ * takes -h and the letters its synopses name; its long-only options are its
+ * own (cmd_getopt()). The usages, each command's option lines
+ * (cmd_options()) and "help options" are made from this table and the
+ * commands'; the man page's OPTION LETTERS is "help options".
  */
 struct letter {
 	char c;
 	const char *name;
 	const char *arg;	/* NULL: it takes none */
 	const char *what;
+	const char *old[2];	/* earlier long names, still taken */
 };
 
 static const struct letter letters[] = {
-	{ 'l', "lines", "N", "rows shown, at most" },
-	{ 'n', "count", "N", "samples, rounds or runs" },
-	{ 'd', "interval", "SEC", "seconds between samples, or of a capture" },
-	{ 'j', "json", NULL, "JSON instead of the table" },
-	{ 'o', "output", "FILE", "write to FILE" },
-	{ 'a', "all", NULL, "unchanged sites too" },
-	{ 'b', "batch", NULL, "plain text, no screen control" },
-	{ 'f', "format", "FMT", "the output format" },
-	{ 'i', "input", "FILE", "the sites from FILE" },
-	{ 'm', "module", "NAME", "only the sites of module NAME" },
-	{ 's', "sort", "KEY", "the sort key" },
-	{ 'v', "verbose", NULL, "say more" },
-	{ 'h', "help", NULL, "the command's help" },
+	{ 'l', "lines", "N", "rows shown, at most", { "rows" } },
+	{ 'n', "count", "N", "samples, rounds or runs", { "iterations", "rounds" } },
+	{ 'd', "interval", "SEC", "seconds between samples, or of a capture",
+	  { "delay", "duration" } },
+	{ 'j', "json", NULL, "JSON instead of the table", { NULL } },
+	{ 'o', "output", "FILE", "write to FILE", { "svg" } },
+	{ 'a', "all", NULL, "unchanged sites too", { NULL } },
+	{ 'b', "batch", NULL, "plain text, no screen control", { NULL } },
+	{ 'f', "format", "FMT", "the output format", { NULL } },
+	{ 'i', "input", "FILE", "the sites from FILE", { NULL } },
+	{ 'm', "module", "NAME", "only the sites of module NAME", { NULL } },
+	{ 's', "sort", "KEY", "the sort key", { NULL } },
+	{ 'v', "verbose", NULL, "say more", { NULL } },
+	{ 'h', "help", NULL, "the command's help", { NULL } },
 };
 
+/* The one long-only option of more than one command (ctl, annotate). */
+#define DRY_RUN		"--dry-run"
+#define DRY_RUN_WHAT	"check and print, write nothing"
+
 static const struct command commands[] = {
-	{ "top", cmd_top, "s:bjn:d:l:h", "[-s KEY] [-b] [-j] [-n N] [-d SEC] [-l N] [FILE]",
+	{ "top", cmd_top, false, "[-s KEY] [-b] [-j] [-n N] [-d SEC] [-l N] [FILE]",
 	  "live view of the sites, refreshed like top" },
-	{ "snapshot", cmd_snapshot, "o:h", "[-o FILE] [--kernel REL] [--uptime SEC] [SOURCE]",
+	{ "snapshot", cmd_snapshot, false, "[-o FILE] [--kernel REL] [--uptime SEC] [SOURCE]",
 	  "a copy of the table with time, kernel, uptime, module version" },
-	{ "diff", cmd_diff, "al:jh", "[-a] [-l N] [-j] [--exit-code] A B",
+	{ "diff", cmd_diff, false, "[-a] [-l N] [-j] [--exit-code] A B",
 	  "per-site change from A to B, sorted by growth" },
-	{ "group", cmd_group, "jh", "--by module|subsystem|function|file [-j] [FILE]",
+	{ "group", cmd_group, false, "--by KEY [-j] [FILE]",
 	  "live figures summed per group" },
-	{ "export", cmd_export, "f:o:h", "--format json|csv|prometheus [-o FILE] [FILE]\n"
+	{ "export", cmd_export, false, "--format json|csv|prometheus [-o FILE] [FILE]\n"
 	  "--format prometheus [--top N] [--min-bytes B] [--zeros] [--site-label] [-o FILE] [FILE]",
 	  "the table for other programs" },
-	{ "ctl", cmd_ctl, "+h", "[--dry-run] [--proc FILE] COMMAND...",
+	{ "ctl", cmd_ctl, true, "[--dry-run] [--proc FILE] COMMAND...",
 	  "control writes to /proc/allocinfo_ext" },
-	{ "annotate", cmd_annotate, "i:vh",
+	{ "annotate", cmd_annotate, false,
 	  "[--vmlinux FILE] [--module-dir DIR]... [-i FILE] [--proc FILE] [--dry-run] [--innermost] [-v]",
 	  "give sites their file:line from DWARF debug info" },
-	{ "report", cmd_report, "o:h", "-o FILE [--width W] [--height H] [SOURCE]",
+	{ "report", cmd_report, false, "-o FILE [--width W] [--height H] [SOURCE]",
 	  "a treemap picture: subsystem, function, site" },
-	{ "context", cmd_context, "d:jh", "[-d SEC [--depth N]] [--stacks FILE] [--calls FILE] [-j] SEL",
+	{ "context", cmd_context, false,
+	  "[-d SEC [--depth N]] [--stacks FILE] [--calls FILE] [-j] SEL",
 	  "who calls the selected sites: calls, bytes and share per caller" },
-	{ "leaks", cmd_leaks, "d:n:jh", "[-d SEC] [-n N] [-j] [TABLE LIFETIMES]...",
+	{ "leaks", cmd_leaks, false, "[-d SEC] [-n N] [-j] [TABLE LIFETIMES]...",
 	  "sites whose live bytes keep growing and oldest objects keep aging" },
-	{ "ledger", cmd_ledger, "l:jh", "[-j] [-l N] [--root DIR] [--log FILE]",
+	{ "ledger", cmd_ledger, false, "[-j] [-l N] [--root DIR] [--log FILE]",
 	  "all kernel memory per meminfo category: call sites, named, unexplained" },
-	{ "compare", cmd_compare, "m:l:jh", "--save-baseline FILE\n"
+	{ "compare", cmd_compare, false, "--save-baseline FILE\n"
 	  "--baseline FILE [-m NAME] [-l N] [-j] [--ours FILE] [--theirs FILE]",
 	  "byte agreement with /proc/allocinfo, site by site and overall" },
-	{ "query", cmd_query, "m:l:n:jvh",
+	{ "query", cmd_query, false,
 	  "[-m NAME] [--function NAME] [--min-bytes B] [--inaccurate] [--via WAY] [-l N] [-j] [-v] [SOURCE]\n"
 	  "--bench [-n N] [-m NAME] [--function NAME] [--min-bytes B] [--inaccurate] [SOURCE]",
 	  "the rows that match, filtered by the kernel (its ioctls) or read as text" },
@@ -138,37 +149,193 @@ static const struct command *command(const char *name)
 	return NULL;
 }
 
-const char *cmd_letters(const char *name)
+/* The word of @args at @w is option @opt ("-l", "--depth"). */
+static bool synopsis_is(const char *args, const char *w, const char *opt)
 {
-	return command(name)->letters;
+	size_t n = strlen(opt);
+
+	return (w == args || strchr(" [\n", w[-1])) && !strncmp(w, opt, n) &&
+	       strchr(" ]\n", w[n]);
+}
+
+/* Where the synopses of @cmd name option @opt, or NULL. */
+static const char *synopsis_find(const struct command *cmd, const char *opt)
+{
+	const char *w;
+
+	for (w = strstr(cmd->args, opt); w; w = strstr(w + 1, opt)) {
+		if (synopsis_is(cmd->args, w, opt))
+			return w;
+	}
+	return NULL;
+}
+
+static const struct letter *letter(int c)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(letters); i++) {
+		if (letters[i].c == c)
+			return &letters[i];
+	}
+	return NULL;
+}
+
+/* @cmd takes letter @c: -h, or its synopses name it, short or long. */
+static bool takes(const struct command *cmd, char c)
+{
+	char opt[32];
+
+	snprintf(opt, sizeof(opt), "-%c", c);
+	if (c == 'h' || synopsis_find(cmd, opt))
+		return true;
+	snprintf(opt, sizeof(opt), "--%s", letter(c)->name);
+	return synopsis_find(cmd, opt);
 }
 
 /*
- * The vocabulary, each letter with the commands whose getopt() takes it.
- * Long-only options are each one command's own, but --dry-run (ctl,
- * annotate), which no letter abbreviates.
+ * The argument the synopses give long option @opt ("--depth" -> "N"), in
+ * @arg: the next word when it is a placeholder (capitals), else "".
  */
+static void synopsis_arg(const struct command *cmd, const char *opt,
+			 char *arg, size_t size)
+{
+	const char *w = synopsis_find(cmd, opt);
+	size_t n = 0;
+
+	if (w && w[strlen(opt)] == ' ') {
+		w += strlen(opt) + 1;
+		while (w[n] >= 'A' && w[n] <= 'Z')
+			n++;
+	}
+	snprintf(arg, size, "%.*s", (int)n, w ? w : "");
+}
+
+static int has(const struct letter *l)
+{
+	return l->arg ? required_argument : no_argument;
+}
+
+/*
+ * getopt_long() with the letters @argv[0]'s synopses name, their long and
+ * old names, and the command's long-only options @own.
+ */
+int cmd_getopt(int argc, char **argv, const struct option *own)
+{
+	static struct option opts[64];
+	static char spec[2 * ARRAY_SIZE(letters) + 2];
+	const struct command *cmd = command(argv[0]);
+	const struct letter *l;
+	size_t n = 0, k = 0, i;
+
+	if (spec[0])
+		return getopt_long(argc, argv, spec, opts, NULL);
+	if (cmd->in_order)
+		spec[k++] = '+';
+	for (l = letters; l < letters + ARRAY_SIZE(letters); l++) {
+		if (!takes(cmd, l->c))
+			continue;
+		spec[k++] = l->c;
+		if (l->arg)
+			spec[k++] = ':';
+		opts[n++] = (struct option){ l->name, has(l), NULL, l->c };
+		for (i = 0; i < ARRAY_SIZE(l->old) && l->old[i]; i++)
+			opts[n++] = (struct option){ l->old[i], has(l), NULL, l->c };
+	}
+	for (; own && own->name && n < ARRAY_SIZE(opts) - 1; own++)
+		opts[n++] = *own;
+	return getopt_long(argc, argv, spec, opts, NULL);
+}
+
+/*
+ * An option's words for its help line: "-l, --lines N" from the
+ * vocabulary, or "    --depth N" from @own and the synopses.
+ */
+static void option_spec(const struct command *cmd, const struct option *own,
+			int val, char *spec, size_t size)
+{
+	const struct letter *l = letter(val);
+	char opt[64], arg[32];
+
+	if (l && takes(cmd, l->c)) {
+		snprintf(spec, size, "-%c, --%s%s%s", l->c, l->name,
+			 l->arg ? " " : "", l->arg ? l->arg : "");
+		return;
+	}
+	while (own && own->name && own->val != val)
+		own++;
+	snprintf(opt, sizeof(opt), "--%s", own && own->name ? own->name : "?");
+	synopsis_arg(cmd, opt, arg, sizeof(arg));
+	snprintf(spec, size, "    %s%s%s", opt, *arg ? " " : "", arg);
+}
+
+void cmd_options(FILE *f, const char *name, const struct option *own,
+		 const struct cmd_option *o)
+{
+	const struct command *cmd = command(name);
+	const struct cmd_option *p;
+	const char *what, *nl;
+	char spec[96];
+	int width = 0;
+
+	for (p = o; p->val; p++) {
+		option_spec(cmd, own, p->val, spec, sizeof(spec));
+		if ((int)strlen(spec) > width)
+			width = strlen(spec);
+	}
+	for (p = o; p->val; p++) {
+		option_spec(cmd, own, p->val, spec, sizeof(spec));
+		fprintf(f, "  %-*s  ", width, spec);
+		for (what = p->what; (nl = strchr(what, '\n')); what = nl + 1)
+			fprintf(f, "%.*s\n%*s", (int)(nl - what), what, width + 4, "");
+		fprintf(f, "%s\n", what);
+	}
+	fputc('\n', f);
+}
+
+/*
+ * The commands taking letter @c, or the long-only option @opt when @c is
+ * 0 ("every command" when all do), in @buf.
+ */
+static const char *users(char c, const char *opt, char *buf, size_t size)
+{
+	size_t i, n = 0, len = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (c ? !takes(&commands[i], c) : !synopsis_find(&commands[i], opt))
+			continue;
+		n++;
+		len += snprintf(buf + len, len < size ? size - len : 0, "%s%s",
+				len ? " " : "", commands[i].name);
+	}
+	if (n == ARRAY_SIZE(commands))
+		snprintf(buf, size, "every command");
+	return buf;
+}
+
+/* The vocabulary, each letter with the commands whose getopt() takes it. */
 static void letters_usage(FILE *f)
 {
 	const struct letter *l;
-	char spec[32];
-	size_t i, n;
+	char spec[32], buf[160];
+	size_t i;
 
 	fprintf(f, "Options: a letter means one thing in every command taking it.\n");
 	for (l = letters; l < letters + ARRAY_SIZE(letters); l++) {
 		snprintf(spec, sizeof(spec), "-%c, --%s%s%s", l->c, l->name,
 			 l->arg ? " " : "", l->arg ? l->arg : "");
-		fprintf(f, "  %-20s %s:", spec, l->what);
-		for (i = 0, n = 0; i < ARRAY_SIZE(commands); i++)
-			n += !!strchr(commands[i].letters, l->c);
-		for (i = 0; n < ARRAY_SIZE(commands) && i < ARRAY_SIZE(commands); i++) {
-			if (strchr(commands[i].letters, l->c))
-				fprintf(f, " %s", commands[i].name);
-		}
-		fprintf(f, "%s\n", n == ARRAY_SIZE(commands) ? " every command" : "");
+		fprintf(f, "  %-20s %s: %s\n", spec, l->what,
+			users(l->c, NULL, buf, sizeof(buf)));
 	}
-	fprintf(f, "      %-16s %s: ctl annotate\n", "--dry-run",
-		"check and print, write nothing");
+	fprintf(f, "      %-16s %s: %s\n", DRY_RUN, DRY_RUN_WHAT,
+		users(0, DRY_RUN, buf, sizeof(buf)));
+	fprintf(f, "\nOld names, still taken:");
+	for (l = letters; l < letters + ARRAY_SIZE(letters); l++) {
+		for (i = 0; i < ARRAY_SIZE(l->old) && l->old[i]; i++)
+			fprintf(f, " --%s (-%c)", l->old[i], l->c);
+	}
+	fputc('\n', f);
 }
 
 void cmd_usage_head(FILE *f, const char *name)

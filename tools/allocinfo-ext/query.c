@@ -327,6 +327,32 @@ static int query_bench(const char *path, const struct query_opts *o)
 	return stdout_close() ? AIE_EXIT_FAIL : 0;
 }
 
+enum { OPT_FUNCTION = 256, OPT_MIN_BYTES, OPT_INACCURATE, OPT_VIA, OPT_BENCH };
+
+static const struct option query_opts[] = {
+	{ "function", required_argument, NULL, OPT_FUNCTION },
+	{ "min-bytes", required_argument, NULL, OPT_MIN_BYTES },
+	{ "inaccurate", no_argument, NULL, OPT_INACCURATE },
+	{ "via", required_argument, NULL, OPT_VIA },
+	{ "bench", no_argument, NULL, OPT_BENCH },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct cmd_option query_option_help[] = {
+	{ 'm', "only the sites of module NAME" },
+	{ OPT_FUNCTION, "only the sites in function NAME" },
+	{ OPT_MIN_BYTES, "only the sites with at least B live bytes" },
+	{ OPT_INACCURATE, "only the rows that say accurate:no" },
+	{ OPT_VIA, "auto (default), ioctl (or fail) or text" },
+	{ 'l', "at most N rows (0, the default: all)" },
+	{ 'j', "the rows as JSON" },
+	{ 'v', "say on stderr which way the rows were read" },
+	{ OPT_BENCH, "run the query N times as text, then N times\n"
+	  "through the ioctl; print ms per query, ratio" },
+	{ 'n', "--bench's runs of each (default 10)" },
+	{ 0 },
+};
+
 static void query_usage(FILE *f)
 {
 	cmd_usage_head(f, "query");
@@ -336,19 +362,9 @@ static void query_usage(FILE *f)
 		"them, through the ioctls of 7.3's /proc/allocinfo, which\n"
 		"/proc/allocinfo_ext answers too; a file or a kernel without them is\n"
 		"read as text and filtered here, to the same rows (names keep their last\n"
-		"63 characters).\n\n"
-		"  -m, --module NAME    only the sites of module NAME\n"
-		"      --function NAME  only the sites in function NAME\n"
-		"      --min-bytes B    only the sites with at least B live bytes\n"
-		"      --inaccurate     only the rows that say accurate:no\n"
-		"      --via WAY        auto (default), ioctl (or fail) or text\n"
-		"  -l, --lines N        at most N rows (0, the default: all)\n"
-		"  -j, --json           the rows as JSON\n"
-		"  -v, --verbose        say on stderr which way the rows were read\n"
-		"      --bench          run the query N times as text, then N times\n"
-		"                       through the ioctl; print ms per query, ratio\n"
-		"  -n, --count N        --bench's runs of each (default 10)\n\n"
-		"Examples:\n"
+		"63 characters).\n\n");
+	cmd_options(f, "query", query_opts, query_option_help);
+	fprintf(f, "Examples:\n"
 		"  allocinfo-ext query -m nf_conntrack --min-bytes 1048576\n"
 		"  allocinfo-ext query --bench -n 20 --min-bytes 1048576\n");
 }
@@ -364,7 +380,6 @@ static int query_str_opt(char *dst, const char *s, const char *what)
 	return -1;
 }
 
-enum { OPT_FUNCTION = 256, OPT_MIN_BYTES, OPT_INACCURATE, OPT_VIA, OPT_BENCH };
 
 static int query_option(int c, struct query_opts *o)
 {
@@ -423,27 +438,13 @@ static int query_option(int c, struct query_opts *o)
 
 int cmd_query(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "module", required_argument, NULL, 'm' },
-		{ "function", required_argument, NULL, OPT_FUNCTION },
-		{ "min-bytes", required_argument, NULL, OPT_MIN_BYTES },
-		{ "inaccurate", no_argument, NULL, OPT_INACCURATE },
-		{ "via", required_argument, NULL, OPT_VIA },
-		{ "lines", required_argument, NULL, 'l' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "bench", no_argument, NULL, OPT_BENCH },
-		{ "count", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct query_opts o = { .via = VIA_AUTO, .runs = 10 };
 	struct query_rows r = { 0 };
 	enum query_via used;
 	const char *path;
 	int c, ret = AIE_EXIT_FAIL;
 
-	while ((c = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, query_opts)) != -1) {
 		if (c == 'h') {
 			query_usage(stdout);
 			return 0;

@@ -300,17 +300,28 @@ static void report_svg(FILE *f, const struct table *t, const struct rnode *root,
 	fputs("</svg>\n", f);
 }
 
+static const struct option report_opts[] = {
+	{ "width", required_argument, NULL, 'W' },
+	{ "height", required_argument, NULL, 'H' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct cmd_option report_option_help[] = {
+	{ 'o', "where to write the picture (-: stdout)" },
+	{ 'W', "pixels (default 1200)" },
+	{ 'H', "pixels (default 800)" },
+	{ 0 },
+};
+
 static void report_usage(FILE *f)
 {
 	cmd_usage_head(f, "report");
 	fprintf(f, "Draw where the live memory of SOURCE (default: /proc/allocinfo_ext, else\n"
 		"/proc/allocinfo) is, as an SVG treemap: a rectangle per subsystem, in it\n"
 		"one per function, in that one per call site; areas are live bytes.\n"
-		"Hovering a rectangle shows its figures. Open FILE in a web browser.\n\n"
-		"  -o, --output FILE  where to write the picture (-: stdout)\n"
-		"      --width W      pixels (default 1200)\n"
-		"      --height H     pixels (default 800)\n\n"
-		"Example:\n"
+		"Hovering a rectangle shows its figures. Open FILE in a web browser.\n\n");
+	cmd_options(f, "report", report_opts, report_option_help);
+	fprintf(f, "Example:\n"
 		"  allocinfo-ext annotate; allocinfo-ext report -o memory.svg\n");
 }
 
@@ -346,18 +357,10 @@ static int report_run(const struct report_opts *o)
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "svg", required_argument, NULL, 'o' },	/* old name */
-		{ "width", required_argument, NULL, 'W' },
-		{ "height", required_argument, NULL, 'H' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report_opts o = { .width = 1200, .height = 800 };
 	int c, bad = 0;
 
-	while ((c = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, report_opts)) != -1) {
 		if (c == 'o')
 			o.svg = optarg;
 		else if (c == 'W')

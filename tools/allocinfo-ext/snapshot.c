@@ -128,38 +128,42 @@ static const char *snapshot_body(const struct table *t)
 	return p;
 }
 
+static const struct option snapshot_opts[] = {
+	{ "kernel", required_argument, NULL, 'K' },
+	{ "uptime", required_argument, NULL, 'U' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct cmd_option snapshot_option_help[] = {
+	{ 'o', "write there, replacing it atomically" },
+	{ 'K', "the kernel release of the machine SOURCE was copied\n"
+	  "from (default: this machine's, uname -r)" },
+	{ 'U', "its uptime when copied (default: this machine's)" },
+	{ 0 },
+};
+
 static void snapshot_usage(FILE *f)
 {
 	cmd_usage_head(f, "snapshot");
 	fprintf(f, "Copy the table of SOURCE (default: /proc/allocinfo_ext, else\n"
 		"/proc/allocinfo) to FILE (default: stdout), after '#' lines with the\n"
 		"time, kernel release, uptime, module version and source. Every command\n"
-		"reads a snapshot as it reads the /proc file.\n\n"
-		"  -o, --output FILE  write there, replacing it atomically\n"
-		"      --kernel REL   the kernel release of the machine SOURCE was copied\n"
-		"                     from (default: this machine's, uname -r)\n"
-		"      --uptime SEC   its uptime when copied (default: this machine's)\n\n"
-		"Examples:\n"
+		"reads a snapshot as it reads the /proc file.\n\n");
+	cmd_options(f, "snapshot", snapshot_opts, snapshot_option_help);
+	fprintf(f, "Examples:\n"
 		"  allocinfo-ext snapshot -o /var/tmp/allocinfo-$(date +%%s).snap\n"
 		"  allocinfo-ext snapshot --kernel 6.12.48+deb13-amd64 --uptime 5400 copied.txt\n");
 }
 
 int cmd_snapshot(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "kernel", required_argument, NULL, 'K' },
-		{ "uptime", required_argument, NULL, 'U' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct snapshot_opts o = { NULL, NULL };
 	const char *out_path = NULL, *body;
 	struct output out;
 	struct table t;
 	int c, ret = AIE_EXIT_FAIL;
 
-	while ((c = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, snapshot_opts)) != -1) {
 		if (c == 'o') {
 			out_path = optarg;
 		} else if (c == 'K' && !snapshot_kernel_opt(optarg)) {

@@ -443,6 +443,19 @@ static int top_run(struct top_opts *o)
 	return top_screen_loop(o);
 }
 
+static const struct cmd_option top_option_help[] = {
+	{ 's', "bytes (default), calls, slack or growth" },
+	{ 'b', "plain text, no screen control (also when stdout\n"
+	  "is not a terminal)" },
+	{ 'j', "batch mode, one line of JSON per sample (time in UTC;\n"
+	  "growth null on the first sample)" },
+	{ 'n', "stop after N samples (default: run until stopped)" },
+	{ 'd', "seconds between samples, 0.1 to 86400 (default 3)" },
+	{ 'l', "rows at most (default: the screen; 20 in batch\n"
+	  "mode; 0: all)" },
+	{ 0 },
+};
+
 static void top_usage(FILE *f)
 {
 	cmd_usage_head(f, "top");
@@ -450,17 +463,9 @@ static void top_usage(FILE *f)
 		"largest first, read again every SEC seconds. GROWTH/s is the change of\n"
 		"live bytes per second since the previous sample. In a terminal, keys\n"
 		"b, c, s, g sort by bytes, calls, slack, growth; / filters; arrows,\n"
-		"PgUp, PgDn scroll; p pauses; + - d change the delay; ? helps; q quits.\n\n"
-		"  -s, --sort KEY        bytes (default), calls, slack or growth\n"
-		"  -b, --batch           plain text, no screen control (also when stdout\n"
-		"                        is not a terminal)\n"
-		"  -j, --json            batch mode, one line of JSON per sample (time in UTC;\n"
-		"                        growth null on the first sample)\n"
-		"  -n, --count N         stop after N samples (default: run until stopped)\n"
-		"  -d, --interval SEC    seconds between samples, 0.1 to 86400 (default 3)\n"
-		"  -l, --lines N         rows at most (default: the screen; 20 in batch\n"
-		"                        mode; 0: all)\n\n"
-		"Examples:\n"
+		"PgUp, PgDn scroll; p pauses; + - d change the delay; ? helps; q quits.\n\n");
+	cmd_options(f, "top", NULL, top_option_help);
+	fprintf(f, "Examples:\n"
 		"  allocinfo-ext top -s growth -d 1\n"
 		"  allocinfo-ext top -b -n 2 -d 10 -s growth -l 10 >> /var/log/allocinfo-top.log\n");
 }
@@ -498,25 +503,13 @@ static int top_option(int c, struct top_opts *o)
 
 int cmd_top(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "sort", required_argument, NULL, 's' },
-		{ "batch", no_argument, NULL, 'b' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "interval", required_argument, NULL, 'd' },
-		{ "iterations", required_argument, NULL, 'n' },	/* old names */
-		{ "delay", required_argument, NULL, 'd' },
-		{ "lines", required_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct top_opts o = {
 		.view = { .key = TOP_BYTES, .delay = 3 },
 		.lines = -1,
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, cmd_letters(argv[0]), opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, NULL)) != -1) {
 		if (c == 'h') {
 			top_usage(stdout);
 			return 0;

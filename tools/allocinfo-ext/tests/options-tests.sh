@@ -13,7 +13,7 @@ options_tests() {
 		>"$TMP/out" 2>&1 <<-'EOT'; then
 	import os, re, subprocess, sys
 	tool, man = sys.argv[1], sys.argv[2]
-	cmds = "top snapshot diff group export ctl annotate report context compare leaks ledger".split()
+	cmds = "top snapshot diff group export ctl annotate report context compare leaks ledger query".split()
 	env = dict(os.environ, MANWIDTH="1000")
 	page = subprocess.run(["man", "-l", man], capture_output=True, text=True,
 	                      env=env, check=True).stdout
@@ -64,7 +64,7 @@ options_tests() {
 # The vocabulary as "help options" prints it: letter -> (long, arg, commands).
 VOCAB_PY='
 import re, subprocess, sys
-CMDS = "top snapshot diff group export ctl annotate report context compare leaks".split()
+CMDS = "top snapshot diff group export ctl annotate report context compare leaks ledger query".split()
 def run(tool, *args):
     p = subprocess.run([tool, *args], capture_output=True, text=True)
     return p.returncode, p.stdout
@@ -72,14 +72,17 @@ def vocab(tool):
     rc, text = run(tool, "help", "options")
     assert rc == 0, "help options: exit %d" % rc
     v = {}
-    for l in text.splitlines()[1:]:
+    for l in text.split("\n\n")[0].splitlines()[1:]:
         if l.startswith("      --dry-run "):
             continue
         m = re.match(r"  -(\w), --([\w-]+)(?: ([A-Z]+))? +(.*): (.*)$", l)
         assert m, "help options: bad line %r" % l
         c, long, arg, what, cmds = m.groups()
         v[c] = (long, arg, set(CMDS) if cmds == "every command" else set(cmds.split()))
-    return text, v
+    old = re.findall(r" --([\w-]+) \(-(\w)\)", text.split("\n\n")[1])
+    assert text.split("\n\n")[1].startswith("Old names, still taken:") and old, \
+        "help options: no old names"
+    return text, v, old
 '
 
 vocab_tests() {
@@ -88,7 +91,7 @@ vocab_tests() {
 	if python3 - "$TOOL" >"$TMP/out" 2>&1 <<-EOT; then
 	$VOCAB_PY
 	tool = sys.argv[1]
-	text, v = vocab(tool)
+	text, v, old = vocab(tool)
 	example = {"N": "2", "SEC": "1", "FILE": "/dev/null", "KEY": "bytes",
 	           "FMT": "json", "NAME": "x"}
 	bad = []
@@ -115,6 +118,10 @@ vocab_tests() {
 	            bad.append("%s -%s: exit status not %d" % (cmd, c, want))
 	        if c in takes and run(tool, cmd, "--" + v[c][0], *arg, "--help")[0]:
 	            bad.append("%s --%s: refused" % (cmd, v[c][0]))
+	    for name, c in old:
+	        arg = [example[v[c][1]]] if v[c][1] else []
+	        if c in takes and run(tool, cmd, "--" + name, *arg, "--help")[0]:
+	            bad.append("%s --%s (old -%s): refused" % (cmd, name, c))
 	for cmd in ("ctl", "annotate"):
 	    if run(tool, cmd, "--dry-run", "--help")[0]:
 	        bad.append("%s --dry-run: refused" % cmd)
@@ -132,12 +139,12 @@ vocab_tests() {
 	$VOCAB_PY
 	import os
 	tool, man = sys.argv[1], sys.argv[2]
-	text, v = vocab(tool)
+	text, v, old = vocab(tool)
 	page = subprocess.run(["man", "-l", man], capture_output=True, text=True,
 	                      env=dict(os.environ, MANWIDTH="1000"), check=True).stdout
 	sec = page[page.index("\nOPTION LETTERS"):page.index("\nCOMMANDS")]
 	rows = [l.strip() for l in sec.splitlines() if re.match(r"\s+--?\w", l)]
-	want = [l.strip() for l in text.splitlines()[1:]]
+	want = [l.strip() for l in text.split("\n\n")[0].splitlines()[1:]]
 	if rows != want:
 	    print("man page:\n" + "\n".join(rows) + "\nhelp options:\n" + "\n".join(want))
 	    sys.exit(1)
