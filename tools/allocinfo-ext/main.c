@@ -5,7 +5,8 @@
  * module) or /proc/allocinfo (CONFIG_MEM_ALLOC_PROFILING), and give sites
  * their file:line from DWARF debug info.
  *
- * main.c: the command table, the option vocabulary and the top-level help.
+ * main.c: the command table, the option vocabulary, the top-level help
+ * and the man page's sections made from them.
  */
 #include <getopt.h>
 #include <stdbool.h>
@@ -28,8 +29,8 @@ struct command {
  * takes it, with one long name (and old names, still taken). A command
  * takes -h and the letters its synopses name; its long-only options are its
  * own (cmd_getopt()). The usages, each command's option lines
- * (cmd_options()) and "help options" are made from this table and the
- * commands'; the man page's OPTION LETTERS is "help options".
+ * (cmd_options()), "help options" and the man page's SYNOPSIS and OPTION
+ * LETTERS ("help man") are all made from this table and the commands'.
  */
 struct letter {
 	char c;
@@ -338,6 +339,119 @@ static void letters_usage(FILE *f)
 	fputc('\n', f);
 }
 
+/* @s for troff: '-' as "\-", '\' as "\e". */
+static void troff_puts(FILE *f, const char *s, size_t n)
+{
+	for (; n && *s; s++, n--) {
+		if (*s == '-' || *s == '\\')
+			fputs(*s == '-' ? "\\-" : "\\e", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/*
+ * One synopsis line in troff: options and literal words bold, placeholders
+ * (capitals) italic, spaces inside brackets unbreakable.
+ */
+static void troff_synopsis(FILE *f, const char *name, const char *line,
+			   const char *end)
+{
+	const char *w;
+	int depth = 0;
+	size_t n;
+
+	fprintf(f, ".SY \"%s %s\"\n", AIE_TOOL_NAME, name);
+	for (w = line; w < end; w += n) {
+		n = strcspn(w, " []|.\n");
+		if (w + n > end)
+			n = end - w;
+		if (!n) {
+			n = *w == '.' ? strspn(w, ".") : 1;
+			if (*w == ' ')
+				fputs(depth ? "\\ " : " ", f);
+			else
+				fprintf(f, "%.*s", (int)n, w);
+			depth += *w == '[' ? 1 : *w == ']' ? -1 : 0;
+			continue;
+		}
+		fputs(*w >= 'A' && *w <= 'Z' ? "\\fI" : "\\fB", f);
+		troff_puts(f, w, n);
+		fputs("\\fR", f);
+	}
+	fputs("\n.YS\n", f);
+}
+
+static void troff_section(FILE *f, const char *section)
+{
+	const struct letter *l;
+	const char *line, *end;
+	char buf[160];
+	size_t i;
+
+	if (!strcmp(section, "SYNOPSIS")) {
+		for (i = 0; i < ARRAY_SIZE(commands); i++) {
+			for (line = commands[i].args; *line; line = *end ? end + 1 : end) {
+				end = line + strcspn(line, "\n");
+				troff_synopsis(f, commands[i].name, line, end);
+			}
+		}
+		return;
+	}
+	for (l = letters; l < letters + ARRAY_SIZE(letters); l++) {
+		fprintf(f, ".TP\n\\fB\\-%c\\fR, \\fB", l->c);
+		troff_puts(f, "--", 2);
+		troff_puts(f, l->name, strlen(l->name));
+		fprintf(f, "\\fR%s%s%s\n", l->arg ? " \\fI" : "",
+			l->arg ? l->arg : "", l->arg ? "\\fR" : "");
+		fprintf(f, "%s: %s.\n", l->what, users(l->c, NULL, buf, sizeof(buf)));
+	}
+	fputs(".TP\n\\fB", f);
+	troff_puts(f, DRY_RUN, strlen(DRY_RUN));
+	fprintf(f, "\\fR\n%s: %s.\n.PP\nOld names, still taken:", DRY_RUN_WHAT,
+		users(0, DRY_RUN, buf, sizeof(buf)));
+	for (l = letters; l < letters + ARRAY_SIZE(letters); l++) {
+		for (i = 0; i < ARRAY_SIZE(l->old) && l->old[i]; i++)
+			fprintf(f, "\n\\fB\\-\\-%s\\fR (\\fB\\-%c\\fR)", l->old[i], l->c);
+	}
+	fputs(".\n", f);
+}
+
+/*
+ * The man page from standard input, with what follows each line
+ * '.\" generated: SECTION' up to '.\" end generated' made anew.
+ */
+static int man_page(void)
+{
+	static const char begin[] = ".\\\" generated: ", end[] = ".\\\" end generated\n";
+	char line[1024];
+	bool skip = false;
+
+	while (fgets(line, sizeof(line), stdin)) {
+		if (skip) {
+			skip = strcmp(line, end);
+			continue;
+		}
+		fputs(line, stdout);
+		skip = !strncmp(line, begin, strlen(begin));
+		if (!skip)
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		if (strcmp(line + strlen(begin), "SYNOPSIS") &&
+		    strcmp(line + strlen(begin), "OPTION LETTERS")) {
+			aie_err("unknown generated section \"%s\"", line + strlen(begin));
+			return AIE_EXIT_FAIL;
+		}
+		troff_section(stdout, line + strlen(begin));
+		fputs(end, stdout);
+	}
+	if (skip) {
+		aie_err("no '.\\\" end generated' line");
+		return AIE_EXIT_FAIL;
+	}
+	return stdout_close() ? AIE_EXIT_FAIL : 0;
+}
+
 void cmd_usage_head(FILE *f, const char *name)
 {
 	synopsis(f, "Usage: ", name, command(name)->args);
@@ -395,6 +509,9 @@ int main(int argc, char **argv)
 		letters_usage(stdout);
 		return stdout_close() ? AIE_EXIT_FAIL : 0;
 	}
+	/* Not in the usage: make man runs it on Documentation/allocinfo-ext.1 */
+	if (argc == 3 && !strcmp(argv[1], "help") && !strcmp(argv[2], "man"))
+		return man_page();
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);

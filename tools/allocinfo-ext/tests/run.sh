@@ -16,6 +16,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TOOL=${AIE_TOOL:-$HERE/../allocinfo-ext}
 FIX=$HERE/fixtures
 EXP=$HERE/expected
+MAN=$HERE/../../../Documentation/allocinfo-ext.1
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 FAILED=0
@@ -73,8 +74,7 @@ install_tests() {
 	if make -s -C "$HERE/../../.." install-tools DESTDIR="$d" PREFIX=/usr \
 		>"$TMP/out" 2>&1 &&
 		[ "$("$d/usr/bin/allocinfo-ext" --version)" = "allocinfo-ext 1.0" ] &&
-		cmp -s "$d/usr/share/man/man1/allocinfo-ext.1" \
-			"$HERE/../../../Documentation/allocinfo-ext.1"; then
+		cmp -s "$d/usr/share/man/man1/allocinfo-ext.1" "$MAN"; then
 		ok "$name"
 	else
 		not_ok "$name" "$(cat "$TMP/out")" "$(find "$d" 2>&1)"
