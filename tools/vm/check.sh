@@ -49,6 +49,14 @@ exec 9>&-
 cat "$host_tap"
 limit=${AIE_TIMEOUT:-$(aie_vm_limit)}
 
+# keep_logs OUT CON: a boot's output and kernel log kept as OUT and CON
+# (empty when it wrote none); the output's TAP printed.
+keep_logs() {
+	mv "$AIE_OUT/output.log" "$1" 2>/dev/null || : >"$1"
+	mv "$AIE_OUT/console.log" "$2" 2>/dev/null || : >"$2"
+	sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$1" | grep -v '^AIE-'
+}
+
 # First, the storms of stress_test on 4 vCPUs under multi-threaded TCG:
 # the hooks truly run on every CPU at once (the main boot interleaves its
 # vCPUs on one host thread). The module loads and unloads once there.
@@ -73,9 +81,7 @@ if [ "${AIE_SMP:-1}" != 0 ] && [ "${AIE_MODE:-check}" = check ]; then
 		echo "# vm smp: the guest died before its init (try $try), see console-smp-$try.log"
 		cp "$AIE_OUT/console.log" "$AIE_OUT/console-smp-$try.log" 2>/dev/null || true
 	done
-	mv "$AIE_OUT/output.log" "$smp_out" 2>/dev/null || : >"$smp_out"
-	mv "$AIE_OUT/console.log" "$smp_con" 2>/dev/null || : >"$smp_con"
-	sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$smp_out" | grep -v '^AIE-'
+	keep_logs "$smp_out" "$smp_con"
 fi
 
 # Then numa_test on a guest of two NUMA nodes (it skips on the main
@@ -92,9 +98,7 @@ if [ "${AIE_MODE:-check}" = check ] && [ -z "${AIE_TESTS:-}" ] &&
 		aie_boot check "$limit"
 	numa_rc=$?
 	set -e
-	mv "$AIE_OUT/output.log" "$numa_out" 2>/dev/null || : >"$numa_out"
-	mv "$AIE_OUT/console.log" "$numa_con" 2>/dev/null || : >"$numa_con"
-	sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$numa_out" | grep -v '^AIE-'
+	keep_logs "$numa_out" "$numa_con"
 fi
 
 # Then Linux's own test of the allocinfo ioctls (kernel_ioctl_test, which
@@ -115,9 +119,7 @@ if [ "${AIE_MODE:-check}" = check ] && [ "${AIE_KTEST_BOOT:-}" != 0 ] &&
 		dbg_rc=$?
 		set -e
 		rm -f "$AIE_OUT/initramfs-dbg.cpio"
-		mv "$AIE_OUT/output.log" "$dbg_out" 2>/dev/null || : >"$dbg_out"
-		mv "$AIE_OUT/console.log" "$dbg_con" 2>/dev/null || : >"$dbg_con"
-		sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$dbg_out" | grep -v '^AIE-'
+		keep_logs "$dbg_out" "$dbg_con"
 	else
 		echo "# vm dbg: Debian has no linux-image-$AIE_KREL-dbg: kernel_ioctl_test not run"
 	fi
@@ -135,60 +137,34 @@ touch "$out" "$con"
 sed -n '/^AIE-BEGIN/,/^AIE-END/p' "$out" | grep -v '^AIE-'
 
 # Checks made on the host, reported as TAP lines of their own.
-host=()
-if grep -q '^AIE-END' "$out"; then
-	host+=("ok - vm: the guest ran to its end")
-else
-	host+=("not ok - vm: the guest did not reach its end (qemu/timeout status $qemu_rc)")
-fi
-bad=$(aie_bad_log "$con")
-if [ -z "$bad" ]; then
-	host+=("ok - vm: kernel log free of BUG/WARNING/Oops/KASAN/lockdep reports")
-else
-	host+=("not ok - vm: kernel log has reports (see $con)")
-	echo "$bad" | sed 's/^/# kernel: /'
-fi
-if [ -e "$smp_out" ]; then
-	if grep -q '^AIE-END' "$smp_out"; then
-		host+=("ok - vm smp: the multi-threaded guest ran to its end")
+# guest_checks LABEL GUEST OUT CON RC: into host, whether GUEST, whose
+# output and kernel log are OUT and CON and whose qemu exited RC, ran to
+# its end, and logged no report.
+guest_checks() {
+	local label=$1 guest=$2 out=$3 con=$4 rc=$5 bad
+	if grep -q '^AIE-END' "$out"; then
+		host+=("ok - $label: $guest ran to its end")
 	else
-		host+=("not ok - vm smp: the multi-threaded guest did not reach its end (qemu/timeout status $smp_rc)")
+		host+=("not ok - $label: $guest did not reach its end (qemu/timeout status $rc)")
 	fi
-	bad=$(aie_bad_log "$smp_con")
+	bad=$(aie_bad_log "$con")
 	if [ -z "$bad" ]; then
-		host+=("ok - vm smp: kernel log free of BUG/WARNING/Oops/KASAN/lockdep reports")
+		host+=("ok - $label: kernel log free of BUG/WARNING/Oops/KASAN/lockdep reports")
 	else
-		host+=("not ok - vm smp: kernel log has reports (see $smp_con)")
+		host+=("not ok - $label: kernel log has reports (see $con)")
 		echo "$bad" | sed 's/^/# kernel: /'
 	fi
+}
+host=()
+guest_checks vm "the guest" "$out" "$con" "$qemu_rc"
+if [ -e "$smp_out" ]; then
+	guest_checks "vm smp" "the multi-threaded guest" "$smp_out" "$smp_con" "$smp_rc"
 fi
 if [ -e "$numa_out" ]; then
-	if grep -q '^AIE-END' "$numa_out"; then
-		host+=("ok - vm numa: the two-node guest ran to its end")
-	else
-		host+=("not ok - vm numa: the two-node guest did not reach its end (qemu/timeout status $numa_rc)")
-	fi
-	bad=$(aie_bad_log "$numa_con")
-	if [ -z "$bad" ]; then
-		host+=("ok - vm numa: kernel log free of BUG/WARNING/Oops/KASAN/lockdep reports")
-	else
-		host+=("not ok - vm numa: kernel log has reports (see $numa_con)")
-		echo "$bad" | sed 's/^/# kernel: /'
-	fi
+	guest_checks "vm numa" "the two-node guest" "$numa_out" "$numa_con" "$numa_rc"
 fi
 if [ -e "$dbg_out" ]; then
-	if grep -q '^AIE-END' "$dbg_out"; then
-		host+=("ok - vm dbg: the guest with the debug vmlinux ran to its end")
-	else
-		host+=("not ok - vm dbg: the guest with the debug vmlinux did not reach its end (qemu/timeout status $dbg_rc)")
-	fi
-	bad=$(aie_bad_log "$dbg_con")
-	if [ -z "$bad" ]; then
-		host+=("ok - vm dbg: kernel log free of BUG/WARNING/Oops/KASAN/lockdep reports")
-	else
-		host+=("not ok - vm dbg: kernel log has reports (see $dbg_con)")
-		echo "$bad" | sed 's/^/# kernel: /'
-	fi
+	guest_checks "vm dbg" "the guest with the debug vmlinux" "$dbg_out" "$dbg_con" "$dbg_rc"
 fi
 printf '%s\n' "${host[@]}"
 
