@@ -12,8 +12,9 @@
 #   make install-module  the module into $(INSTALL_MOD_PATH)/lib/modules/
 #                        <KDIR's release>/extra, then depmod
 #                        (INSTALL_MOD_PATH defaults to DESTDIR)
-#   make install-tools   allocinfo-ext, its man page, the export's systemd
-#                        service and timer, and its Prometheus rules under
+#   make install-tools   allocinfo-ext, its man page, the systemd services
+#                        and timers of export and annotate, annotate's udev
+#                        rule, the Prometheus rules under
 #                        $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
 #   make install-boot    initramfs-tools' hook and init-top script that
 #                        load the module from the initramfs, under

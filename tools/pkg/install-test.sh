@@ -5,9 +5,10 @@
 #
 # - make install DESTDIR=D PREFIX=/usr KDIR=<6.12> installs exactly the
 #   module in D/lib/modules/<release>/extra (INSTALL_MOD_PATH defaults to
-#   DESTDIR), the tool in D/usr/bin, its man page, the export's systemd
-#   service and timer in D/usr/lib/systemd/system (the service running
-#   /usr/bin/allocinfo-ext) and its Prometheus rules, the initramfs-tools
+#   DESTDIR), the tool in D/usr/bin, its man page, the export's and
+#   annotate's systemd services and timers in D/usr/lib/systemd/system
+#   (the services running /usr/bin/allocinfo-ext), annotate's udev rule in
+#   D/usr/lib/udev/rules.d, the Prometheus rules, the initramfs-tools
 #   hook and init-top script in D/usr/share/initramfs-tools, and nothing
 #   else;
 # - make install-boot DESTDIR=B (PREFIX=/usr/local) installs exactly the
@@ -82,12 +83,20 @@ aie_check "install: DESTDIR holds exactly $ko, the tool, its man page, units, ru
 	usr/share/man/man1/allocinfo-ext.1 \
 	usr/lib/systemd/system/allocinfo-ext-export.service \
 	usr/lib/systemd/system/allocinfo-ext-export.timer \
+	usr/lib/systemd/system/allocinfo-ext-annotate.service \
+	usr/lib/systemd/system/allocinfo-ext-annotate.timer \
+	usr/lib/udev/rules.d/60-allocinfo-ext.rules \
 	usr/share/allocinfo-ext/prometheus/allocinfo-ext.rules.yml \
 	usr/share/initramfs-tools/hooks/allocinfo_ext \
 	usr/share/initramfs-tools/scripts/init-top/allocinfo_ext
-aie_check "install: the service runs /usr/bin/allocinfo-ext" "$TMP/unit.log" \
-	grep -q '^ExecStart=/usr/bin/allocinfo-ext export ' \
-	"$d/usr/lib/systemd/system/allocinfo-ext-export.service"
+# check_exec: both services run the installed tool.
+check_exec() {
+	local u=$d/usr/lib/systemd/system
+	grep -q '^ExecStart=/usr/bin/allocinfo-ext export ' "$u/allocinfo-ext-export.service" &&
+		grep -qx 'ExecStart=/usr/bin/allocinfo-ext annotate' \
+			"$u/allocinfo-ext-annotate.service" || { grep ExecStart "$u"/*; return 1; }
+}
+aie_check "install: the services run /usr/bin/allocinfo-ext" "$TMP/unit.log" check_exec
 aie_check "install: vermagic of the installed module is $rel" \
 	"$TMP/vermagic.log" check_vermagic "$d/$ko" "$rel"
 aie_check "install: modinfo describes every parameter ($rel)" \

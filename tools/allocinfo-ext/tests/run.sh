@@ -81,10 +81,11 @@ install_tests() {
 	fi
 }
 
-# make install-systemd: the service runs the installed binary, both units
-# pass systemd-analyze verify without a word (it exits 0 on warnings).
+# make install-systemd: the services run the installed binary, the units
+# pass systemd-analyze verify without a word (it exits 0 on warnings), the
+# udev rule is installed as it is in the tree.
 systemd_tests() {
-	local p=$TMP/sd u name="install-systemd: service and timer pass systemd-analyze verify"
+	local p=$TMP/sd u name="install-systemd: export's service and timer pass systemd-analyze verify"
 
 	u=$p/lib/systemd/system
 	if ! make -s -C "$HERE/.." install install-systemd PREFIX="$p" >"$TMP/out" 2>&1; then
@@ -100,6 +101,18 @@ systemd_tests() {
 		ok "$name"
 	else
 		not_ok "$name" "$(cat "$TMP/out")" "$(grep ExecStart "$u/allocinfo-ext-export.service")"
+	fi
+	name="install-systemd: annotate's service and timer pass systemd-analyze verify, the udev rule is installed"
+	if MANPATH=$p/share/man systemd-analyze verify "$u/allocinfo-ext-annotate.timer" \
+		"$u/allocinfo-ext-annotate.service" >"$TMP/out" 2>&1 && [ ! -s "$TMP/out" ] &&
+		grep -qxF "ExecStart=$p/bin/allocinfo-ext annotate" \
+			"$u/allocinfo-ext-annotate.service" &&
+		cmp -s "$p/lib/udev/rules.d/60-allocinfo-ext.rules" \
+			"$HERE/../systemd/60-allocinfo-ext.rules"; then
+		ok "$name"
+	else
+		not_ok "$name" "$(cat "$TMP/out")" "$(grep ExecStart "$u/allocinfo-ext-annotate.service")" \
+			"$(find "$p/lib" -type f)"
 	fi
 }
 
@@ -150,7 +163,8 @@ install_tests
 if command -v systemd-analyze >/dev/null; then
 	systemd_tests
 else
-	ok "install-systemd: systemd-analyze verify # SKIP no systemd-analyze"
+	ok "install-systemd: export's units: systemd-analyze verify # SKIP no systemd-analyze"
+	ok "install-systemd: annotate's units: systemd-analyze verify # SKIP no systemd-analyze"
 fi
 make_cflags_test
 "$HERE/unit" || FAILED=1
