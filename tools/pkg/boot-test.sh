@@ -19,7 +19,15 @@
 #     (boot-guest/aie-boot-check) the module is live, /proc/allocinfo_ext
 #     has rows, and the kernel log has the module's first line after the
 #     kernel runs the initramfs's /init, before the line of the root's
-#     ext4 mount and before systemd's first line.
+#     ext4 mount and before systemd's first line;
+#   - annotate (KERNEL of the table only): with the kernel's debug vmlinux
+#     (that file alone of linux-image-<release>-dbg, kept in $AIE_CACHE/dbg)
+#     and aie_helper in the image, udev starts allocinfo-ext-annotate.service
+#     at boot and when the guest loads aie_helper (boot-guest/
+#     aie-annotate-check): built-in rows and every [aie_helper] row get
+#     <file>:<line> (aie_helper_kstrdup's, its kstrdup() call's), and its
+#     timer is active, without anyone running annotate; without the
+#     vmlinux, starting the unit runs nothing.
 #
 # AIE_BOOT_MEASURE=1 (`make bench-boot`): the guest also reads the live
 # bytes of /proc/allocinfo (a kernel with CONFIG_MEM_ALLOC_PROFILING) and
@@ -148,11 +156,73 @@ mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
 ln -sf ../aie-boot-check.service \
 	"$root/etc/systemd/system/multi-user.target.wants/aie-boot-check.service"
 
+# --- annotate: allocinfo-ext-annotate.service, started by udev ---
+# The kernel's debug vmlinux as linux-image-<release>-dbg installs it: that
+# file alone of the package (the package is 1 GB, its module debug files
+# not needed), extracted once into $AIE_CACHE/dbg. In the root while its
+# image is made, with aie_helper (built against the headers, with DWARF
+# as every module built against Debian's headers) in extra/, and the
+# guest's part (boot-guest/aie-annotate-check). Not for a .deb kernel:
+# the archive has no -dbg package for it.
+annotate_vmlinux=/usr/lib/debug/boot/vmlinux-$KREL
+annotate_prepare() {
+	local dbg=$AIE_CACHE/dbg/$KREL d
+	if [ ! -s "$dbg$annotate_vmlinux" ]; then
+		d=$(mktemp -d "$AIE_CACHE/dbg.XXXXXX")
+		aie_apt_update
+		(cd "$d" && aie_apt apt-get download "linux-image-$KREL-dbg" >&2) ||
+			{ rm -rf "$d"; return 1; }
+		# tar stops at the file: dpkg-deb then dies of SIGPIPE
+		dpkg-deb --fsys-tarfile "$d"/*.deb |
+			tar -xf - -C "$d" --occurrence=1 ".$annotate_vmlinux" || true
+		[ -s "$d$annotate_vmlinux" ] || { rm -rf "$d"; return 1; }
+		mkdir -p "$(dirname "$dbg$annotate_vmlinux")"
+		mv "$d$annotate_vmlinux" "$dbg$annotate_vmlinux"
+		rm -rf "$d"
+	fi
+	mkdir -p "$root$(dirname "$annotate_vmlinux")"
+	ln -f "$dbg$annotate_vmlinux" "$root$annotate_vmlinux" ||
+		cp "$dbg$annotate_vmlinux" "$root$annotate_vmlinux" || return 1
+	aie_root_run "$REL" make -C "$src/selftests/allocinfo_ext/aie_helper" \
+		KDIR="/usr/src/linux-headers-$KREL" >&2 || return 1
+	install -D -m 0644 "$src/selftests/allocinfo_ext/aie_helper/aie_helper.ko" \
+		"$root/lib/modules/$KREL/extra/aie_helper.ko" &&
+		aie_root_run "$REL" depmod -a "$KREL" &&
+		install -m 0755 "$AIE_TOP/tools/pkg/boot-guest/aie-annotate-check" \
+			"$root/usr/local/sbin/"
+}
+annotate_cleanup() {
+	rm -f "$root$annotate_vmlinux" "$root/usr/local/sbin/aie-annotate-check" \
+		"$root/lib/modules/$KREL/extra/aie_helper.ko"
+	aie_root_run "$REL" depmod -a "$KREL"
+}
+annotate_on=
+case "$KERNEL" in
+*.deb) aie_skip "boot: annotate: allocinfo-ext-annotate.service" "no -dbg package for a .deb kernel" ;;
+*)
+	# the root is shared: what was added leaves it on any exit too
+	trap 'rm -f "$def"; annotate_cleanup' EXIT
+	if annotate_prepare >"$AIE_OUT/annotate-prepare.log" 2>&1; then
+		annotate_on=1
+	else
+		aie_not_ok "boot: annotate: the debug vmlinux of $KREL, aie_helper, in the root" \
+			"$(tail -n 20 "$AIE_OUT/annotate-prepare.log")"
+		annotate_cleanup
+		trap 'rm -f "$def"' EXIT
+	fi
+	;;
+esac
+# --- end of annotate's preparation ---
+
 # The root's disk: an ext4 image of it, 512 MiB to spare.
 img=$AIE_OUT/root.img
 size=$(( $(du -sxm "$root" | cut -f1) + 512 ))
 truncate -s "${size}M" "$img"
 mkfs.ext4 -q -F -L aieroot -d "$root" "$img" || aie_die "mkfs.ext4 -d $root failed"
+if [ -n "$annotate_on" ]; then	# annotate: in the image only
+	annotate_cleanup
+	trap 'rm -f "$def"' EXIT
+fi
 
 cp "$root$initrd" "$AIE_OUT/initramfs.cpio.gz"
 AIE_VMLINUZ=$root/boot/vmlinuz-$KREL
@@ -214,6 +284,53 @@ if [ -z "$bad" ]; then
 else
 	aie_not_ok "boot: kernel log free of BUG/WARNING/Oops/KASAN/lockdep reports" "$bad"
 fi
+
+# --- annotate: the guest's findings (boot-guest/aie-annotate-check) ---
+# At boot, udev's coldplug of the loaded modules started the unit, which
+# located built-in sites from the debug vmlinux; after modprobe aie_helper
+# (udev's queue held while it allocates), the run its "add" event started
+# gave every one of its rows a line: that of aie_helper_kstrdup exactly
+# its kstrdup() call in aie_helper_slab.c. Prints the runs' CPU times.
+annotate_line() { sed -n "s/^annotate $1 //p" "$g"; }
+annotate_boot() {
+	local k
+	k=$(annotate_line kernel-rows)
+	echo "idle: $(annotate_line boot-idle), runs: $(annotate_line boot-runs), built-in rows located/all: $k"
+	annotate_line journal | grep '^annotate: '
+	[ "$(annotate_line boot-idle)" = 0 ] && [ "$(annotate_line boot-runs)" -ge 1 ] &&
+		[ "${k%% *}" -gt 0 ] && ! annotate_line journal | grep '^annotate: ' | grep -vq ' 0 failed;'
+}
+annotate_helper() {
+	local h
+	h=$(annotate_line helper-rows)
+	echo "modprobe: $(annotate_line modprobe), [aie_helper] rows located/all: $h, after $(annotate_line helper-seconds) s"
+	[ "$(annotate_line modprobe)" = 0 ] && [ "${h#* }" -gt 0 ] && [ "${h%% *}" = "${h#* }" ]
+}
+annotate_kstrdup() {
+	local f=aie_helper_slab.c file line want
+	file=$(annotate_line source | grep -m1 "/$f\$")
+	line=$(awk '/^noinline void \*aie_helper_kstrdup\(void\)/ { s = 1 }
+		s && /kstrdup\(aie_helper_str/ { print NR; exit }' \
+		"$AIE_TOP/selftests/allocinfo_ext/aie_helper/$f")
+	want="$file:$line"
+	echo "row: $(annotate_line kstrdup), want: $want"
+	[ -n "$file" ] && [ -n "$line" ] && [ "$(annotate_line kstrdup)" = "$want" ]
+}
+if [ -n "$annotate_on" ]; then
+	aie_check "boot: annotate: udev started allocinfo-ext-annotate.service at boot; built-in rows have <file>:<line> from the debug vmlinux, 0 failed" \
+		"$AIE_OUT/annotate-boot.log" annotate_boot
+	aie_check "boot: annotate: after modprobe aie_helper, every [aie_helper] row has <file>:<line>, nobody running annotate" \
+		"$AIE_OUT/annotate-helper.log" annotate_helper
+	aie_check "boot: annotate: aie_helper_kstrdup's row is its kstrdup() call's <file>:<line>" \
+		"$AIE_OUT/annotate-kstrdup.log" annotate_kstrdup
+	aie_check "boot: annotate: allocinfo-ext-annotate.timer is active" \
+		"$AIE_OUT/annotate-timer.log" test "$(annotate_line timer)" = active
+	# "0 no <runs>": systemctl start exited 0, the condition failed, no new run
+	aie_check "boot: annotate: without the debug vmlinux, the unit is skipped: no run" \
+		"$AIE_OUT/annotate-nodbg.log" test "$(annotate_line no-dbg)" = "0 no $(annotate_line runs)"
+	annotate_line journal | grep -E 'Consumed|^annotate: ' | sed 's/^/# annotate: /'
+fi
+# --- end of annotate's findings ---
 
 if [ -n "${AIE_BOOT_MEASURE:-}" ]; then
 	if [ "$(grep -c '^share ' "$g")" = 2 ] && grep -qx 'stress-ng 0' "$g"; then
