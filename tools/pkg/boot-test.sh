@@ -21,7 +21,7 @@
 #     kernel runs the initramfs's /init, before the line of the root's
 #     ext4 mount and before systemd's first line;
 #   - annotate (KERNEL of the table only): with the kernel's debug vmlinux
-#     (that file alone of linux-image-<release>-dbg, kept in $AIE_CACHE/dbg)
+#     (that file alone of linux-image-<release>-dbg, kept in $AIE_DBG)
 #     and aie_helper in the image, udev starts allocinfo-ext-annotate.service
 #     at boot and when the guest loads aie_helper (boot-guest/
 #     aie-annotate-check): built-in rows and every [aie_helper] row get
@@ -158,28 +158,17 @@ ln -sf ../aie-boot-check.service \
 
 # --- annotate: allocinfo-ext-annotate.service, started by udev ---
 # The kernel's debug vmlinux as linux-image-<release>-dbg installs it: that
-# file alone of the package (the package is 1 GB, its module debug files
-# not needed), extracted once into $AIE_CACHE/dbg. In the root while its
+# file alone of the package, extracted once into $AIE_DBG
+# (tools/vm/kernel-test.sh's aie_dbg_vmlinux). In the root while its
 # image is made, with aie_helper (built against the headers, with DWARF
 # as every module built against Debian's headers) in extra/, and the
 # guest's part (boot-guest/aie-annotate-check). Not for a .deb kernel:
 # the archive has no -dbg package for it.
 annotate_vmlinux=/usr/lib/debug/boot/vmlinux-$KREL
 annotate_prepare() {
-	local dbg=$AIE_CACHE/dbg/$KREL d
-	if [ ! -s "$dbg$annotate_vmlinux" ]; then
-		d=$(mktemp -d "$AIE_CACHE/dbg.XXXXXX")
-		aie_apt_update
-		(cd "$d" && aie_apt apt-get download "linux-image-$KREL-dbg" >&2) ||
-			{ rm -rf "$d"; return 1; }
-		# tar stops at the file: dpkg-deb then dies of SIGPIPE
-		dpkg-deb --fsys-tarfile "$d"/*.deb |
-			tar -xf - -C "$d" --occurrence=1 ".$annotate_vmlinux" || true
-		[ -s "$d$annotate_vmlinux" ] || { rm -rf "$d"; return 1; }
-		mkdir -p "$(dirname "$dbg$annotate_vmlinux")"
-		mv "$d$annotate_vmlinux" "$dbg$annotate_vmlinux"
-		rm -rf "$d"
-	fi
+	local dbg
+	aie_dbg_vmlinux || return 1
+	dbg=$AIE_DBG_ROOT
 	mkdir -p "$root$(dirname "$annotate_vmlinux")"
 	ln -f "$dbg$annotate_vmlinux" "$root$annotate_vmlinux" ||
 		cp "$dbg$annotate_vmlinux" "$root$annotate_vmlinux" || return 1

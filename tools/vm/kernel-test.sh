@@ -9,11 +9,11 @@
 # else differs. Its parser reads only rows of built-in code with a
 # file:line, so the guest needs the kernel's DWARF: vmlinux from Debian's
 # linux-image-<release>-dbg (about 1 GB), extracted once into $AIE_DBG,
-# outside the clone, as a cpio archive holding
-# /usr/lib/debug/boot/vmlinux-<release>, where the package puts it and
-# `allocinfo-ext annotate` looks. That archive is appended to the
-# initramfs of a boot of its own (aie_dbg_initrd); a kernel that has no
-# -dbg package (the test kernels of ../shared/kernels) has no such boot.
+# outside the clone, at /usr/lib/debug/boot/vmlinux-<release> below
+# $AIE_DBG/<release>, where the package puts it and `allocinfo-ext
+# annotate` looks. It is appended to the initramfs of a boot of its own
+# (aie_dbg_initrd); a kernel that has no -dbg package (the test kernels of
+# ../shared/kernels) has no such boot.
 
 AIE_DBG=${AIE_DBG:-/var/cache/allocinfo-ext/dbg}
 
@@ -65,29 +65,31 @@ aie_alloc_tag_build() {
 		aie_die "allocinfo_ioctl_test build failed"
 }
 
-# aie_dbg_cpio: into AIE_DBG_CPIO, the cpio archive with $AIE_KREL's debug
-# vmlinux, made when missing; status 1 when Debian has no
-# linux-image-$AIE_KREL-dbg. Under a lock: check-all boots kernels at once.
-aie_dbg_cpio() {
-	local pkg=linux-image-$AIE_KREL-dbg dir=$AIE_DBG/$AIE_KREL
+# aie_dbg_vmlinux: into AIE_DBG_ROOT, a directory holding $AIE_KREL's debug
+# vmlinux at the path linux-image-$AIE_KREL-dbg installs it
+# (usr/lib/debug/boot/vmlinux-$AIE_KREL), fetched and extracted when
+# missing (that file alone: tar stops at it, and dpkg-deb dies of SIGPIPE);
+# status 1 when Debian has no such package. Under a lock: check-all boots
+# kernels at once, and make boot-check uses it too.
+aie_dbg_vmlinux() {
+	local pkg=linux-image-$AIE_KREL-dbg d
 	local vml=usr/lib/debug/boot/vmlinux-$AIE_KREL
-	AIE_DBG_CPIO=$AIE_DBG/$AIE_KREL.cpio
-	[ -s "$AIE_DBG_CPIO" ] && return 0
+	AIE_DBG_ROOT=$AIE_DBG/$AIE_KREL
+	[ -s "$AIE_DBG_ROOT/$vml" ] && return 0
 	aie_apt apt-cache show "$pkg" >/dev/null 2>&1 || return 1
 	mkdir -p "$AIE_DBG"
 	(
 		flock 7
-		[ -s "$AIE_DBG_CPIO" ] && exit 0
+		[ -s "$AIE_DBG_ROOT/$vml" ] && exit 0
 		aie_log "fetching $pkg for its vmlinux (into $AIE_DBG)"
-		rm -rf "$dir" && mkdir -p "$dir"
-		(cd "$dir" && aie_apt apt-get download "$pkg" >&2) ||
-			aie_die "apt-get download $pkg failed"
-		dpkg-deb --fsys-tarfile "$dir/${pkg}_"*.deb |
-			tar -C "$dir" -x "./$vml" || aie_die "no $vml in $pkg"
-		(cd "$dir" && rm -f ./*.deb && find usr | cpio -o -H newc --quiet) \
-			>"$AIE_DBG_CPIO.new" || aie_die "cannot pack $vml"
-		mv "$AIE_DBG_CPIO.new" "$AIE_DBG_CPIO"
-		rm -rf "$dir"
+		d=$(mktemp -d "$AIE_DBG/new.XXXXXX")
+		(cd "$d" && aie_apt apt-get download "$pkg" >&2) ||
+			{ rm -rf "$d"; aie_die "apt-get download $pkg failed"; }
+		dpkg-deb --fsys-tarfile "$d/${pkg}_"*.deb 2>/dev/null |
+			tar -C "$d" -x --occurrence=1 "./$vml" || true
+		[ -s "$d/$vml" ] || { rm -rf "$d"; aie_die "no $vml in $pkg"; }
+		rm -f "$d/${pkg}_"*.deb
+		rm -rf "$AIE_DBG_ROOT" && mv "$d" "$AIE_DBG_ROOT"
 	) 7>"$AIE_DBG/.lock" || exit 1
 }
 
@@ -96,8 +98,9 @@ aie_dbg_cpio() {
 # other, each from a 4-byte boundary); status 1 when there is no vmlinux.
 aie_dbg_initrd() {
 	local gz=$AIE_OUT/initramfs.cpio.gz out=$AIE_OUT/initramfs-dbg.cpio
-	aie_dbg_cpio || return 1
+	aie_dbg_vmlinux || return 1
 	cp "$gz" "$out"
 	head -c $(( (4 - $(stat -c %s "$gz") % 4) % 4 )) /dev/zero >>"$out"
-	cat "$AIE_DBG_CPIO" >>"$out"
+	(cd "$AIE_DBG_ROOT" && find usr | cpio -o -H newc --quiet) >>"$out" ||
+		aie_die "cannot pack $AIE_DBG_ROOT"
 }
