@@ -54,7 +54,7 @@ if [ -z "${AIE_DKMS_RELS:-}" ]; then
 			rels+=("$AIE_KREL")
 		done
 		aie_root_run "$AIE_ROOT_REL" env AIE_DKMS_RELS="${rels[*]}" \
-			AIE_DKMS_ROOT="$AIE_ROOT_REL" bash "$0" || rc=1
+			AIE_DKMS_ROOT="$AIE_ROOT_REL" bash "$AIE_TOP/tools/pkg/dkms-test.sh" || rc=1
 	done
 	exit "$rc"
 fi
