@@ -19,7 +19,9 @@
 #   make install-boot    initramfs-tools' hook and init-top script that
 #                        load the module from the initramfs, under
 #                        $(DESTDIR)$(INITRAMFS_DIR) (/etc/initramfs-tools;
-#                        /usr/share/initramfs-tools for PREFIX=/usr)
+#                        /usr/share/initramfs-tools for PREFIX=/usr); and
+#                        where dracut is (DRACUT_DIR exists), its module
+#                        90allocinfo-ext in $(DESTDIR)$(DRACUT_DIR)
 #   make run             boot a VM with the module loaded, run a workload,
 #                        print the top sites
 #   make check           run the host tests, then build and run the
@@ -44,7 +46,8 @@
 #   make boot-check      make install in a Debian bookworm root with
 #                        KERNEL's image, the module in the initramfs
 #                        update-initramfs writes, booted under QEMU with
-#                        systemd: loaded before the root was mounted (root)
+#                        systemd: loaded before the root was mounted (root;
+#                        BOOT_INITRD=dracut: dracut's image, booted)
 #   make bench-boot      the same boot on the allocprof kernel: the share
 #                        of /proc/allocinfo's live bytes that
 #                        /proc/allocinfo_ext holds, at the end of boot
@@ -66,6 +69,8 @@ KERNEL ?= 6.12
 PREFIX ?= /usr/local
 INSTALL_MOD_PATH ?= $(DESTDIR)
 INITRAMFS_DIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/initramfs-tools,/etc/initramfs-tools)
+DRACUT_DIR ?= /usr/lib/dracut/modules.d
+BOOT_INITRD ?= initramfs-tools
 
 .PHONY: all modules tools install install-module install-tools install-boot \
 	clean check check-all smoke stress dkms-check run bench bench-profile \
@@ -85,10 +90,12 @@ tools:
 	$(MAKE) -C tools/allocinfo-ext
 
 # An initramfs of KDIR's release is packed again, with the module (the
-# hook of install-boot), on an install into the running system.
+# hook or dracut module of install-boot), on an install into the running
+# system: by update-initramfs, or by dracut where it is the only one.
 install: install-module install-tools install-boot
-	$(if $(INSTALL_MOD_PATH),,@if command -v update-initramfs >/dev/null && \
-	  [ -e /boot/initrd.img-$(KREL) ]; then update-initramfs -u -k $(KREL); fi)
+	$(if $(INSTALL_MOD_PATH),,@if [ ! -e /boot/initrd.img-$(KREL) ]; then :; \
+	  elif command -v update-initramfs >/dev/null; then update-initramfs -u -k $(KREL); \
+	  elif command -v dracut >/dev/null; then dracut -f /boot/initrd.img-$(KREL) $(KREL); fi)
 
 # The kernel's own modules_install: signing, compression and the
 # directory as the kernel's configuration has them. Debian's headers
@@ -119,6 +126,9 @@ install-boot:
 	install -m 0755 tools/initramfs/hook $(DESTDIR)$(INITRAMFS_DIR)/hooks/allocinfo_ext
 	install -m 0755 tools/initramfs/init-top \
 		$(DESTDIR)$(INITRAMFS_DIR)/scripts/init-top/allocinfo_ext
+	$(if $(wildcard $(DRACUT_DIR)),install -d $(DESTDIR)$(DRACUT_DIR)/90allocinfo-ext)
+	$(if $(wildcard $(DRACUT_DIR)),install -m 0755 tools/dracut/90allocinfo-ext/module-setup.sh \
+		tools/dracut/90allocinfo-ext/allocinfo-ext.sh $(DESTDIR)$(DRACUT_DIR)/90allocinfo-ext/)
 
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR)/module clean; fi
@@ -163,7 +173,7 @@ bench-profile:
 	AIE_BENCH_PROFILE=$(OP) AIE_BENCH_KERNELS=$(KERNEL) tools/vm/bench.sh
 
 boot-check:
-	KERNEL=$(KERNEL) tools/pkg/boot-test.sh
+	KERNEL=$(KERNEL) AIE_BOOT_INITRD=$(BOOT_INITRD) tools/pkg/boot-test.sh
 
 bench-boot:
 	KERNEL=$(if $(filter file,$(origin KERNEL)),$(firstword $(wildcard \

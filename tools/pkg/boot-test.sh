@@ -29,6 +29,16 @@
 #     timer is active, without anyone running annotate; without the
 #     vmlinux, starting the unit runs nothing.
 #
+# AIE_BOOT_INITRD=dracut (`make boot-check BOOT_INITRD=dracut`): the root
+# also has dracut-core (which initramfs-tools does not conflict with) and
+# after the checks above, make install must have put the dracut module in
+# /usr/lib/dracut/modules.d; a generic dracut image of the kernel
+# (--no-hostonly: the build host's disks are not the guest's) must list
+# the module and the pre-udev hook, INITRAMFS=no must leave both out, and
+# the dracut image is the one booted. dracut's initramfs runs systemd
+# itself, so the module's first line need only come after /init starts
+# and before the root's mount.
+#
 # AIE_BOOT_MEASURE=1 (`make bench-boot`): the guest also reads the live
 # bytes of /proc/allocinfo (a kernel with CONFIG_MEM_ALLOC_PROFILING) and
 # /proc/allocinfo_ext at the end of boot and after a 20-second stress-ng
@@ -55,6 +65,12 @@ root=$AIE_ROOTS/$REL
 aie_apt_install debootstrap qemu-system-x86 e2fsprogs rsync
 aie_root "$REL"
 aie_root_apt "$REL" $AIE_BOOT_PKGS
+INITRD_TOOL=${AIE_BOOT_INITRD:-initramfs-tools}
+case "$INITRD_TOOL" in
+initramfs-tools) ;;
+dracut) aie_root_apt "$REL" dracut-core ;;
+*) aie_die "AIE_BOOT_INITRD=$INITRD_TOOL: initramfs-tools or dracut" ;;
+esac
 
 # The kernel, installed as a user installs it: the archive's packages by
 # the root's apt, a .deb by dpkg. INITRD=No (aie_root_apt) leaves the
@@ -147,6 +163,47 @@ else
 		"$(tail -n 20 "$TMP/off.log")"
 fi
 rm -f "$def" "$root/tmp/initrd-off"
+boot_initrd=$root$initrd
+
+if [ "$INITRD_TOOL" = dracut ]; then
+	ddir=/usr/lib/dracut/modules.d/90allocinfo-ext
+	aie_check "boot: make install put the dracut module in $ddir" "$TMP/d.log" \
+		test -x "$root$ddir/module-setup.sh" -a -x "$root$ddir/allocinfo-ext.sh"
+	# dracut_to IMAGE LOG: a generic dracut image of KREL, made in the root
+	dracut_to() {
+		aie_root_run "$REL" dracut -f --no-hostonly --compress zstd \
+			"$1" "$KREL" >"$2" 2>&1
+	}
+	dhook=usr/lib/dracut/hooks/pre-udev/00-allocinfo-ext.sh
+	# lsinitrd's lines end with the path
+	dmodre="(^| )(usr/)?lib/modules/$(sed 's/[.+]/\\&/g' <<<"$KREL")/extra/allocinfo_ext\.ko(\.[a-z]+)?$"
+	dimg=$AIE_OUT/initramfs-dracut.img
+	dracut_to "$dimg" "$AIE_OUT/dracut.log" ||
+		aie_die "dracut -f $dimg $KREL failed: $(tail -n 20 "$AIE_OUT/dracut.log")"
+	aie_root_run "$REL" lsinitrd "$dimg" >"$AIE_OUT/lsinitrd.txt" ||
+		aie_die "lsinitrd $dimg failed"
+	aie_check "boot: lsinitrd of dracut's image lists lib/modules/$KREL/extra/allocinfo_ext.ko*" \
+		"$TMP/ls.log" grep -E "$dmodre" "$AIE_OUT/lsinitrd.txt"
+	aie_check "boot: lsinitrd of dracut's image lists $dhook" \
+		"$TMP/ls.log" grep -E "(^| )$dhook$" "$AIE_OUT/lsinitrd.txt"
+	echo "INITRAMFS=no" >"$def"
+	if dracut_to "$AIE_OUT/initramfs-dracut-off.img" "$TMP/doff.log" &&
+		aie_root_run "$REL" lsinitrd "$AIE_OUT/initramfs-dracut-off.img" \
+			>"$AIE_OUT/lsinitrd-off.txt"; then
+		if grep -E "$dmodre|(^| )$dhook$" "$AIE_OUT/lsinitrd-off.txt" \
+			>"$TMP/off-found.txt"; then
+			aie_not_ok "boot: INITRAMFS=no: dracut leaves the module and its hook out" \
+				"$(cat "$TMP/off-found.txt")"
+		else
+			aie_ok "boot: INITRAMFS=no: dracut leaves the module and its hook out"
+		fi
+	else
+		aie_not_ok "boot: INITRAMFS=no: dracut leaves the module and its hook out" \
+			"$(tail -n 20 "$TMP/doff.log")"
+	fi
+	rm -f "$def" "$AIE_OUT/initramfs-dracut-off.img"
+	boot_initrd=$dimg
+fi
 
 # The guest's check, run by systemd at the end of boot.
 install -m 0755 "$AIE_TOP/tools/pkg/boot-guest/aie-boot-check" "$root/usr/local/sbin/"
@@ -213,7 +270,7 @@ if [ -n "$annotate_on" ]; then	# annotate: in the image only
 	trap 'rm -f "$def"' EXIT
 fi
 
-cp "$root$initrd" "$AIE_OUT/initramfs.cpio.gz"
+cp "$boot_initrd" "$AIE_OUT/initramfs.cpio.gz"
 AIE_VMLINUZ=$root/boot/vmlinuz-$KREL
 AIE_ARCH=x86_64 AIE_KREL=$KREL
 export AIE_VM_MEM=${AIE_VM_MEM:-1G}
@@ -249,7 +306,7 @@ aie_check "boot: /proc/allocinfo_ext has rows at the end of boot" "$TMP/g.log" c
 
 # check_early: in the kernel log, the module's first line comes after the
 # kernel starts the initramfs's init and before the root's mount and
-# systemd's first line.
+# (initramfs-tools) systemd's first line.
 check_early() {
 	local i m r s
 	grep -n '^kmsg ' "$g" >"$TMP/kmsg"
@@ -262,9 +319,12 @@ check_early() {
 	grep -m1 -E 'EXT4-fs \(vda\): mounted filesystem' "$TMP/kmsg"
 	grep -m1 'systemd\[1\]' "$TMP/kmsg"
 	[ -n "$i" ] && [ -n "$m" ] && [ -n "$r" ] && [ -n "$s" ] &&
-		[ "$i" -lt "$m" ] && [ "$m" -lt "$r" ] && [ "$m" -lt "$s" ]
+		[ "$i" -lt "$m" ] && [ "$m" -lt "$r" ] &&
+		{ [ "$INITRD_TOOL" = dracut ] || [ "$m" -lt "$s" ]; }
 }
-aie_check "boot: the kernel log has allocinfo_ext's first line after /init starts, before the root's ext4 mount and systemd's first line" \
+early="after /init starts, before the root's ext4 mount"
+[ "$INITRD_TOOL" = dracut ] || early="$early and systemd's first line"
+aie_check "boot: the kernel log has allocinfo_ext's first line $early" \
 	"$AIE_OUT/early.log" check_early
 sed -n 's/^kmsg //p' "$g" >"$TMP/kmsg.txt"
 bad=$(aie_bad_log "$TMP/kmsg.txt")

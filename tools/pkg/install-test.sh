@@ -9,8 +9,9 @@
 #   annotate's systemd services and timers in D/usr/lib/systemd/system
 #   (the services running /usr/bin/allocinfo-ext), annotate's udev rule in
 #   D/usr/lib/udev/rules.d, the Prometheus rules, the initramfs-tools
-#   hook and init-top script in D/usr/share/initramfs-tools, and nothing
-#   else;
+#   hook and init-top script in D/usr/share/initramfs-tools (and, where
+#   the host has dracut, its module in D/usr/lib/dracut/modules.d), and
+#   nothing else;
 # - make install-boot DESTDIR=B (PREFIX=/usr/local) installs exactly the
 #   hook and the script in B/etc/initramfs-tools, executable, each a
 #   shell script that sh -n accepts and that prints no prerequisites;
@@ -64,6 +65,12 @@ check_files() {
 
 src=$TMP/src
 aie_stage_tree "$src"
+# install-boot adds the dracut module where the host has dracut
+dracut=()
+if [ -d /usr/lib/dracut/modules.d ]; then
+	dracut=(usr/lib/dracut/modules.d/90allocinfo-ext/module-setup.sh
+		usr/lib/dracut/modules.d/90allocinfo-ext/allocinfo-ext.sh)
+fi
 
 # Debian's 6.12: module and tool, through DESTDIR.
 aie_debian_headers 6.12
@@ -88,7 +95,7 @@ aie_check "install: DESTDIR holds exactly $ko, the tool, its man page, units, ru
 	usr/lib/udev/rules.d/60-allocinfo-ext.rules \
 	usr/share/allocinfo-ext/prometheus/allocinfo-ext.rules.yml \
 	usr/share/initramfs-tools/hooks/allocinfo_ext \
-	usr/share/initramfs-tools/scripts/init-top/allocinfo_ext
+	usr/share/initramfs-tools/scripts/init-top/allocinfo_ext "${dracut[@]}"
 # check_exec: both services run the installed tool.
 check_exec() {
 	local u=$d/usr/lib/systemd/system
@@ -141,7 +148,7 @@ else
 fi
 aie_check "install: install-boot: DESTDIR holds exactly the hook and init-top script in etc/initramfs-tools" \
 	"$TMP/files.log" check_files "$b" etc/initramfs-tools/hooks/allocinfo_ext \
-	etc/initramfs-tools/scripts/init-top/allocinfo_ext
+	etc/initramfs-tools/scripts/init-top/allocinfo_ext "${dracut[@]}"
 aie_check "install: install-boot: hook and script are executable sh with no prerequisites" \
 	"$TMP/boot.log" check_boot_files "$b/etc/initramfs-tools"
 
