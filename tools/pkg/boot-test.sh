@@ -63,6 +63,11 @@ AIE_ROOTS=$AIE_CACHE/boot
 REL=bookworm
 root=$AIE_ROOTS/$REL
 aie_apt_install debootstrap qemu-system-x86 e2fsprogs rsync
+# One run at a time: each installs into the shared root and takes out
+# again what it put there; two at once undo each other's files.
+mkdir -p "$AIE_ROOTS"
+exec 6>"$AIE_ROOTS/.boot-test.lock"
+flock 6
 aie_root "$REL"
 aie_root_apt "$REL" $AIE_BOOT_PKGS
 INITRD_TOOL=${AIE_BOOT_INITRD:-initramfs-tools}
