@@ -38,6 +38,8 @@ struct dwarf_file {
 	Dwfl_Module *mod;
 	struct dwarf_sym *syms;
 	size_t nr;
+	char srctree[256];	/* see dwarf_find_srctree() */
+	bool srctree_known;
 };
 
 static int dwarf_no_separate_debuginfo(Dwfl_Module *mod, void **userdata,
@@ -250,8 +252,8 @@ static void dwarf_scope_line(Dwarf_Die *cu, Dwarf_Addr pc, bool innermost,
 	free(scopes);
 }
 
-/* @file relative to the compilation directory when below it. */
-static const char *dwarf_relative(Dwarf_Die *cu, const char *file)
+/* @file relative to @cu's compilation directory when below it. */
+static const char *dwarf_below_comp_dir(Dwarf_Die *cu, const char *file)
 {
 	Dwarf_Attribute a;
 	const char *dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a));
@@ -259,6 +261,57 @@ static const char *dwarf_relative(Dwarf_Die *cu, const char *file)
 
 	if (n && !strncmp(file, dir, n) && file[n] == '/')
 		return file + n + 1;
+	return file;
+}
+
+/*
+ * The kernel's source tree as file names start, below the compilation
+ * directory: "" for a kernel built in its source tree,
+ * "debian/build/source_rt/" for Debian's rt flavour, built beside it. The
+ * kernel's own tags have no such prefix (-fmacro-prefix-map). Found from
+ * the unit of init/main.c, which every vmlinux has; "" for a module.
+ */
+static void dwarf_find_srctree(struct dwarf_file *f)
+{
+	Dwarf_Addr bias;
+	Dwarf *dw = dwfl_module_getdwarf(f->mod, &bias);
+	Dwarf_Off off = 0, next;
+	size_t hsize, n;
+	const char *name;
+	Dwarf_Die cu;
+
+	f->srctree_known = true;
+	while (dw && !dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		name = dwarf_offdie(dw, off + hsize, &cu) ? dwarf_diename(&cu) : NULL;
+		off = next;
+		if (!name)
+			continue;
+		name = dwarf_below_comp_dir(&cu, name);
+		n = strlen(name);
+		if (str_ends(name, "init/main.c") &&
+		    (n == 11 || name[n - 12] == '/') && n - 11 < sizeof(f->srctree)) {
+			snprintf(f->srctree, sizeof(f->srctree), "%.*s",
+				 (int)(n - 11), name);
+			return;
+		}
+	}
+}
+
+/*
+ * @file as the kernel's tags name it: below the compilation directory and
+ * the source tree when it lies below them.
+ */
+static const char *dwarf_relative(struct dwarf_file *f, Dwarf_Die *cu,
+				  const char *file)
+{
+	size_t n;
+
+	if (!f->srctree_known)
+		dwarf_find_srctree(f);
+	file = dwarf_below_comp_dir(cu, file);
+	n = strlen(f->srctree);
+	if (n && !strncmp(file, f->srctree, n))
+		file += n;
 	return file;
 }
 
@@ -287,7 +340,7 @@ enum dwarf_result dwarf_resolve(struct dwarf_file *f, const char *func,
 	if (!src || dwarf_lineno(l, &lineno) || lineno <= 0)
 		return DWARF_NO_LINE;
 	dwarf_scope_line(cu, addr - bias, innermost, &src, &lineno, &scope);
-	snprintf(file, len, "%s", dwarf_relative(cu, src));
+	snprintf(file, len, "%s", dwarf_relative(f, cu, src));
 	*line = lineno;
 	snprintf(src_func, src_func_len, "%s", scope ?: "");
 	return DWARF_OK;

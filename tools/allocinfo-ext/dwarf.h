@@ -33,7 +33,8 @@ bool dwarf_build_id(struct dwarf_file *f, char *hex, size_t len);
  * in a header (allocation wrappers such as kmalloc() are inline functions
  * in headers; the line wanted is where they were called), or the very
  * innermost with @innermost. File names are relative to the compilation
- * directory when they lie below it, as the kernel's own tags are.
+ * directory, and to the kernel's source tree (that of init/main.c), when
+ * they lie below them, as the kernel's own tags are.
  * @src_func gets the function that line is written in ("" if the DWARF
  * names none): the kernel's tags name it, where kallsyms names the
  * function it was inlined into.

@@ -87,3 +87,32 @@ annotate_tests() {
 		not_ok "annotate: one locate word per write to the control file" "$(cat "$dir/ctl")"
 	fi
 }
+
+# A kernel built beside its source tree (Debian's rt flavour: its file names
+# start with debian/build/source_rt/): the names read as the kernel's tags
+# have them, below the tree that holds init/main.c.
+annotate_srctree_tests() {
+	local dir=$TMP/srctree t=debian/build/source_x sel f size
+	mkdir -p "$dir/$t/init" "$dir/$t/mm"
+	echo 'int main_init(void) { return 0; }' >"$dir/$t/init/main.c"
+	cp "$FIX/sites.c" "$FIX/sites.h" "$dir/$t/mm/"
+	if ! (cd "$dir" && gcc -g -O2 -c "$t/init/main.c" -o main.o &&
+		gcc -g -O2 -c "$t/mm/sites.c" -o sites.o &&
+		ld -r main.o sites.o -o vmlinux) 2>"$TMP/err"; then
+		not_ok "annotate: file names below the kernel's source tree" "$(cat "$TMP/err")"
+		return
+	fi
+	sel=$(annotate_offsets "$dir/vmlinux" | grep '^site_direct+')
+	f=${sel%%+*}
+	size=$(nm -S "$dir/vmlinux" | awk -v f="$f" '$4 == f { print "0x" $2 }')
+	printf 'allocinfo_ext - version: 1.0\n  100 1 %s/%s func:%s type:slab slack:0 total_calls:1 total_bytes:100 peak:100 failed:0\n' \
+		"$sel" "$size" "$f" >"$dir/table"
+	"$TOOL" annotate --dry-run -i "$dir/table" --vmlinux "$dir/vmlinux" \
+		>"$TMP/out" 2>"$TMP/err"
+	if [ "$(cat "$TMP/out")" = "locate $sel mm/sites.c:$(annotate_line "$FIX/sites.c" site_direct)" ]; then
+		ok "annotate: file names below the kernel's source tree, as its tags have them"
+	else
+		not_ok "annotate: file names below the kernel's source tree" \
+			"$(cat "$TMP/out" "$TMP/err")"
+	fi
+}

@@ -156,6 +156,7 @@ options_tests
 vocab_tests
 hostile_tests
 annotate_tests
+annotate_srctree_tests
 report_tests
 prometheus_tests
 prom_rules_tests
