@@ -232,8 +232,8 @@ annotate_prepare() {
 	aie_dbg_vmlinux || return 1
 	dbg=$AIE_DBG_ROOT
 	mkdir -p "$root$(dirname "$annotate_vmlinux")"
-	ln -f "$dbg$annotate_vmlinux" "$root$annotate_vmlinux" ||
-		cp "$dbg$annotate_vmlinux" "$root$annotate_vmlinux" || return 1
+	ln -fL "$dbg$annotate_vmlinux" "$root$annotate_vmlinux" ||
+		cp -L "$dbg$annotate_vmlinux" "$root$annotate_vmlinux" || return 1
 	aie_root_run "$REL" make -C "$src/selftests/allocinfo_ext/aie_helper" \
 		KDIR="/usr/src/linux-headers-$KREL" >&2 || return 1
 	install -D -m 0644 "$src/selftests/allocinfo_ext/aie_helper/aie_helper.ko" \

@@ -67,8 +67,9 @@ aie_alloc_tag_build() {
 
 # aie_dbg_vmlinux: into AIE_DBG_ROOT, a directory holding $AIE_KREL's debug
 # vmlinux at the path linux-image-$AIE_KREL-dbg installs it
-# (usr/lib/debug/boot/vmlinux-$AIE_KREL), fetched and extracted when
-# missing (that file alone: tar stops at it, and dpkg-deb dies of SIGPIPE);
+# (usr/lib/debug/boot/vmlinux-$AIE_KREL, from 7.x a link to
+# lib/modules/$AIE_KREL/vmlinux), fetched and extracted when missing (that
+# file alone: tar stops once it has both names, dpkg-deb dies of SIGPIPE);
 # status 1 when Debian has no such package. Under a lock: check-all boots
 # kernels at once, and make boot-check uses it too.
 aie_dbg_vmlinux() {
@@ -85,8 +86,11 @@ aie_dbg_vmlinux() {
 		d=$(mktemp -d "$AIE_DBG/new.XXXXXX")
 		(cd "$d" && aie_apt apt-get download "$pkg" >&2) ||
 			{ rm -rf "$d"; aie_die "apt-get download $pkg failed"; }
+		# 7.x's is a link to lib/modules/<release>/vmlinux: both
 		dpkg-deb --fsys-tarfile "$d/${pkg}_"*.deb 2>/dev/null |
-			tar -C "$d" -x --occurrence=1 "./$vml" || true
+			tar -C "$d" -x --occurrence=1 "./$vml" \
+				"./usr/lib/debug/lib/modules/$AIE_KREL/vmlinux" \
+				2>/dev/null || true
 		[ -s "$d/$vml" ] || { rm -rf "$d"; aie_die "no $vml in $pkg"; }
 		rm -f "$d/${pkg}_"*.deb
 		rm -rf "$AIE_DBG_ROOT" && mv "$d" "$AIE_DBG_ROOT"
