@@ -60,7 +60,7 @@ aie_alloc_tag_build() {
 			"$dir/$t/alloc_tag/allocinfo_ioctl_test.c" ||
 		aie_die "allocinfo_ioctl_test.c: cannot point it at /proc/allocinfo_ext alone"
 	# its Makefile's flags (-Wall, the UAPI headers), static for the guest
-	aie_root_run "$AIE_ROOT_REL" "${AIE_CROSS:-}gcc" -static -O2 -Wall \
+	aie_root_run "$AIE_ROOT_REL" "${AIE_CROSS:-}gcc" -static -Wall \
 		-I "$dir/khdr" -o "$dest" "$dir/$t/alloc_tag/allocinfo_ioctl_test.c" ||
 		aie_die "allocinfo_ioctl_test build failed"
 }
