@@ -546,3 +546,24 @@ int aie_helper_remade(long long *bytes, int *reused)
 	free(buf);
 	return n == 2 && *bytes > 0 ? 0 : -1;
 }
+
+long long aie_cache_line(const char *cache, long long *objects)
+{
+	char *buf = aie_read_file(AIE_PROC "_caches"), *line, *save;
+	char name[64];
+	long long bytes = -1, o, b;
+
+	*objects = -1;
+	if (!buf)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%63s %lld %lld", name, &o, &b) == 3 &&
+		    !strcmp(name, cache)) {
+			*objects = o;
+			bytes = b;
+		}
+	}
+	free(buf);
+	return bytes;
+}

@@ -151,6 +151,12 @@ long long aie_helper_cache_bytes(void);
 int aie_helper_remade(long long *bytes, int *reused);
 
 /*
+ * Slab cache @cache's line of /proc/allocinfo_ext_caches: its bytes, its
+ * objects to *@objects; -1 in both when it has no line.
+ */
+long long aie_cache_line(const char *cache, long long *objects);
+
+/*
  * The harness gives each test 30 s before it kills it. On the KASAN,
  * lockdep and kmemleak kernel under TCG, sharing the machine with another
  * kernel's VM (make check-all runs two at a time), tests that make and

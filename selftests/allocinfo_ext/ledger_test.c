@@ -137,31 +137,6 @@ static long long mem_bytes(const char *key)
 	return kb < 0 ? -1 : kb * 1024;
 }
 
-/*
- * The bytes of @cache's line in /proc/allocinfo_ext_caches, its objects
- * in *@objects; -1 when it has none.
- */
-static long long cache_bytes(const char *cache, long long *objects)
-{
-	char *buf = aie_read_file("/proc/" AIE_CACHES_PROC_NAME), *line, *save;
-	char name[64];
-	long long bytes = -1, o, b;
-
-	*objects = -1;
-	if (!buf)
-		return -1;
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, "%63s %lld %lld", name, &o, &b) == 3 &&
-		    !strcmp(name, cache)) {
-			*objects = o;
-			bytes = b;
-		}
-	}
-	free(buf);
-	return bytes;
-}
-
 /* Run the tool's ledger -j -l 0 into OUT; its exit status. */
 static int run_ledger(void)
 {
@@ -323,7 +298,7 @@ TEST_F_TIMEOUT(ledger, before_load_named_sites_since_and_sums_exact, 540)
 	EXPECT_LE(aie_bytes_of("aie_helper_vmalloc_10000", "vmalloc"),
 		  l->cat[4].sites);
 	/* the module's dentries, in its caches file and the ledger's sites */
-	got = cache_bytes("dentry", &objects);
+	got = aie_cache_line("dentry", &objects);
 	err = aie_read_file(ERR);
 	caches = aie_read_file("/proc/" AIE_CACHES_PROC_NAME);
 	EXPECT_LE(NR_DENTRIES / 10, objects)
