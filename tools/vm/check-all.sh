@@ -26,7 +26,9 @@
 # No test is timed: a guest that shares the host with another runs slower
 # and passes all the same.
 #
-# Prints each kernel's TAP under a "# kernel <name>" heading, then one
+# Prints each kernel's TAP under a "# kernel <name>" heading, then each
+# failing kernel's failed tests and their reasons again ("# failures on
+# kernel <name>:", for a reader of the output's tail), then one
 # summary line per kernel, "# kernel <name>: N passed, N failed, N skipped
 # (T s, suite)", and closes with one line "N passed, N failed, N skipped"
 # summed over the kernels. A kernel whose check.sh ends without its
@@ -52,7 +54,7 @@ logs=$AIE_BUILD/check-all
 mkdir -p "$logs"
 rm -f "$logs"/*.log "$logs"/*.rc "$logs"/*.secs
 total_pass=0 total_fail=0 total_skip=0
-summaries=()
+summaries=() failures=()
 re='^([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$'
 
 # A kernel spec's kbuild tree has KASAN: its boot is the longest.
@@ -137,12 +139,20 @@ for k in "${kernels[@]}"; do
 		echo "not ok - kernel $name: check.sh exited $rc without its summary line"
 		pass=0 fail=1 skip=0
 	fi
+	[ "$fail" = 0 ] || failures+=("$name")
 	summaries+=("# kernel $name: $pass passed, $fail failed, $skip skipped (${secs} s, $(suite "$k"))")
 	total_pass=$((total_pass + pass))
 	total_fail=$((total_fail + fail))
 	total_skip=$((total_skip + skip))
 done
 
+# What failed, again, where a reader of the output's tail sees it: each
+# failing kernel's failed tests and the lines that say why (at most 30).
+for name in "${failures[@]}"; do
+	echo "# failures on kernel $name:"
+	grep -E 'not ok|FAIL |:Expected |terminated|BUG:|WARNING:|Oops' \
+		"$logs/$name.log" | head -n 30 | sed 's/^/#   /'
+done
 printf '%s\n' "${summaries[@]}"
 echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" -eq 0 ]
