@@ -127,21 +127,14 @@ static void aie_ioctl_str(char *dst, const char *src, size_t len)
 	memset(dst + len, 0, AIE_IOC_STR_SIZE - len);
 }
 
-/*
- * "<file>:<line>" of a located site, and its function when "locate" named
- * one; an empty file and 0 otherwise.
- */
-static void aie_ioctl_location(struct aie_site *site,
-			       struct allocinfo_ext_tag *tag)
+/* "<file>:<line>" of a site's location @loc; an empty file and 0 for none. */
+static void aie_ioctl_location(const char *loc, struct allocinfo_ext_tag *tag)
 {
-	const char *loc, *colon, *func;
+	const char *colon;
 	u64 line;
 
 	tag->lineno = 0;
-	rcu_read_lock();
-	loc = rcu_dereference(site->location);
 	if (!loc) {
-		rcu_read_unlock();
 		memset(tag->filename, 0, AIE_IOC_STR_SIZE);
 		return;
 	}
@@ -151,25 +144,25 @@ static void aie_ioctl_location(struct aie_site *site,
 	else
 		colon = loc + strlen(loc);
 	aie_ioctl_str(tag->filename, loc, colon - loc);
-	func = aie_location_func(loc);
-	if (*func)
-		aie_ioctl_str(tag->function, func, strlen(func));
-	rcu_read_unlock();
 }
 
+/* The location is read under RCU, which keeps it (rows.c). */
 static void aie_ioctl_names(struct aie_ioctl_file *f, struct aie_site *site,
 			    struct allocinfo_ext_tag *tag)
 {
 	struct aie_sym *sym = &f->sym;
+	const char *loc, *func;
+	size_t len;
 
 	aie_site_name_read(site, sym);
 	aie_ioctl_str(tag->modname, sym->module ?: "",
 		      sym->module ? sym->module_len : 0);
-	if (sym->known)
-		aie_ioctl_str(tag->function, sym->func, sym->func_len);
-	else
-		aie_ioctl_str(tag->function, "unknown", strlen("unknown"));
-	aie_ioctl_location(site, tag);
+	rcu_read_lock();
+	loc = rcu_dereference(site->location);
+	func = aie_row_func(sym, loc, &len);
+	aie_ioctl_str(tag->function, func, len);
+	aie_ioctl_location(loc, tag);
+	rcu_read_unlock();
 }
 
 static bool aie_ioctl_str_differs(u64 mask, u64 bit, const char *name,

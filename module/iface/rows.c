@@ -125,6 +125,7 @@ void aie_row_tag_named(struct aie_line *l, struct aie_site *site,
 {
 	const char *loc, *func = "";
 	char unknown[32];
+	size_t len;
 
 	rcu_read_lock();
 	loc = rcu_dereference(site->location);
@@ -159,11 +160,29 @@ void aie_row_tag_named(struct aie_line *l, struct aie_site *site,
 		aie_line_char(l, ']');
 	}
 	aie_line_lit(l, " func:");
-	if (*func)
-		aie_line_str(l, func);
-	else if (sym->known)
-		aie_line_mem(l, sym->func, sym->func_len);
-	else
-		aie_line_lit(l, "unknown");
+	func = aie_row_func(sym, loc, &len);
+	aie_line_mem(l, func, len);
 	rcu_read_unlock();
+}
+
+/*
+ * The function a row names: the one "locate" gave with the site's
+ * location @loc (NULL: none), else @sym's, else "unknown"; its length in
+ * *@len. The name lives as long as the RCU read section @loc was read in.
+ */
+const char *aie_row_func(const struct aie_sym *sym, const char *loc,
+			 size_t *len)
+{
+	const char *func = loc ? aie_location_func(loc) : "";
+
+	if (*func) {
+		*len = strlen(func);
+		return func;
+	}
+	if (sym->known) {
+		*len = sym->func_len;
+		return sym->func;
+	}
+	*len = strlen("unknown");
+	return "unknown";
 }

@@ -22,5 +22,7 @@ void aie_row_fields(struct aie_line *l, struct aie_site *site,
 void aie_row_nodes(struct aie_line *l, struct aie_site *site);
 void aie_row_tag_named(struct aie_line *l, struct aie_site *site,
 		       const struct aie_sym *sym);
+const char *aie_row_func(const struct aie_sym *sym, const char *loc,
+			 size_t *len);
 
 #endif /* _AIE_ROWS_H */
