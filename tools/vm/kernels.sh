@@ -265,6 +265,25 @@ aie_root_arm64() {
 	) 8>"$AIE_ROOTS/.$rel.lock" || exit 1
 }
 
+# aie_root_x86 RELEASE: what the root of RELEASE needs to build for amd64
+# kernels besides: i386's static libc and its release's 32-bit libgcc, for
+# gcc -m32 (ioctl32_test), under its lock. Not gcc-multilib, which
+# conflicts with the cross compilers of aie_root_arm64 (and gives
+# /usr/include/asm, which selftests/allocinfo_ext/Makefile finds instead).
+aie_root_x86() {
+	local rel=$1 lib
+	case "$rel" in
+	bullseye) lib=lib32gcc-10-dev ;;
+	bookworm) lib=lib32gcc-12-dev ;;
+	trixie) lib=lib32gcc-14-dev ;;
+	*) aie_die "no i386 libraries known for the $rel root" ;;
+	esac
+	(
+		flock 8
+		aie_root_apt "$rel" libc6-dev-i386 "$lib"
+	) 8>"$AIE_ROOTS/.$rel.lock" || exit 1
+}
+
 # aie_root_headers_arm64 RELEASE KREL: the kbuild tree of the arm64 kernel
 # KREL in the root of RELEASE: its -common headers and the amd64
 # linux-kbuild (which the tree's scripts link to) by the root's apt, the

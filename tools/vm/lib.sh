@@ -84,6 +84,7 @@ aie_kernel() {
 			aie_root_arm64 "$AIE_ROOT_REL"
 			aie_root_headers_arm64 "$AIE_ROOT_REL" "$AIE_KREL"
 		else
+			aie_root_x86 "$AIE_ROOT_REL"
 			aie_root_apt "$AIE_ROOT_REL" "linux-headers-$AIE_KREL"
 		fi
 		dir=$AIE_CACHE/kernels/$AIE_KREL
@@ -112,7 +113,11 @@ aie_kernel() {
 		[ -n "$hdr" ] || aie_die "no linux-headers-${AIE_KREL}_*.deb beside $spec"
 		AIE_ROOT_REL=$(aie_deb_root "$hdr")
 		aie_root "$AIE_ROOT_REL"
-		[ "$AIE_ARCH" = x86_64 ] || aie_root_arm64 "$AIE_ROOT_REL"
+		if [ "$AIE_ARCH" = x86_64 ]; then
+			aie_root_x86 "$AIE_ROOT_REL"
+		else
+			aie_root_arm64 "$AIE_ROOT_REL"
+		fi
 		root=$AIE_ROOTS/$AIE_ROOT_REL
 		# its kbuild tree alone: the deb's /lib would land on the
 		# root's merged /usr
@@ -194,6 +199,7 @@ aie_build() {
 	cp "$ksft/run_kselftest.sh" "$st/kselftest/"
 	cp -r "$ksft/kselftest" "$st/kselftest/"
 	make -s -C "$AIE_TOP/selftests/allocinfo_ext" KSFT_DIR="$ksft" \
+		${AIE_CROSS:+CROSS_COMPILE=$AIE_CROSS} \
 		COLLECTION=allocinfo_ext OUTPUT="$AIE_OUT/ksft" emit_tests \
 		> "$st/kselftest/kselftest-list.txt" || aie_die "emit_tests failed"
 	make -s -C "$AIE_TOP" tools >&2 &&
