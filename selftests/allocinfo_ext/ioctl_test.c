@@ -3,10 +3,13 @@
  * ioctl_test - the ioctls of /proc/allocinfo_ext, those of 7.3's
  * /proc/allocinfo (include/allocinfo_ext_ioctl.h): the content id, GET_AT,
  * GET_NEXT and their filters, against the text rows of the helper's
- * sites, and their errors.
+ * sites, and their errors. Built for i386 too (ioctl32_test, -DAIE_I386),
+ * through the module's compat entry on x86_64 kernels, with the same
+ * expectations.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -158,6 +161,57 @@ FIXTURE_TEARDOWN(ioctl)
 	if (self->fd >= 0)
 		close(self->fd);
 	aie_teardown();
+}
+
+/*
+ * The layouts and numbers of 7.3's ioctls whatever the ABI: i386's __u64,
+ * 4-byte aligned, gives the same sizes and offsets. GET_AT works into a
+ * buffer on the stack, which an i386 program on an x86_64 kernel has just
+ * under 4 GiB (a pointer that compat_ptr() must not sign-extend), and
+ * into one of the program's data, low.
+ */
+TEST_F(ioctl, layouts)
+{
+	static struct allocinfo_ext_get_at low;
+	struct allocinfo_ext_get_at high;
+
+	EXPECT_EQ(8U, sizeof(struct allocinfo_ext_content_id));
+	EXPECT_EQ(200U, sizeof(struct allocinfo_ext_tag));
+	EXPECT_EQ(192U, offsetof(struct allocinfo_ext_tag, lineno));
+	EXPECT_EQ(24U, sizeof(struct allocinfo_ext_counter));
+	EXPECT_EQ(8U, offsetof(struct allocinfo_ext_counter, calls));
+	EXPECT_EQ(16U, offsetof(struct allocinfo_ext_counter, accurate));
+	EXPECT_EQ(224U, sizeof(struct allocinfo_ext_tag_data));
+	EXPECT_EQ(200U, offsetof(struct allocinfo_ext_tag_data, counter));
+	EXPECT_EQ(232U, sizeof(struct allocinfo_ext_filter));
+	EXPECT_EQ(8U, offsetof(struct allocinfo_ext_filter, fields));
+	EXPECT_EQ(208U, offsetof(struct allocinfo_ext_filter, min_size));
+	EXPECT_EQ(216U, offsetof(struct allocinfo_ext_filter, max_size));
+	EXPECT_EQ(224U, offsetof(struct allocinfo_ext_filter, inaccurate));
+	EXPECT_EQ(464U, sizeof(struct allocinfo_ext_get_at));
+	EXPECT_EQ(8U, offsetof(struct allocinfo_ext_get_at, filter));
+	EXPECT_EQ(240U, offsetof(struct allocinfo_ext_get_at, data));
+	EXPECT_EQ(0x8008a600U, AIE_IOC_CONTENT_ID);
+	EXPECT_EQ(0xc1d0a601U, AIE_IOC_GET_AT);
+	EXPECT_EQ(0x80e0a602U, AIE_IOC_GET_NEXT);
+#ifdef AIE_I386
+	ASSERT_EQ(4U, sizeof(void *));
+	EXPECT_LE(0x80000000UL, (unsigned long)&high);
+#else
+	ASSERT_EQ(8U, sizeof(void *));
+#endif
+
+	ASSERT_EQ(0, aie_helper("alloc kmalloc96 3"));
+	memset(&high, 0, sizeof(high));
+	high.filter = helper_filter(AIE_IOC_FILTER_FUNCTION);
+	set_str(high.filter.fields.function, KM96);
+	low = high;
+	ASSERT_EQ(0, ioc(self->fd, AIE_IOC_GET_AT, &high));
+	EXPECT_STREQ(KM96, high.data.tag.function);
+	EXPECT_EQ(3ULL, high.data.counter.calls);
+	EXPECT_EQ(3ULL * self->km96, high.data.counter.bytes);
+	ASSERT_EQ(0, ioc(self->fd, AIE_IOC_GET_AT, &low));
+	EXPECT_EQ(0, memcmp(&high.data, &low.data, sizeof(high.data)));
 }
 
 /*
