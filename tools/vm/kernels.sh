@@ -187,10 +187,11 @@ aie_root_run() {
 		sh "$root" "$AIE_TOP" "$AIE_CACHE" "$AIE_BUILD" "$@"
 }
 
-# aie_root RELEASE: make the root of RELEASE if it has no stamp, under a
-# lock (check-all.sh runs several kernels at once).
+# aie_root RELEASE[-VARIANT]: make the root of RELEASE if it has no stamp,
+# under a lock (check-all.sh runs several kernels at once). A variant
+# (bookworm-dracut: dkms-test.sh's) is a root of its own, of RELEASE.
 aie_root() {
-	local rel=$1 root=$AIE_ROOTS/$1 host main
+	local rel=$1 root=$AIE_ROOTS/$1 suite=${1%%-*} host main
 	aie_sudo mkdir -p "$AIE_ROOTS"
 	(
 		flock 8
@@ -200,10 +201,10 @@ aie_root() {
 		main=$(aie_host_mirror "$host")
 		aie_log "making the $rel root in $root (debootstrap, about a minute)"
 		aie_sudo rm -rf "$root"
-		aie_sudo debootstrap --variant=minbase "$rel" "$root" "$main" \
+		aie_sudo debootstrap --variant=minbase "$suite" "$root" "$main" \
 			>"$AIE_ROOTS/$rel.log" 2>&1 ||
-			aie_die "debootstrap $rel failed: see $AIE_ROOTS/$rel.log"
-		aie_sources_list "$rel" | aie_sudo tee "$root/etc/apt/sources.list" >/dev/null
+			aie_die "debootstrap $suite failed: see $AIE_ROOTS/$rel.log"
+		aie_sources_list "$suite" | aie_sudo tee "$root/etc/apt/sources.list" >/dev/null
 		aie_root_apt "$rel" $AIE_ROOT_PKGS
 		aie_sudo touch "$root/$AIE_ROOT_STAMP"
 	) 8>"$AIE_ROOTS/.$rel.lock" || exit 1
