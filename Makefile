@@ -42,7 +42,7 @@
 #                        tracking (a QEMU plugin counts them), on KERNEL
 #   make dkms-check      add, build, install and remove the module with
 #                        each Debian release's DKMS, in its root, for its
-#                        kernels (root)
+#                        kernels, and in a bookworm root with dracut (root)
 #   make boot-check      make install in a Debian bookworm root with
 #                        KERNEL's image, the module in the initramfs
 #                        update-initramfs writes, booted under QEMU with
@@ -157,8 +157,10 @@ stress:
 	AIE_APPEND="aie.stress_seconds=300 aie.slot_seconds=300 aie.stress_cycles=100" \
 	tools/vm/check.sh
 
+# make check's roots, and bookworm's with dracut
 dkms-check:
-	tools/pkg/dkms-test.sh
+	AIE_DKMS_ROOTS="$${AIE_DKMS_ROOTS:-bullseye bookworm trixie bookworm-dracut}" \
+		tools/pkg/dkms-test.sh
 
 run:
 	KERNEL=$(KERNEL) tools/vm/run.sh
