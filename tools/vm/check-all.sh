@@ -28,7 +28,8 @@
 #
 # Prints each kernel's TAP under a "# kernel <name>" heading, then each
 # failing kernel's failed tests and their reasons again ("# failures on
-# kernel <name>:", for a reader of the output's tail), then one
+# kernel <name>:", for a reader of the output's tail), each kernel's
+# three slowest test programs ("# kernel <name>: slowest: ..."), then one
 # summary line per kernel, "# kernel <name>: N passed, N failed, N skipped
 # (T s, suite)", and closes with one line "N passed, N failed, N skipped"
 # summed over the kernels. A kernel whose check.sh ends without its
@@ -152,6 +153,20 @@ for name in "${failures[@]}"; do
 	echo "# failures on kernel $name:"
 	grep -E 'not ok|FAIL |:Expected |terminated|BUG:|WARNING:|Oops' \
 		"$logs/$name.log" | head -n 30 | sed 's/^/#   /'
+done
+# Each kernel's three slowest programs, from the guest's "# took N s"
+# lines: where the time of a run went.
+for k in "${kernels[@]}"; do
+	name=$(basename "$k")
+	slow=$(awk '{ sub(/\r$/, "") }
+		/^(not )?ok [0-9]+ selftests: / {
+			for (i = 1; i < NF; i++)
+				if ($i == "selftests:") prog = $(i + 2)
+		}
+		/^# took [0-9.]+ s$/ { print $3, prog }' \
+		"$logs/$name.log" 2>/dev/null | sort -rn | head -n 3 |
+		awk '{ printf "%s%s %s s", (NR > 1 ? ", " : ""), $2, $1 }')
+	[ -z "$slow" ] || echo "# kernel $name: slowest: $slow"
 done
 printf '%s\n' "${summaries[@]}"
 echo "$total_pass passed, $total_fail failed, $total_skip skipped"
