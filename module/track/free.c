@@ -42,14 +42,18 @@
 struct aie_objmap aie_objects, aie_weights;
 
 /*
- * On when the inline paths below cannot serve aie_objects, made with
- * stamps (lifetimes=1) or with tags2 (objmap.c): its inserts and removes
- * then take objmap.c's calls; and while node counters are kept
- * (core/nodes.c), whose charges and uncharges only the general paths
- * make. Set at init, before the hooks attach; cleared at exit, after
- * they are gone.
+ * aie_track_slow_key: on when aie_objects is made with stamps
+ * (lifetimes=1), which every insert and remove must move, and while node
+ * counters are kept (core/nodes.c), whose charges and uncharges only the
+ * general paths make: every allocation and free then takes them.
+ * aie_objects_wide_key: on when aie_objects has tags2 (objmap.c), which
+ * the inline insert and remove leave out: those of aie_objects alone
+ * then take objmap.c's calls, and the slab and page maps keep their
+ * fast paths. Both set at init, before the hooks attach; cleared at
+ * exit, after they are gone.
  */
 DEFINE_STATIC_KEY_FALSE(aie_track_slow_key);
+DEFINE_STATIC_KEY_FALSE(aie_objects_wide_key);
 
 /*
  * The weights map holds the sampled objects of weight above 1 only: a
@@ -67,8 +71,10 @@ int aie_track_init(unsigned long max_objects, bool stamps, bool slow)
 		aie_objmap_exit(&aie_objects);
 		return ret;
 	}
-	if (stamps || slow || aie_objects.tags2)
+	if (stamps || slow)
 		static_branch_enable(&aie_track_slow_key);
+	if (aie_objects.tags2)
+		static_branch_enable(&aie_objects_wide_key);
 	return 0;
 }
 
@@ -76,6 +82,7 @@ int aie_track_init(unsigned long max_objects, bool stamps, bool slow)
 void aie_track_exit(void)
 {
 	static_branch_disable(&aie_track_slow_key);
+	static_branch_disable(&aie_objects_wide_key);
 	aie_slabmap_exit();
 	aie_objmap_exit(&aie_weights);
 	aie_objmap_exit(&aie_objects);
@@ -156,7 +163,7 @@ static noinline void aie_track_free_slow(unsigned long key)
  * The free of @key, which aie_track_free() (free.h) could not rule out: the
  * home slot in aie_objects of @hash, its hash, was taken. The fast path,
  * every call inlined: an object of weight 1, an object map without stamps
- * or tags2.
+ * or tags2 (aie_track_free_slow() else).
  */
 void __aie_track_free(const void *key, u64 hash)
 {
@@ -171,7 +178,7 @@ void __aie_track_free(const void *key, u64 hash)
 		aie_count(unmatched_frees);
 		return;
 	}
-	if (aie_track_slow()) {
+	if (aie_track_slow() || aie_objects_wide()) {
 		aie_track_free_slow((unsigned long)key);
 		return;
 	}

@@ -21,10 +21,18 @@
 
 extern struct aie_objmap aie_objects, aie_weights;
 DECLARE_STATIC_KEY_FALSE(aie_track_slow_key);
+DECLARE_STATIC_KEY_FALSE(aie_objects_wide_key);
 
+/* Every allocation and free to the general paths (free.c). */
 static inline bool aie_track_slow(void)
 {
 	return static_branch_unlikely(&aie_track_slow_key);
+}
+
+/* aie_objects' inserts and removes to objmap.c's calls (free.c). */
+static inline bool aie_objects_wide(void)
+{
+	return static_branch_unlikely(&aie_objects_wide_key);
 }
 
 int aie_track_init(unsigned long max_objects, bool stamps, bool slow);

@@ -229,8 +229,8 @@ static noinline void aie_track_alloc_slow(unsigned long call_site,
  *
  * The fast path, every call inlined but that to find a site away from its
  * home bucket: an enabled site, an object of weight 1 that fits the map's
- * value, an object map without stamps or tags2. The rest takes
- * aie_track_alloc_slow().
+ * value, an object map without stamps (with tags2, its insert is
+ * objmap.c's). The rest takes aie_track_alloc_slow().
  *
  * This and aie_track_slab_alloc_at() (slab.c) are always inline: left to
  * GCC, a kmalloc+kfree pair costs 8 instructions more, a kmem_cache pair
@@ -274,7 +274,9 @@ static __always_inline void aie_track_alloc_at(struct aie_site *site,
 		res = aie_slabmap_insert(key, bytes, val, &old, &wkey);
 	else if (type == AIE_TYPE_PAGE && aie_pagemap_on())
 		res = aie_pagemap_insert(key, val, &old);
-	if (res == AIE_OBJMAP_FULL)
+	if (res == AIE_OBJMAP_FULL && aie_objects_wide())
+		res = aie_objects_insert((unsigned long)key, val, &old);
+	else if (res == AIE_OBJMAP_FULL)
 		res = __aie_objmap_insert(&aie_objects,
 					  aie_objmap_hash(&aie_objects,
 							  (unsigned long)key),
