@@ -47,7 +47,7 @@ static int __init allocinfo_ext_init(void)
 	ret = aie_nodes_init(aie_numa_param, aie_max_sites);
 	if (ret)
 		goto err_nodes;
-	ret = aie_track_init(aie_max_objects, aie_lifetimes_param,
+	ret = aie_track_init(aie_objects_wanted(), aie_lifetimes_param,
 			     aie_nodes_on());
 	if (ret)
 		goto err_objmap;

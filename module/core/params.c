@@ -7,7 +7,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/string.h>
 
 #include <allocinfo_ext.h>
 
@@ -15,6 +17,7 @@
 #include "nodes.h"
 #include "params.h"
 #include "sites.h"
+#include "slabrecs.h"
 
 unsigned int aie_max_sites = 16384;
 module_param_named(max_sites, aie_max_sites, uint, 0444);
@@ -30,10 +33,20 @@ module_param_named(counter_slots, aie_counter_slots, uint, 0444);
 MODULE_PARM_DESC(counter_slots,
 		 "Slots of each CPU's cache of site counters, a power of two, 1..65536 (default 1024; 64 bytes each): sites past that many share them");
 
-unsigned long aie_max_objects = 1UL << 20;
+unsigned long aie_max_objects;
 module_param_named(max_objects, aie_max_objects, ulong, 0444);
 MODULE_PARM_DESC(max_objects,
-		 "Slots of the object map, rounded up to a power of two; 7/8 of them hold live objects (default 1048576)");
+		 "Slots of the object map, rounded up to a power of two; 7/8 of them hold live objects (default 0: 32768 with the slab map, which holds slab objects and pages, else 1048576)");
+
+static char *aie_max_records_param = "2%";
+module_param_named(max_records, aie_max_records_param, charp, 0444);
+MODULE_PARM_DESC(max_records,
+		 "Most records the slab map makes as slabs need them, 8 bytes each: a count, or a share of RAM ending in % (default 2%; at most 33554432)");
+
+unsigned long aie_records_start = 65536;
+module_param_named(records_start, aie_records_start, ulong, 0444);
+MODULE_PARM_DESC(records_start,
+		 "Records the slab map makes at load, in chunks of 16384 (default 65536); more are made ahead of need");
 
 unsigned long aie_sample_param;
 module_param_named(sample, aie_sample_param, ulong, 0444);
@@ -70,22 +83,68 @@ module_param_named(numa, aie_numa_param, charp, 0444);
 MODULE_PARM_DESC(numa,
 		 "Live bytes per NUMA node for slab and page sites, as nodeN: keys in /proc/allocinfo_ext: off (default), on, or auto (on with more than one online node)");
 
+/*
+ * The records max_records allows, "N" or "N%" of RAM; 0 for a value that
+ * is neither, or a share above 100%.
+ */
+unsigned long aie_max_records(void)
+{
+	size_t len = strlen(aie_max_records_param);
+	unsigned long n;
+	char buf[24];
+
+	if (!len || len >= sizeof(buf))
+		return 0;
+	strscpy(buf, aie_max_records_param, sizeof(buf));
+	if (buf[len - 1] != '%')
+		return kstrtoul(buf, 0, &n) ? 0 : n;
+	buf[len - 1] = '\0';
+	if (kstrtoul(buf, 10, &n) || n > 100)
+		return 0;
+	return (totalram_pages() << PAGE_SHIFT) / 100 * n / sizeof(u64);
+}
+
+/*
+ * Whether slab objects and page blocks are to be kept in the slab and page
+ * maps: their records have no room for stamps (lifetimes=1), and node
+ * counters are charged by the general paths alone, which the maps' fast
+ * paths skip.
+ */
+bool aie_slabmap_wanted(void)
+{
+	return aie_slabmap_param && !aie_lifetimes_param && !aie_nodes_on();
+}
+
+/* The object map's slots: max_objects, or its default (above). */
+unsigned long aie_objects_wanted(void)
+{
+	if (aie_max_objects)
+		return aie_max_objects;
+	return aie_slabmap_wanted() ? 1UL << 15 : 1UL << 20;
+}
+
 /* -EINVAL, and one line saying the ranges, for a parameter out of range. */
 int aie_params_check(void)
 {
 	if (!aie_max_sites || aie_max_sites > AIE_MAX_SITES ||
 	    aie_sites_ahead_param < AIE_SITE_CHUNK ||
 	    aie_sites_ahead_param > AIE_MAX_SITES ||
-	    !aie_max_objects || aie_max_objects > (1UL << 30) ||
+	    aie_max_objects > (1UL << 30) ||
 	    aie_sample_param > AIE_SAMPLE_MAX_BYTES || !aie_max_stacks ||
 	    aie_max_stacks > (1U << 20)) {
-		pr_err("max_sites must be 1..%lu, sites_ahead %u..%lu, max_objects 1..%lu, sample 0..%lu and max_stacks 1..%u\n",
+		pr_err("max_sites must be 1..%lu, sites_ahead %u..%lu, max_objects 0..%lu, sample 0..%lu and max_stacks 1..%u\n",
 		       AIE_MAX_SITES, AIE_SITE_CHUNK, AIE_MAX_SITES, 1UL << 30,
 		       AIE_SAMPLE_MAX_BYTES, 1U << 20);
 		return -EINVAL;
 	}
 	if (!is_power_of_2(aie_counter_slots) || aie_counter_slots > 65536) {
 		pr_err("counter_slots must be a power of two, 1..65536\n");
+		return -EINVAL;
+	}
+	if (!aie_max_records() || !aie_records_start ||
+	    aie_records_start > AIE_SLAB_MAX_POOL) {
+		pr_err("max_records must be 1..%lu or a share of RAM, 1%%..100%%, and records_start 1..%lu\n",
+		       AIE_SLAB_MAX_POOL, AIE_SLAB_MAX_POOL);
 		return -EINVAL;
 	}
 	if (aie_oom_top > AIE_OOM_TOP_MAX) {

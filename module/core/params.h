@@ -12,6 +12,7 @@ extern unsigned int aie_max_sites;
 extern unsigned int aie_sites_ahead_param;
 extern unsigned int aie_counter_slots;
 extern unsigned long aie_max_objects;
+extern unsigned long aie_records_start;
 extern unsigned long aie_sample_param;
 extern unsigned int aie_max_stacks;
 extern bool aie_slabmap_param;
@@ -24,5 +25,8 @@ extern char *aie_numa_param;
 #define AIE_OOM_TOP_MAX		64
 
 int aie_params_check(void);
+unsigned long aie_max_records(void);
+bool aie_slabmap_wanted(void);
+unsigned long aie_objects_wanted(void);
 
 #endif /* _AIE_PARAMS_H */

@@ -6,9 +6,9 @@
  * the slab objects of its fast path here (slabmap=1, the default); the
  * rest, and any object this map has no record for, go to the object map.
  *
- *   aie_slab_recs[]     the records: one object map value per granule of
- *                       a block (its slab's pages), 0 when empty, in
- *                       arrays of a power of two from 32 to 512 records
+ *   records             one object map value per granule of a block
+ *                       (its slab's pages), 0 when empty, in arrays of a
+ *                       power of two from 32 to 512 records (slabrecs.c)
  *   aie_slab_pfn[pfn]   for each page of a block that has an array: the
  *                       index of the record of the page's first granule
  *                       less that granule's number, the log2 of the
@@ -20,8 +20,6 @@
  *                       of a large kmalloc() whose record is in its
  *                       second and third pages' entries, and those two
  *                       halves of its record; or 0
- *   aie_slab_order[]    per 32 records: 1 + the order of the block whose
- *                       array starts there, or 0
  *
  * A hook finds the record of the object at ptr with two loads, its page
  * frame's entry and the record: entry index + (ptr >> shift), in 32 bits.
@@ -33,8 +31,8 @@
  * lock guards a record: between its allocation and its free an object is
  * its owner's alone, and so is its record.
  *
- * A block's array is taken from the pool made at load (AIE_SLAB_CLASSES
- * sizes) at the first allocation seen in the block. A block whose granules
+ * A block's array is taken from the pool (slabrecs.c) at the first
+ * allocation seen in the block. A block whose granules
  * are more than 512 (or whose slot is below 8 bytes or above the block),
  * or that finds the pool spent, gets none: its pages'
  * entries say so (AIE_SLAB_NONE), and its objects go to the object map. A
@@ -59,7 +57,7 @@
  * the probe on mm_page_free (hooks/slab_pages.c), attached before the
  * slab hooks, calls aie_slab_block_drop(), which
  * finds the block by its first page's entry, whose record index is that
- * of its array, and the block's order in aie_slab_order. A record still
+ * of its array, and the block's order beside the array (slabrecs.c). A record still
  * set then is an object whose free was not seen (kmem_cache_free_bulk()
  * without its kprobe): it is charged back (track/free.c, unseen_frees) before
  * the array goes back to the pool. Of a block marked AIE_SLAB_NONE, only
@@ -74,18 +72,17 @@
  * back to the page allocator only when none of its objects is live.
  *
  * Memory: 4 bytes per page frame for aie_slab_pfn (0.1% of memory), and
- * the pool: max_objects records of 8 bytes (AIE_SLAB_MAX_POOL at most, the
- * indexes an entry holds), and a byte of aie_slab_order per 32.
+ * the records made (slabrecs.c).
  *
  * Notes on locking
  * ----------------
- * - aie_slab_lock (raw, taken with interrupts off) protects the pool (the
- *   arrays' free lists, the bump), aie_slab_order, and the setting and
- *   clearing of a slab's entries. It is taken at the first allocation in
- *   a slab, at the first spill in a block, and at the free of a block that
- *   has an array (any context but NMI, preemption disabled); and by a
- *   reader of the caches file, 4096 page frames at a time (aie_slab_walk()). Nothing is
- *   allocated under it; it nests inside whatever the allocator's caller
+ * - aie_slab_lock (raw, taken with interrupts off; slabrecs.c) protects
+ *   the pool of arrays, and the setting and clearing of a slab's entries.
+ *   It is taken at the first allocation in a slab, at the first spill in
+ *   a block, and at the free of a block that has an array (any context
+ *   but NMI, preemption disabled); and by a reader of the caches file,
+ *   4096 page frames at a time (aie_slab_walk()). Nothing is allocated
+ *   under it; it nests inside whatever the allocator's caller
  *   holds. Under it run the counters' updates of track/ (no lock) and,
  *   for a weighted record charged back at its block's free, the weight
  *   map's shard lock, innermost; the object map's shard lock is taken
@@ -118,66 +115,17 @@
 #include "compat.h"
 #include "pagemap.h"
 #include "slabmap.h"
+#include "slabrecs.h"
 #include "stats.h"
 #include "value.h"
 
-#define AIE_SLAB_MIN_RECORDS	32
-#define AIE_SLAB_CLASSES	5	/* 32, 64, 128, 256, 512 records */
-#define AIE_SLAB_MAX_RECORDS	(AIE_SLAB_MIN_RECORDS << (AIE_SLAB_CLASSES - 1))
-
 DEFINE_STATIC_KEY_FALSE(aie_slabmap_key);
 u32 *aie_slab_pfn;
-u64 *aie_slab_recs;
 unsigned long aie_slab_npfn;
 
-static DEFINE_RAW_SPINLOCK(aie_slab_lock);
-static u8 *aie_slab_order;		/* per AIE_SLAB_MIN_RECORDS records */
-static unsigned long aie_slab_pool_nr;	/* records in the pool */
-static unsigned long aie_slab_bump;	/* records never handed out from here */
-static unsigned long aie_slab_free_head[AIE_SLAB_CLASSES]; /* 1 + index */
 static unsigned int aie_slab_blocks;	/* blocks that have an array */
 /* Charges back a record whose free was not seen (track/free.c). */
 static aie_slab_unseen_fn aie_slab_unseen;
-
-/* The smallest class whose arrays hold @nr records. */
-static unsigned int aie_slab_class(unsigned int nr)
-{
-	unsigned int c = 0;
-
-	while ((AIE_SLAB_MIN_RECORDS << c) < nr)
-		c++;
-	return c;
-}
-
-/*
- * The index of an array of class @c, from its free list (linked through
- * the first record) or from the bump; -1 when the pool is spent. Under
- * aie_slab_lock. Arrays come back zeroed (aie_slab_block_drop()).
- */
-static long aie_slab_array_get(unsigned int c)
-{
-	unsigned long n = AIE_SLAB_MIN_RECORDS << c, i;
-
-	lockdep_assert_held(&aie_slab_lock);
-	if (aie_slab_free_head[c]) {
-		i = aie_slab_free_head[c] - 1;
-		aie_slab_free_head[c] = aie_slab_recs[i];
-		aie_slab_recs[i] = 0;
-		return i;
-	}
-	i = ALIGN(aie_slab_bump, n);
-	if (i + n > aie_slab_pool_nr)
-		return -1;
-	aie_slab_bump = i + n;
-	return i;
-}
-
-static void aie_slab_array_put(unsigned long i, unsigned int c)
-{
-	lockdep_assert_held(&aie_slab_lock);
-	aie_slab_recs[i] = aie_slab_free_head[c];
-	aie_slab_free_head[c] = i + 1;
-}
 
 /*
  * The entry of the page at @addr, page @k of a block whose array is at
@@ -263,11 +211,9 @@ u32 aie_slab_block_make(const void *ptr, u64 bytes)
 	if (e)
 		goto unlock;	/* another CPU's first allocation made it */
 	if (nr && nr <= AIE_SLAB_MAX_RECORDS)
-		base = aie_slab_array_get(aie_slab_class(nr));
-	if (base >= 0) {
-		aie_slab_order[base / AIE_SLAB_MIN_RECORDS] = order + 1;
+		base = aie_slab_array_get(nr, order);
+	if (base >= 0)
 		aie_slab_blocks++;
-	}
 	for (k = 0; head_pfn + k < end_pfn; k++) {
 		addr = (unsigned long)pfn_to_kaddr(head_pfn + k);
 		/* The array, then the entry: aie_slab_entry(). */
@@ -429,15 +375,14 @@ bool aie_slab_block_drop(unsigned long pfn, unsigned int order, u32 e)
 	 * records, which cannot be told, stay taken.
 	 */
 	base = aie_slab_index(e, first);
-	rec = &aie_slab_recs[base];
-	if (WARN_ONCE(base >= aie_slab_pool_nr ||
-		      base % AIE_SLAB_MIN_RECORDS ||
-		      !aie_slab_order[base / AIE_SLAB_MIN_RECORDS],
+	order = aie_slab_array_order(base);
+	if (WARN_ONCE(!order,
 		      "allocinfo_ext: page frame %lu's slab map entry %#x is not a block's first\n",
 		      pfn, e))
 		goto clear;
-	order = aie_slab_order[base / AIE_SLAB_MIN_RECORDS] - 1;
+	order--;
 	nr = (PAGE_SIZE << order) >> shift;
+	rec = aie_slab_record(base);
 	for (k = 0; k < (1U << order); k++)
 		WRITE_ONCE(aie_slab_pfn[pfn + k], 0);
 	for (k = 0; k < nr; k++) {
@@ -448,8 +393,7 @@ bool aie_slab_block_drop(unsigned long pfn, unsigned int order, u32 e)
 			this_cpu_dec(aie_stats.slab_records);
 		}
 	}
-	aie_slab_order[base / AIE_SLAB_MIN_RECORDS] = 0;
-	aie_slab_array_put(base, aie_slab_class(nr));
+	aie_slab_array_put(base, nr);
 	aie_slab_blocks--;
 	goto unlock;
 clear:
@@ -474,7 +418,8 @@ unsigned long aie_slab_walk(unsigned long pfn, unsigned long nr,
 			    aie_slab_walk_fn fn, void *arg)
 {
 	unsigned long end = min(pfn + nr, aie_slab_npfn), flags, base, k, n;
-	u64 objects, bytes, v;
+	u64 objects, bytes, v, *rec;
+	unsigned int order;
 	u32 e;
 
 	raw_spin_lock_irqsave(&aie_slab_lock, flags);
@@ -490,15 +435,15 @@ unsigned long aie_slab_walk(unsigned long pfn, unsigned long nr,
 		if (!e || e == AIE_SLAB_NONE)
 			continue;
 		base = aie_slab_index(e, (unsigned long)pfn_to_kaddr(pfn));
-		if (base >= aie_slab_pool_nr || base % AIE_SLAB_MIN_RECORDS ||
-		    !aie_slab_order[base / AIE_SLAB_MIN_RECORDS])
+		order = aie_slab_array_order(base);
+		if (!order)
 			continue;	/* not a block's first page */
-		n = (PAGE_SIZE << (aie_slab_order[base / AIE_SLAB_MIN_RECORDS] - 1))
-		    >> aie_slab_shift(e);
+		n = (PAGE_SIZE << (order - 1)) >> aie_slab_shift(e);
+		rec = aie_slab_record(base);
 		objects = 0;
 		bytes = 0;
 		for (k = 0; k < n; k++) {
-			v = READ_ONCE(aie_slab_recs[base + k]);
+			v = READ_ONCE(rec[k]);
 			if (v) {
 				objects++;
 				bytes += FIELD_GET(AIE_OBJ_SIZE, v);
@@ -523,29 +468,21 @@ static unsigned long aie_slab_pfn_end(void)
 }
 
 /*
- * Make the map for @records records (rounded up to a multiple of the
- * largest array, and at most AIE_SLAB_MAX_POOL); @unseen charges back a
- * record whose free was not seen. With @pages (the page hooks wanted),
- * the page map too (pagemap.c). The map is off until aie_slabmap_on_set():
- * its probe on mm_page_free must be attached first (hooks/slab_pages.c).
- * Process context, before the slab hooks attach.
+ * Make the map, with @start records made and room for @ceiling
+ * (slabrecs.c); @unseen charges back a record whose free was not seen.
+ * With @pages (the page hooks wanted), the page map too (pagemap.c). The
+ * map is off until aie_slabmap_start(): its probe on mm_page_free must be
+ * attached first (hooks/slab_pages.c). Process context, before the slab
+ * hooks attach.
  */
-int aie_slabmap_init(unsigned long records, bool pages,
+int aie_slabmap_init(unsigned long start, unsigned long ceiling, bool pages,
 		     aie_slab_unseen_fn unseen)
 {
-	int ret = -ENOMEM;
-
-	records = clamp_t(unsigned long, round_up(records, AIE_SLAB_MAX_RECORDS),
-			  AIE_SLAB_MAX_RECORDS, AIE_SLAB_MAX_POOL);
 	aie_slab_npfn = aie_slab_pfn_end();
-	aie_slab_pool_nr = records;
-	aie_slab_bump = AIE_SLAB_MIN_RECORDS;	/* record 0: AIE_SLAB_NONE's */
 	aie_slab_pfn = vzalloc(array_size(aie_slab_npfn, sizeof(u32)));
-	aie_slab_recs = vzalloc(array_size(records, sizeof(u64)));
-	aie_slab_order = vzalloc(records / AIE_SLAB_MIN_RECORDS);
-	if (!aie_slab_pfn || !aie_slab_recs || !aie_slab_order) {
+	if (!aie_slab_pfn || aie_slab_records_init(start, ceiling)) {
 		aie_slabmap_exit();
-		return ret;
+		return -ENOMEM;
 	}
 	aie_slab_unseen = unseen;
 	if (pages)
@@ -564,18 +501,15 @@ void aie_slabmap_exit(void)
 {
 	aie_pagemap_exit();
 	static_branch_disable(&aie_slabmap_key);
-	vfree(aie_slab_order);
-	vfree(aie_slab_recs);
+	aie_slab_records_exit();
 	vfree(aie_slab_pfn);
-	aie_slab_order = NULL;
-	aie_slab_recs = NULL;
 	aie_slab_pfn = NULL;
 	aie_slab_npfn = 0;
 }
 
 unsigned long aie_slabmap_capacity(void)
 {
-	return aie_slab_recs ? aie_slab_pool_nr : 0;
+	return aie_slab_pfn ? aie_slab_records_made() : 0;
 }
 
 unsigned int aie_slabmap_blocks(void)
@@ -585,9 +519,7 @@ unsigned int aie_slabmap_blocks(void)
 
 size_t aie_slabmap_memory(void)
 {
-	if (!aie_slab_recs)
+	if (!aie_slab_pfn)
 		return 0;
-	return aie_slab_npfn * sizeof(u32) +
-	       aie_slab_pool_nr * sizeof(u64) +
-	       aie_slab_pool_nr / AIE_SLAB_MIN_RECORDS;
+	return aie_slab_npfn * sizeof(u32) + aie_slab_records_memory();
 }

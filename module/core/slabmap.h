@@ -14,12 +14,13 @@
 #include "aie.h"
 #include "arch/arch.h"
 #include "objmap.h"
+#include "slabrecs.h"
 #include "stats.h"
 
 /*
  * A page frame's entry in aie_slab_pfn: 0 for a page the map has not
  * seen. For a page of a block that has records: in its top 25 bits
- * (from AIE_SLAB_INDEX_SHIFT), the index in aie_slab_recs of the record
+ * (from AIE_SLAB_INDEX_SHIFT), the index (slabrecs.h) of the record
  * of the page's first granule less the number of that granule in the
  * address space (the page's address >> shift), modulo 2^25; then
  * AIE_SLAB_SPILT; then the log2 of the granule (3 at least: never 0). The
@@ -40,13 +41,11 @@
  */
 #define AIE_SLAB_SHIFT_MASK	0x3fU
 #define AIE_SLAB_SPILT		BIT(6)
-#define AIE_SLAB_INDEX_SHIFT	7
+#define AIE_SLAB_INDEX_SHIFT	(32 - AIE_SLAB_INDEX_BITS)
 #define AIE_SLAB_NONE		U32_MAX
 #define AIE_SLAB_LARGE		0xfffffefeU
-#define AIE_SLAB_MAX_POOL	BIT(32 - AIE_SLAB_INDEX_SHIFT)
 
 extern u32 *aie_slab_pfn;
-extern u64 *aie_slab_recs;
 extern unsigned long aie_slab_npfn;
 DECLARE_STATIC_KEY_FALSE(aie_slabmap_key);
 
@@ -110,7 +109,7 @@ static inline u32 aie_slab_index(u32 entry, unsigned long ptr)
 /* The record of the object at @ptr, in the page whose entry is @entry. */
 static inline u64 *aie_slab_rec(u32 entry, const void *ptr)
 {
-	return &aie_slab_recs[aie_slab_index(entry, (unsigned long)ptr)];
+	return aie_slab_record(aie_slab_index(entry, (unsigned long)ptr));
 }
 
 /*
@@ -127,7 +126,7 @@ static inline unsigned long aie_slab_gkey(u32 entry, const void *ptr)
 /* Charges back the record @val, at @gkey, whose free was not seen. */
 typedef void (*aie_slab_unseen_fn)(unsigned long gkey, u64 val);
 
-int aie_slabmap_init(unsigned long records, bool pages,
+int aie_slabmap_init(unsigned long start, unsigned long ceiling, bool pages,
 		     aie_slab_unseen_fn unseen);
 void aie_slabmap_start(void);
 void aie_slabmap_exit(void);

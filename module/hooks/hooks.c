@@ -16,7 +16,6 @@
 #include <linux/tracepoint.h>
 
 #include "aie.h"
-#include "core/nodes.h"
 #include "core/pagemap.h"
 #include "core/params.h"
 #include "core/slabmap.h"
@@ -96,20 +95,15 @@ static bool aie_hook_wanted(enum aie_type type)
  * module still counts slab allocations, says so once, and shows the hook
  * as absent in the stats file. A family hooks= leaves out is not attached
  * and shows as absent too. Each family attaches its free hooks before its
- * allocation hooks.
- */
-/*
- * The slab map and the page map keep records of their own: they do not
- * depend on the object map's tags, only on its having no stamps, which
- * their records have no room for (lifetimes=1 leaves them off), and on
- * the node counters being off, which only the general paths update.
+ * allocation hooks; the slab and page maps come first, when
+ * aie_slabmap_wanted() (core/params.c).
  */
 int aie_hooks_register(void)
 {
 	int ret;
 
-	if (aie_slabmap_param && !aie_lifetimes_param && !aie_nodes_on())
-		aie_slab_pages_register(aie_max_objects,
+	if (aie_slabmap_wanted())
+		aie_slab_pages_register(aie_records_start, aie_max_records(),
 					aie_hook_wanted(AIE_TYPE_PAGE));
 	ret = aie_slab_hooks_register();
 	if (ret) {

@@ -120,15 +120,17 @@ void aie_slab_pages_frees(bool on)
 }
 
 /*
- * Make the slab map for @records records, with the page map when @pages
+ * Make the slab map, @start records made and at most @ceiling (slabrecs.c),
+ * with the page map when @pages
  * (the page hooks wanted), and attach this file's probe, before which the
  * map stays off; it stays off for good when either cannot be had (one
  * warning): slab objects then go to the object map. Process context,
  * before the slab hooks attach.
  */
-void aie_slab_pages_register(unsigned long records, bool pages)
+void aie_slab_pages_register(unsigned long start, unsigned long ceiling,
+			     bool pages)
 {
-	int ret = aie_slabmap_init(records, pages, aie_track_unseen);
+	int ret = aie_slabmap_init(start, ceiling, pages, aie_track_unseen);
 
 	if (ret)
 		goto err;

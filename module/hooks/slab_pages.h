@@ -8,7 +8,8 @@
 
 #include <linux/types.h>
 
-void aie_slab_pages_register(unsigned long records, bool pages);
+void aie_slab_pages_register(unsigned long start, unsigned long ceiling,
+			     bool pages);
 void aie_slab_pages_unregister(void);
 bool aie_slab_pages_probing(void);
 void aie_slab_pages_frees(bool on);

@@ -17,6 +17,7 @@
 #include "core/sample.h"
 #include "core/sites.h"
 #include "core/slabmap.h"
+#include "core/slabrecs.h"
 #include "core/stats.h"
 #include "core/symbols.h"
 #include "extras/capture.h"
@@ -57,6 +58,9 @@ int aie_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "slab_map %s\n", aie_hooks_slabmap_state());
 	aie_stat_show(m, "slab_map_objects", slab_records);
 	seq_printf(m, "slab_map_capacity %lu\n", aie_slabmap_capacity());
+	seq_printf(m, "slab_map_ceiling %lu\n",
+		   aie_slabmap_capacity() ? aie_slab_records_ceiling() : 0);
+	seq_printf(m, "slab_map_full %lu\n", aie_slab_records_full());
 	seq_printf(m, "slab_map_blocks %u\n", aie_slabmap_blocks());
 	seq_printf(m, "page_map %s\n", pages ? "on" : "off");
 	aie_stat_show(m, "page_map_objects", page_records);

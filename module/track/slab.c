@@ -175,7 +175,7 @@ aie_track_slab_alloc_at(struct aie_site *site, u32 idx, const void *ptr,
 	g = (unsigned long)ptr >> shift;
 	if (unlikely(!(bytes >> shift)))
 		goto none;
-	rec = &aie_slab_recs[aie_slab_index_g(e, g)];
+	rec = aie_slab_record(aie_slab_index_g(e, g));
 	val = aie_obj_val(idx, bytes, slack, accounted);
 	old = *rec;
 	WRITE_ONCE(*rec, val);

@@ -126,8 +126,12 @@ TEST_F(load, unloaded_module_keeps_its_sites)
 TEST_F(load, bad_parameters_refused)
 {
 	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "max_sites=0"));
-	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "max_objects=0"));
+	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "max_objects=2000000000"));
 	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "max_sites=99999999"));
+	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "max_records=0"));
+	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "max_records=101%"));
+	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "max_records=2x"));
+	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "records_start=0"));
 	EXPECT_FALSE(aie_module_loaded("allocinfo_ext"));
 }
 

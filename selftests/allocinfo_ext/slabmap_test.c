@@ -19,7 +19,8 @@
 #include "aie_util.h"
 #include "aie_expect.h"
 
-#define SLABMAP_RECORDS	1048576LL	/* max_objects' default, 2^20 */
+#define CHUNK		16384LL		/* records made at a time */
+#define RECORDS_START	65536LL		/* records_start's default */
 
 /* The highest page frame of any zone, plus one, from /proc/zoneinfo. */
 static long long end_pfn(void)
@@ -141,17 +142,24 @@ FIXTURE_TEARDOWN(slabmap)
 }
 
 /*
- * 4 bytes per page frame, and for each record 8 bytes; a byte per 32
- * records (the order of the block whose array starts there). The page
- * map, on with the page hooks: 4 bytes per page frame.
+ * 4 bytes per page frame; 8 bytes per record made, records_start at
+ * least, in whole chunks, at most the ceiling; a byte per 32 records of
+ * the ceiling (the order of the block whose array starts there); the
+ * chunks' directory, 2048 pointers (scale_test checks the ceiling's
+ * default and the growth). The page map, on with the page hooks: 4 bytes
+ * per page frame.
  */
 TEST_F(slabmap, memory)
 {
-	long long pfns = end_pfn();
+	long long pfns = end_pfn(), made, ceiling;
 
 	ASSERT_LT(0, pfns);
-	EXPECT_EQ(SLABMAP_RECORDS, aie_stat("slab_map_capacity"));
-	EXPECT_EQ(pfns * 4 + SLABMAP_RECORDS * 8 + SLABMAP_RECORDS / 32,
+	made = aie_stat("slab_map_capacity");
+	ceiling = aie_stat("slab_map_ceiling");
+	EXPECT_LE(RECORDS_START, made);
+	EXPECT_EQ(0, made % CHUNK);
+	EXPECT_LE(made, ceiling);
+	EXPECT_EQ(pfns * 4 + made * 8 + ceiling / 32 + 2048 * 8,
 		  aie_stat("slab_map_bytes"));
 	EXPECT_EQ(0, aie_stat_is("page_map", "on"));
 	EXPECT_EQ(pfns * 4, aie_stat("page_map_bytes"));
@@ -480,11 +488,12 @@ TEST(slabmap_off)
 }
 
 /*
- * An object map of fewer than 2^20 slots keeps long tags (tags2), as on
- * arm64, which only its general path serves: the slab and page maps do
- * not depend on them. Slab objects and page blocks have their records
- * there, not in the object map; vmalloc areas go to the object map; rows
- * exact at the allocations and the frees.
+ * An object map of fewer than 2^20 slots (65536 here; the default is
+ * 32768) keeps long tags (tags2), as on arm64, which only objmap.c's
+ * calls serve: the slab and page maps do not depend on them. Slab
+ * objects and page blocks have their records there, not in the object
+ * map; vmalloc areas go to the object map; rows exact at the
+ * allocations and the frees.
  */
 TEST(slabmap_with_long_tags)
 {

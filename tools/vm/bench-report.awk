@@ -254,10 +254,11 @@ END {
 				stat["weight_map_bytes"] / stat["object_capacity"],
 				"weight_map_bytes / capacity"
 		if (stat["slab_map_capacity"] > 0) {
-			printf "%-44s  %9.1f  %s\n",
-				"allocinfo_ext, slab map, per record",
-				stat["slab_map_bytes"] / stat["slab_map_capacity"],
-				"slab_map_bytes / capacity"
+			printf "%-44s  %9d  %s\n", "allocinfo_ext, slab map",
+				stat["slab_map_bytes"],
+				sprintf("4 B a frame, %d of %d records",
+					stat["slab_map_capacity"],
+					stat["slab_map_ceiling"])
 			printf "%-44s  %9d  %s\n",
 				"allocinfo_ext, slab map, blocks now",
 				stat["slab_map_blocks"], "slab_map_blocks"
@@ -311,6 +312,10 @@ END {
 		printf "%-44s  %9d  %s\n", "allocinfo_ext, all (sites and objects)",
 			stat["memory_bytes"], "memory_bytes"
 	}
+	if ("mem_total_bytes" in stat)
+		printf "%-44s  %9d  %s\n", "allocinfo_ext, all, after the runs",
+			stat["memory_bytes"], sprintf("memory_bytes, %.2f%% of RAM",
+				100 * stat["memory_bytes"] / stat["mem_total_bytes"])
 	if ("slabdebug" in slab_size && slab_size["full"])
 		printf "%-44s  %9d  %s\n", "slab_debug=U, per kmalloc-64 object",
 			slab_size["slabdebug"] - slab_size["full"],

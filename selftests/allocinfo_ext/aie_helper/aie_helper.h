@@ -16,6 +16,7 @@
  *	aie_helper_sites.c	many call sites in one function
  *	aie_helper_storm.c	allocations on every CPU at once
  *	aie_helper_nodes.c	allocations on NUMA node 0 or 1
+ *	aie_helper_mass.c	millions of objects from two call sites
  *
  * Each allocation function is noinline, with one allocation call in it, so
  * that its call site is a row of its own named after it.
@@ -196,6 +197,14 @@ void *aie_helper_cache_node1(void);
 void *aie_helper_pages_node0(void);
 void *aie_helper_pages_node1(void);
 extern const char aie_helper_nodes_file[];
+
+/* aie_helper_mass.c: millions of objects, two call sites */
+void *aie_helper_mass_kmalloc64(void);
+struct page *aie_helper_mass_page(void);
+int aie_helper_mass_alloc(unsigned long n);
+int aie_helper_mass_pages_alloc(unsigned long n);
+void aie_helper_mass_free(void);
+extern const char aie_helper_mass_file[];
 
 /* aie_helper_storm.c */
 int aie_helper_storm(unsigned int rounds);

@@ -51,6 +51,11 @@
  *					fails, the table is full or the task
  *					is killed (EINTR): a memory cgroup's
  *					OOM kill ends it; held until freed
+ *	write "mass <n>"		n more kmalloc(64) objects from
+ *					aie_helper_mass_kmalloc64(), held
+ *					until "free all" (EINTR if killed)
+ *	write "masspages <n>"		n more pages from
+ *					aie_helper_mass_page(), the same
  *	read				one line per kind:
  *					<kind> <function> <bytes requested> <held>
  *
@@ -254,14 +259,21 @@ static void aie_helper_free_all(void)
 	for (i = 0; i < aie_helper_nkinds; i++)
 		aie_helper_free(&aie_helper_kinds[i], aie_helper_kinds[i].held);
 	aie_helper_sites_free_all();
+	aie_helper_mass_free();
 }
 
 static int aie_helper_command(char *cmd)
 {
 	char *verb = strsep(&cmd, " "), *kind = strsep(&cmd, " ");
 	struct aie_helper_kind *k;
+	unsigned long many;
 	unsigned int n;
 
+	if (verb && kind && !cmd && !strcmp(verb, "mass"))
+		return kstrtoul(kind, 10, &many) ?: aie_helper_mass_alloc(many);
+	if (verb && kind && !cmd && !strcmp(verb, "masspages"))
+		return kstrtoul(kind, 10, &many) ?:
+		       aie_helper_mass_pages_alloc(many);
 	if (verb && kind && !cmd && !strcmp(verb, "free") &&
 	    !strcmp(kind, "all")) {
 		aie_helper_free_all();
@@ -371,6 +383,7 @@ static const char * const aie_helper_files[] = {
 	aie_helper_pages_file, aie_helper_vmalloc_file,
 	aie_helper_callers_file, aie_helper_percpu_file,
 	aie_helper_sites_file, aie_helper_storm_file, aie_helper_nodes_file,
+	aie_helper_mass_file,
 };
 
 static int aie_helper_source_show(struct seq_file *m, void *v)

@@ -261,6 +261,7 @@ full)
 	echo "enable all" > $aie || exit 1
 	run_all full
 	sed 's/^/M stat /' /proc/allocinfo_ext_stats
+	awk '$1 == "MemTotal:" { print "M stat mem_total_bytes", $2 * 1024 }' /proc/meminfo
 	if [ -n "$quick" ]; then
 		echo "sample 524288" > $aie && run_all sample
 		rmmod allocinfo_ext
