@@ -37,7 +37,7 @@ static int __init allocinfo_ext_init(void)
 	ret = aie_rules_init();
 	if (ret)
 		return ret;
-	ret = aie_ctrs_init(aie_counter_slots);
+	ret = aie_ctrs_init(aie_counter_slots());
 	if (ret)
 		goto err_ctrs;
 	ret = aie_sites_init(aie_max_sites, aie_sites_ahead_param,

@@ -7,8 +7,10 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/log2.h>
+#include <linux/cpumask.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/sizes.h>
 #include <linux/string.h>
 
 #include <allocinfo_ext.h>
@@ -28,10 +30,10 @@ module_param_named(sites_ahead, aie_sites_ahead_param, uint, 0444);
 MODULE_PARM_DESC(sites_ahead,
 		 "Sites whose own counters are made ahead of need (default 1024, 256..65536); a burst of more new sites at once may wait for them (sites_waiting)");
 
-unsigned int aie_counter_slots = 1024;
-module_param_named(counter_slots, aie_counter_slots, uint, 0444);
+static unsigned int aie_counter_slots_param;
+module_param_named(counter_slots, aie_counter_slots_param, uint, 0444);
 MODULE_PARM_DESC(counter_slots,
-		 "Slots of each CPU's cache of site counters, a power of two, 1..65536 (default 1024; 64 bytes each): sites past that many share them");
+		 "Slots of each CPU's cache of site counters, a power of two, 1..65536 (default 0: 1024, fewer from 64 possible CPUs on, 4 MiB in all; 64 bytes each): sites past that many share them");
 
 unsigned long aie_max_objects;
 module_param_named(max_objects, aie_max_objects, ulong, 0444);
@@ -123,6 +125,23 @@ unsigned long aie_objects_wanted(void)
 	return aie_slabmap_wanted() ? 1UL << 15 : 1UL << 20;
 }
 
+/*
+ * Each CPU's counter slots: counter_slots, or 1024, halved while the
+ * possible CPUs' would take more than 4 MiB (64 from 1024 possible CPUs
+ * on): the percpu allocator makes them for every possible CPU, online or
+ * not.
+ */
+unsigned int aie_counter_slots(void)
+{
+	unsigned int slots = 1024;
+
+	if (aie_counter_slots_param)
+		return aie_counter_slots_param;
+	while (slots > 64 && (size_t)slots * 64 * num_possible_cpus() > SZ_4M)
+		slots /= 2;
+	return slots;
+}
+
 /* -EINVAL, and one line saying the ranges, for a parameter out of range. */
 int aie_params_check(void)
 {
@@ -137,8 +156,9 @@ int aie_params_check(void)
 		       AIE_SAMPLE_MAX_BYTES, 1U << 20);
 		return -EINVAL;
 	}
-	if (!is_power_of_2(aie_counter_slots) || aie_counter_slots > 65536) {
-		pr_err("counter_slots must be a power of two, 1..65536\n");
+	if (aie_counter_slots_param && (!is_power_of_2(aie_counter_slots_param) ||
+					aie_counter_slots_param > 65536)) {
+		pr_err("counter_slots must be 0 or a power of two, 1..65536\n");
 		return -EINVAL;
 	}
 	if (!aie_max_records() || !aie_records_start ||

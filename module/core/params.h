@@ -10,7 +10,6 @@
 
 extern unsigned int aie_max_sites;
 extern unsigned int aie_sites_ahead_param;
-extern unsigned int aie_counter_slots;
 extern unsigned long aie_max_objects;
 extern unsigned long aie_records_start;
 extern unsigned long aie_sample_param;
@@ -26,6 +25,7 @@ extern char *aie_numa_param;
 
 int aie_params_check(void);
 unsigned long aie_max_records(void);
+unsigned int aie_counter_slots(void);
 bool aie_slabmap_wanted(void);
 unsigned long aie_objects_wanted(void);
 

@@ -95,9 +95,10 @@ FIXTURE_VARIANT(counters) {
 	long long slots;
 };
 
-FIXTURE_VARIANT_ADD(counters, slots_1024) {
+/* .slots 0: the default's, default_slots() */
+FIXTURE_VARIANT_ADD(counters, slots_default) {
 	.params = NULL,
-	.slots = 1024,
+	.slots = 0,
 };
 
 FIXTURE_VARIANT_ADD(counters, one_slot) {
@@ -118,16 +119,31 @@ FIXTURE_TEARDOWN(counters)
 	aie_teardown();
 }
 
+/*
+ * counter_slots' default: 1024 slots, halved while the possible CPUs'
+ * would take more than 4 MiB, 64 at least.
+ */
+static long long default_slots(long long cpus)
+{
+	long long slots = 1024;
+
+	while (slots > 64 && slots * SLOT_BYTES * cpus > 4LL << 20)
+		slots /= 2;
+	return slots;
+}
+
 /* The slots, and what they and the sites' own counters take. */
 TEST_F(counters, memory)
 {
-	long long cpus = aie_possible_cpus(), ready;
+	long long cpus = aie_possible_cpus(), ready, slots = variant->slots;
 
 	ASSERT_LT(0, cpus);
-	EXPECT_EQ(variant->slots, aie_stat("counter_slots"));
+	if (!slots)
+		slots = default_slots(cpus);
+	EXPECT_EQ(slots, aie_stat("counter_slots"));
 	ready = aie_stat("sites_ready");
 	EXPECT_LT(0, ready);
-	EXPECT_EQ(ready * OWN_BYTES + variant->slots * cpus * SLOT_BYTES,
+	EXPECT_EQ(ready * OWN_BYTES + slots * cpus * SLOT_BYTES,
 		  aie_stat("site_counter_bytes"));
 }
 
@@ -201,13 +217,15 @@ TEST_F(counters, across_cpus)
 		   20 * slot, 0);
 }
 
-/* counter_slots must be a power of two, 1..65536. */
+/* counter_slots must be a power of two, 1..65536, or 0: the default. */
 TEST(counter_slots_bounds)
 {
 	long long cpus = aie_possible_cpus();
 
 	aie_teardown();
-	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "counter_slots=0"));
+	ASSERT_EQ(0, aie_load(AIE_MODULE_KO, "counter_slots=0"));
+	EXPECT_EQ(default_slots(cpus), aie_stat("counter_slots"));
+	EXPECT_EQ(0, aie_unload("allocinfo_ext"));
 	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "counter_slots=3"));
 	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "counter_slots=131072"));
 	EXPECT_FALSE(aie_module_loaded("allocinfo_ext"));
