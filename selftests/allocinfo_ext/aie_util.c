@@ -421,6 +421,25 @@ int aie_possible_cpus(void)
 	return n;
 }
 
+long long aie_end_pfn(void)
+{
+	long long start = 0, spanned = 0, end = 0;
+	char line[256];
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " spanned %lld", &spanned) == 1)
+			continue;
+		if (sscanf(line, " start_pfn: %lld", &start) == 1 &&
+		    start + spanned > end)
+			end = start + spanned;
+	}
+	fclose(f);
+	return end;
+}
+
 long long aie_read_long(const char *path)
 {
 	char *buf = aie_read_file(path), *end;

@@ -107,6 +107,12 @@ int aie_write_str(const char *path, const char *val);
 /* Possible CPUs, from /sys/devices/system/cpu/possible; -1 on error. */
 int aie_possible_cpus(void);
 
+/*
+ * The highest page frame of any zone, plus one, from /proc/zoneinfo: the
+ * page frames the module's slab and page maps cover; -1 on error.
+ */
+long long aie_end_pfn(void);
+
 /* The whole table, NUL-terminated, malloc()ed; NULL on error. */
 char *aie_read_file(const char *path);
 

@@ -19,26 +19,6 @@
 #define MASS_FUNC	"aie_helper_mass_kmalloc64"
 #define FULL_LINE	"slab map full at 16384 records"
 
-/* The highest page frame of any zone, plus one, from /proc/zoneinfo. */
-static long long end_pfn(void)
-{
-	long long start = 0, spanned = 0, end = 0;
-	char line[256];
-	FILE *f = fopen("/proc/zoneinfo", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, " spanned %lld", &spanned) == 1)
-			continue;
-		if (sscanf(line, " start_pfn: %lld", &start) == 1 &&
-		    start + spanned > end)
-			end = start + spanned;
-	}
-	fclose(f);
-	return end;
-}
-
 /* max_records' default, 2% of RAM in 8-byte records, whole chunks. */
 static long long default_ceiling(void)
 {
@@ -72,7 +52,7 @@ TEST(records_grow)
 	if (geteuid())
 		SKIP(return, "must be root");
 	ASSERT_LT(0, slot);
-	pfns = end_pfn();
+	pfns = aie_end_pfn();
 	ASSERT_LT(0, pfns);
 	ASSERT_EQ(0, aie_setup("records_start=16384"));
 	ASSERT_EQ(0, aie_stat_is("slab_map", "on"));

@@ -22,26 +22,6 @@
 #define CHUNK		16384LL		/* records made at a time */
 #define RECORDS_START	65536LL		/* records_start's default */
 
-/* The highest page frame of any zone, plus one, from /proc/zoneinfo. */
-static long long end_pfn(void)
-{
-	long long start = 0, spanned, end = 0;
-	char line[256];
-	FILE *f = fopen("/proc/zoneinfo", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, " spanned %lld", &spanned) == 1)
-			continue;
-		if (sscanf(line, " start_pfn: %lld", &start) == 1 &&
-		    start + spanned > end)
-			end = start + spanned;
-	}
-	fclose(f);
-	return end;
-}
-
 #define HELPER_CACHE	"/sys/kernel/slab/aie_helper_obj/"
 
 /* Empty slabs of the helper's cache go back to the page allocator. */
@@ -151,7 +131,7 @@ FIXTURE_TEARDOWN(slabmap)
  */
 TEST_F(slabmap, memory)
 {
-	long long pfns = end_pfn(), made, ceiling;
+	long long pfns = aie_end_pfn(), made, ceiling;
 
 	ASSERT_LT(0, pfns);
 	made = aie_stat("slab_map_capacity");
