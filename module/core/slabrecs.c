@@ -18,14 +18,14 @@
  * out: the index of every special entry of the slab map (slabmap.h).
  *
  * The chunks are made ahead of need by a work item (aie_slab_grow()), as
- * the site counters are (sites.c): a hook cannot allocate, so an
- * array_get() that leaves fewer than half aie_slab_ahead() past the
- * bump queues an irq_work, whose handler queues the work (the hook may
- * hold locks queue_work() takes). The work makes chunks until
- * aie_slab_ahead() are made past the bump, or the ceiling. A block that finds the
- * records spent gets none meanwhile, and its objects go to the object
- * map (slabmap.c); at the ceiling that is counted (slab_map_full) and
- * said once in the kernel log.
+ * the site counters are (sites.c). A hook cannot allocate: an
+ * array_get() that leaves fewer than half aie_slab_ahead() records past
+ * the bump queues an irq_work, whose handler queues the work (the hook
+ * may hold locks queue_work() takes), and the work makes chunks until
+ * aie_slab_ahead() are past the bump again, or the ceiling is reached.
+ * A block that finds the records spent gets none meanwhile, and its
+ * objects go to the object map (slabmap.c); at the ceiling that is
+ * counted (slab_map_full) and said once in the kernel log.
  *
  * Memory: 8 bytes a record made, and a byte of aie_slab_order per 32
  * records of the ceiling (made at load: the slow paths alone read it).
