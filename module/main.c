@@ -54,6 +54,9 @@ static int __init allocinfo_ext_init(void)
 	ret = aie_lifetimes_init(aie_lifetimes_param, aie_max_sites);
 	if (ret)
 		goto err_lifetimes;
+	ret = aie_sample_param ? aie_track_weights_make() : 0;
+	if (ret)
+		goto err_hooks;
 	aie_sample_init(aie_sample_param);
 	aie_memcg_init();
 	ret = aie_hooks_register();

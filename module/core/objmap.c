@@ -115,9 +115,10 @@ void aie_objmap_exit(struct aie_objmap *map)
 	map->slots = NULL;
 }
 
+/* The map's shards; none before aie_objmap_init() or after its exit. */
 static unsigned long aie_objmap_nr_shards(const struct aie_objmap *map)
 {
-	return 1UL << (map->bits - AIE_SHARD_BITS);
+	return map->slots ? 1UL << (map->bits - AIE_SHARD_BITS) : 0;
 }
 
 unsigned long aie_objmap_capacity(const struct aie_objmap *map)
@@ -127,6 +128,8 @@ unsigned long aie_objmap_capacity(const struct aie_objmap *map)
 
 size_t aie_objmap_memory(const struct aie_objmap *map)
 {
+	if (!map->slots)
+		return 0;
 	return ((sizeof(*map->slots) + (map->tags2 ? sizeof(u32) : 0) +
 		 (map->stamps ? sizeof(u32) : 0)) << map->bits) +
 	       aie_objmap_nr_shards(map) * sizeof(*map->shards);

@@ -33,6 +33,7 @@
 #include "iface/control.h"
 #include "iface/ioctl.h"
 #include "lib/ctl.h"
+#include "track/free.h"
 
 /* Bring one site in line with @rules. The rules mutex held. */
 static void aie_control_apply_site(const struct aie_rules *rules,
@@ -190,7 +191,9 @@ int aie_ctl_write(const char *buf, size_t len)
 		ret = aie_control_locate(cmd, sym);
 		break;
 	case AIE_CMD_SAMPLE:
-		aie_sample_set(cmd->bytes);
+		ret = cmd->bytes ? aie_track_weights_make() : 0;
+		if (!ret)
+			aie_sample_set(cmd->bytes);
 		break;
 	default:	/* capture: above */
 		break;

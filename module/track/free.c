@@ -56,9 +56,9 @@ DEFINE_STATIC_KEY_FALSE(aie_track_slow_key);
 DEFINE_STATIC_KEY_FALSE(aie_objects_wide_key);
 
 /*
- * The weights map holds the sampled objects of weight above 1 only: a
- * sixteenth of the object map's slots is more than sampling at any useful
- * rate keeps live.
+ * The object map of @max_objects slots, with @stamps (lifetimes=1); @slow
+ * when node counters are kept. The weight map is made with sampling's
+ * first start (aie_track_weights_make()).
  */
 int aie_track_init(unsigned long max_objects, bool stamps, bool slow)
 {
@@ -66,16 +66,29 @@ int aie_track_init(unsigned long max_objects, bool stamps, bool slow)
 
 	if (ret)
 		return ret;
-	ret = aie_objmap_init(&aie_weights, max_objects / 16, false);
-	if (ret) {
-		aie_objmap_exit(&aie_objects);
-		return ret;
-	}
 	if (stamps || slow)
 		static_branch_enable(&aie_track_slow_key);
 	if (aie_objects.tags2)
 		static_branch_enable(&aie_objects_wide_key);
 	return 0;
+}
+
+/*
+ * Make the weight map, if it is not made yet: it holds the sampled objects
+ * of weight above 1 only, and only sampling makes them. 65536 slots, or a
+ * sixteenth of the object map's when more: 57344 live weighted objects,
+ * more than sampling at 1 KiB keeps of 64 MiB of 64-byte objects. Made
+ * before sampling starts (aie_sample_set() turns its key on after, which
+ * every CPU sees), kept until exit: a weighted object's free finds it.
+ * Process context, under aie_rules_mutex or before the hooks attach.
+ */
+int aie_track_weights_make(void)
+{
+	unsigned long slots = (1UL << aie_objects.bits) / 16;
+
+	if (aie_weights.slots)
+		return 0;
+	return aie_objmap_init(&aie_weights, max(slots, 1UL << 16), false);
 }
 
 /* Process context, after every hook is unregistered and has finished. */

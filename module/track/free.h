@@ -36,6 +36,7 @@ static inline bool aie_objects_wide(void)
 }
 
 int aie_track_init(unsigned long max_objects, bool stamps, bool slow);
+int aie_track_weights_make(void);
 void aie_track_exit(void);
 void aie_uncharge_node(unsigned long key, u64 val, u64 weight);
 u64 aie_uncharge(unsigned long key, u64 val);

@@ -248,7 +248,7 @@ END {
 		printf "%-44s  %9.1f  %s\n", "allocinfo_ext, per tracked live object",
 			stat["object_map_bytes"] / stat["object_capacity"],
 			"object_map_bytes / capacity"
-		if ("weight_map_bytes" in stat)
+		if (stat["weight_map_bytes"] > 0)
 			printf "%-44s  %9.1f  %s\n",
 				"allocinfo_ext, weight map, per object",
 				stat["weight_map_bytes"] / stat["object_capacity"],
@@ -343,8 +343,8 @@ END {
 		print "sites' per-CPU counters, made for the sites in use and a few\n" \
 			"more (sites_ready)."
 	if ("weight_map_bytes" in stat)
-		print "The weight map holds the weights of sampled objects, in a\n" \
-			"sixteenth as many slots, made at load whatever the mode."
+		print "The weight map holds the weights of sampled objects; it is\n" \
+			"made at sampling's first start, after these figures."
 
 	if ("read" in read_ns) {
 		print ""
