@@ -48,6 +48,7 @@
 
 #include <linux/irq_work.h>
 #include <linux/lockdep.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
