@@ -36,6 +36,7 @@
 #include <linux/mm.h>
 #include <linux/ptrace.h>
 #include <linux/tracepoint.h>
+#include <trace/events/kmem.h>
 
 #include "aie.h"
 #include "arch/arch.h"
@@ -125,6 +126,9 @@ static void aie_probe_page_free(void *data, struct page *page,
 	aie_tp_guard();
 	aie_track_free(page);
 }
+
+AIE_TP_PROBE_CHECK(mm_page_alloc, aie_probe_page_alloc);
+AIE_TP_PROBE_CHECK(mm_page_free, aie_probe_page_free);
 
 /*
  * Try the probe's names in turn; a kernel has one of them, or neither.

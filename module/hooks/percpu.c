@@ -42,6 +42,7 @@
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/tracepoint.h>
+#include <trace/events/percpu.h>
 
 #include "aie.h"
 #include "arch/arch.h"
@@ -125,6 +126,12 @@ static void aie_probe_percpu_free(void *data, void *base_addr, int off,
 	aie_tp_guard();
 	aie_track_free(aie_pcpu_key(ptr));
 }
+
+/* The fallback is attached only where the event has its arguments. */
+#if AIE_PERCPU_TP_HAS_CALLER
+AIE_TP_PROBE_CHECK(percpu_alloc_percpu, aie_probe_percpu_alloc);
+#endif
+AIE_TP_PROBE_CHECK(percpu_free_percpu, aie_probe_percpu_free);
 
 static struct kretprobe aie_pcpu_rp = {
 	.entry_handler = aie_pcpu_alloc_entry,

@@ -16,6 +16,7 @@
 
 #include <linux/mm.h>
 #include <linux/tracepoint.h>
+#include <trace/events/kmem.h>
 
 #include "aie.h"
 #include "compat.h"
@@ -92,6 +93,8 @@ static void aie_slab_probe_page_free(void *data, struct page *page,
 	}
 	aie_slab_page_freed(page, pfn);
 }
+
+AIE_TP_PROBE_CHECK(mm_page_free, aie_slab_probe_page_free);
 
 /* Whether this file's probe is on mm_page_free: see aie_slab_pages_frees(). */
 bool aie_slab_pages_probing(void)

@@ -33,6 +33,7 @@
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/tracepoint.h>
+#include <trace/events/oom.h>
 
 #include "aie.h"
 #include "compat.h"
@@ -148,6 +149,8 @@ static void aie_oom_mark_victim(void *data, struct task_struct *task,
 	atomic_long_inc(&aie_oom_reports);
 	raw_spin_unlock(&aie_oom_lock);
 }
+
+AIE_TP_PROBE_CHECK(mark_victim, aie_oom_mark_victim);
 
 /*
  * Attach the report, unless oom_top is 0; a kernel without the tracepoint
