@@ -30,13 +30,14 @@
 #include "core/rules.h"
 #include "core/sites.h"
 #include "core/symbols.h"
+#include "lib/line.h"
 #include "modules.h"
 
 /* What aie_modules_retire() found: the sites of a module that unloads. */
 struct aie_retired {
 	unsigned int sites;
-	s64 live_calls;
-	s64 live_bytes;
+	u64 live_calls;		/* aie_live(), lib/line.h */
+	u64 live_bytes;
 };
 
 /*
@@ -64,8 +65,8 @@ static void aie_modules_retire(struct module *mod, struct aie_retired *r)
 			continue;
 		r->sites++;
 		aie_site_sum(i, &sums);
-		r->live_calls += sums.live_calls;
-		r->live_bytes += sums.live_bytes;
+		r->live_calls += aie_live(sums.live_calls);
+		r->live_bytes += aie_live(sums.live_bytes);
 	}
 	aie_site_caches_retire();
 	aie_rules_unlock();
@@ -95,7 +96,7 @@ static int aie_module_notify(struct notifier_block *nb, unsigned long action,
 	atomic64_inc(&aie_modules_changed);
 	aie_modules_retire(mod, &r);
 	if (r.live_calls)
-		pr_warn("module %s unloaded with %lld allocations (%lld bytes) live at %u sites\n",
+		pr_warn("module %s unloaded with %llu allocations (%llu bytes) live at %u sites\n",
 			mod->name, r.live_calls, r.live_bytes, r.sites);
 	return NOTIFY_OK;
 }

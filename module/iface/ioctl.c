@@ -10,8 +10,8 @@
  * file and line of a site given them with "locate" (its "<file>:<line>"),
  * else an empty file name and line 0.
  * Names keep their last AIE_IOC_STR_SIZE - 1 characters, and filters
- * compare those. Counters: the live bytes and calls of the row (a
- * negative figure, which a sum that mixes instants can give, reads 0), and
+ * compare those. Counters: the live bytes and calls of the row, as the
+ * table shows them (aie_live(), lib/line.h: a sum below 0 reads 0), and
  * accurate 0 for a row that says "accurate:no".
  *
  * The content id changes when a module loads or unloads
@@ -43,6 +43,7 @@
 #include "core/symbols.h"
 #include "extras/modules.h"
 #include "ioctl.h"
+#include "lib/line.h"
 #include "rows.h"
 
 #if AIE_HAVE_ALLOCINFO_UAPI
@@ -185,8 +186,8 @@ static bool aie_ioctl_row(struct aie_ioctl_file *f, struct aie_site *site,
 
 	aie_site_sum(aie_site_index(site), &s);
 	memset(d, 0, sizeof(*d));
-	d->counter.bytes = max_t(s64, s.live_bytes, 0);
-	d->counter.calls = max_t(s64, s.live_calls, 0);
+	d->counter.bytes = aie_live(s.live_bytes);
+	d->counter.calls = aie_live(s.live_calls);
 	d->counter.accurate = aie_row_accurate(site);
 	if ((m & AIE_IOC_FILTER_INACCURATE) &&
 	    !d->counter.accurate != !!flt->inaccurate)

@@ -97,9 +97,9 @@ static void aie_oom_row_print(const struct aie_oom_row *r)
 
 	aie_site_name(site, sym);
 	aie_line_start(&l, &m);
-	aie_line_s64(&l, r->s.live_bytes, 12);
+	aie_line_live(&l, r->s.live_bytes, 12);
 	aie_line_char(&l, ' ');
-	aie_line_u64(&l, r->s.live_calls, 8);
+	aie_line_live(&l, r->s.live_calls, 8);
 	aie_line_char(&l, ' ');
 	aie_row_tag_named(&l, site, sym);
 	/* A sum a move came in the way of raises no peak (counters.c). */
@@ -118,7 +118,7 @@ static void aie_oom_report(struct task_struct *victim)
 	u32 idx, nr = aie_sites_nr();
 	struct aie_oom_row r;
 	struct aie_site *site;
-	s64 live = 0;
+	u64 live = 0;
 
 	for (idx = 0; idx < nr; idx++) {
 		site = aie_site_at(idx);
@@ -126,13 +126,13 @@ static void aie_oom_report(struct task_struct *victim)
 			continue;
 		r.exact = aie_site_sum(idx, &r.s);
 		shown++;
-		live += r.s.live_bytes;
+		live += aie_live(r.s.live_bytes);
 		if (r.s.live_bytes <= 0)
 			continue;
 		r.idx = idx;
 		aie_oom_keep(&r, top, &n);
 	}
-	pr_notice("oom: victim %s (%d): top %u of %u sites, %lld live bytes:\n",
+	pr_notice("oom: victim %s (%d): top %u of %u sites, %llu live bytes:\n",
 		  victim->comm, task_pid_nr(victim), n, shown, live);
 	for (i = 0; i < n; i++)
 		aie_oom_row_print(&aie_oom_rows[i]);

@@ -82,9 +82,10 @@ static void allocinfo_ext_stop(struct seq_file *m, void *v)
 }
 
 /*
- * One row, built in place (line.h): "%12lld %8llu <tag> type:%s
- * slack:%lld total_calls:%lld total_bytes:%lld peak:%lld failed:%lld
- * accounted:%lld[ disabled][ unloaded][ accurate:no]".
+ * One row, built in place (line.h): "%12llu %8llu <tag> type:%s
+ * slack:%llu total_calls:%lld total_bytes:%lld peak:%lld failed:%lld
+ * accounted:%llu[ disabled][ unloaded][ accurate:no]", the live figures
+ * as aie_live() reads them.
  */
 static int allocinfo_ext_show(struct seq_file *m, void *v)
 {
@@ -106,9 +107,9 @@ static int allocinfo_ext_show(struct seq_file *m, void *v)
 	else
 		peak = atomic64_read(&site->peak);
 	aie_line_start(&l, m);
-	aie_line_s64(&l, s.live_bytes, 12);
+	aie_line_live(&l, s.live_bytes, 12);
 	aie_line_char(&l, ' ');
-	aie_line_u64(&l, s.live_calls, 8);
+	aie_line_live(&l, s.live_calls, 8);
 	aie_line_char(&l, ' ');
 	aie_row_tag(&l, site, &pf->sym);
 	aie_row_fields(&l, site, &s, peak);

@@ -44,9 +44,10 @@ bool aie_row_shown(struct aie_site *site)
 }
 
 /*
- * What follows a row's tag: " type:%s slack:%lld total_calls:%lld
- * total_bytes:%lld peak:%lld failed:%lld accounted:%lld[ disabled][
- * unloaded][ accurate:no]" (proc.c, and oom.c's report).
+ * What follows a row's tag: " type:%s slack:%llu total_calls:%lld
+ * total_bytes:%lld peak:%lld failed:%lld accounted:%llu[ disabled][
+ * unloaded][ accurate:no]" (proc.c, and oom.c's report), the live
+ * figures as aie_live() has them.
  */
 void aie_row_fields(struct aie_line *l, struct aie_site *site,
 		    const struct aie_site_sums *s, s64 peak)
@@ -54,7 +55,7 @@ void aie_row_fields(struct aie_line *l, struct aie_site *site,
 	aie_line_lit(l, " type:");
 	aie_line_str(l, aie_type_names[site->type]);
 	aie_line_lit(l, " slack:");
-	aie_line_s64(l, s->live_slack, 0);
+	aie_line_live(l, s->live_slack, 0);
 	aie_line_lit(l, " total_calls:");
 	aie_line_s64(l, s->total_calls, 0);
 	aie_line_lit(l, " total_bytes:");
@@ -64,7 +65,7 @@ void aie_row_fields(struct aie_line *l, struct aie_site *site,
 	aie_line_lit(l, " failed:");
 	aie_line_s64(l, atomic64_read(&site->failed), 0);
 	aie_line_lit(l, " accounted:");
-	aie_line_s64(l, s->live_accounted, 0);
+	aie_line_live(l, s->live_accounted, 0);
 	if (test_bit(AIE_SITE_DISABLED, &site->flags))
 		aie_line_lit(l, " disabled");
 	if (test_bit(AIE_SITE_UNLOADED, &site->flags))
@@ -75,8 +76,8 @@ void aie_row_fields(struct aie_line *l, struct aie_site *site,
 
 /*
  * What ends a /proc/allocinfo_ext row of a slab or page site while node
- * counters are kept (core/nodes.c): " node<N>:%lld" for each online node,
- * its live bytes there.
+ * counters are kept (core/nodes.c): " node<N>:%llu" for each online node,
+ * its live bytes there (aie_live()).
  */
 void aie_row_nodes(struct aie_line *l, struct aie_site *site)
 {
@@ -89,7 +90,7 @@ void aie_row_nodes(struct aie_line *l, struct aie_site *site)
 		aie_line_lit(l, " node");
 		aie_line_u64(l, nid, 0);
 		aie_line_char(l, ':');
-		aie_line_s64(l, aie_node_live(idx, nid), 0);
+		aie_line_live(l, aie_node_live(idx, nid), 0);
 	}
 }
 

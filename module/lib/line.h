@@ -100,4 +100,26 @@ void aie_line_u64(struct aie_line *l, u64 num, unsigned int width);
 void aie_line_s64(struct aie_line *l, s64 num, unsigned int width);
 void aie_line_hex(struct aie_line *l, u64 num);
 
+/*
+ * A live figure (bytes, calls, slack, accounted, a node's bytes) as every
+ * interface shows it: the table, the OOM report, the ioctls and the
+ * unload warning. A site's counters are summed while hooks run on other
+ * CPUs, and the sum can come out below 0 (an allocation counted on a CPU
+ * already read, its free on one read after): what is live is never less
+ * than nothing, and such a sum reads 0, as it would an instant later.
+ * The kernel's /proc/allocinfo, whose counters are unsigned, shows no
+ * sign either.
+ */
+static inline u64 aie_live(s64 sum)
+{
+	return sum > 0 ? sum : 0;
+}
+
+/* "%*llu" of a live figure: see aie_live(). */
+static inline void aie_line_live(struct aie_line *l, s64 sum,
+				 unsigned int width)
+{
+	aie_line_u64(l, aie_live(sum), width);
+}
+
 #endif /* _AIE_LINE_H */

@@ -120,6 +120,46 @@ TEST(row)
 }
 
 /*
+ * A live figure reads 0 below 0, wherever the module shows one (aie_live():
+ * the table, the OOM report, the ioctls): a sum over the CPUs taken while
+ * hooks run can be negative for an instant, which no test brings about at
+ * will, so the rule is checked here, on the values such a sum can take.
+ */
+TEST(live)
+{
+	static const long long v[] = {
+		LLONG_MIN, LLONG_MIN + 1, -4096, -2, -1, 0, 1, 4096,
+		LLONG_MAX - 1, LLONG_MAX,
+	};
+	char buf[BUF_MAX], want[BUF_MAX];
+	unsigned long long live;
+	struct seq_file m;
+	struct aie_line l;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		live = v[i] > 0 ? v[i] : 0;
+		EXPECT_EQ(live, aie_live(v[i]));
+		/* the row's first columns, as proc.c and oom.c build them */
+		seq_init(&m, buf, sizeof(buf) - 1);
+		aie_line_start(&l, &m);
+		aie_line_live(&l, v[i], 12);
+		aie_line_char(&l, ' ');
+		aie_line_live(&l, v[i], 8);
+		aie_line_lit(&l, " slack:");
+		aie_line_live(&l, v[i], 0);
+		aie_line_end(&l);
+		snprintf(want, sizeof(want), "%12llu %8llu slack:%llu", live,
+			 live, live);
+		EXPECT_EQ(strlen(want), m.count);
+		EXPECT_EQ(0, memcmp(want, buf, m.count)) {
+			TH_LOG("%lld: '%.*s', not '%s'", v[i], (int)m.count,
+			       buf, want);
+		}
+	}
+}
+
+/*
  * The same line into buffers of every size from 0 to its length and one
  * more: it is committed only where it fits, and no byte past the buffer
  * is touched; a line after a committed one goes after it.
