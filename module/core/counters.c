@@ -53,6 +53,7 @@
 #include <linux/cpu.h>
 #include <linux/lockdep.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 
@@ -368,6 +369,7 @@ void aie_ctrs_reset(void)
 	}
 	cpus_read_unlock();
 	for (i = 0; i < n; i++) {
+		cond_resched();		/* each sum reads every possible CPU */
 		site = aie_site_at(i);
 		if (!site)
 			continue;

@@ -23,6 +23,7 @@
 #include <linux/atomic.h>
 #include <linux/module.h>
 #include <linux/notifier.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "aie.h"
@@ -57,6 +58,7 @@ static void aie_modules_retire(struct module *mod, struct aie_retired *r)
 		return;
 	aie_rules_lock();
 	for (i = 0; i < n; i++) {
+		cond_resched();
 		site = aie_site_at(i);
 		if (!site || test_bit(AIE_SITE_UNLOADED, &site->flags) ||
 		    !within_module(site->call_site, mod))

@@ -9,14 +9,16 @@
  * Writes run in process context and may sleep. Each but "capture" holds
  * the rules mutex (core/rules.c) throughout: one control write at a time,
  * and none while a module's sites retire (extras/modules.c). A site's
- * location is replaced under it, and freed after synchronize_rcu():
- * readers read it under rcu_read_lock().
+ * location is replaced under it, and freed after synchronize_rcu(), one
+ * for all the sites a "locate" names: readers read it under
+ * rcu_read_lock().
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/err.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -117,17 +119,72 @@ static const char *aie_control_location(const struct aie_cmd *cmd)
 }
 
 /*
+ * The locations "locate" replaced, freed after one grace period for the
+ * whole command rather than one per site: @nr of them in @old, room for
+ * @max.
+ */
+struct aie_locate_old {
+	const char **old;
+	unsigned int nr, max;
+};
+
+/* Free the replaced locations, once no reader can be reading them. */
+static void aie_locate_old_free(struct aie_locate_old *o)
+{
+	unsigned int i;
+
+	if (!o->nr)
+		return;
+	synchronize_rcu();
+	for (i = 0; i < o->nr; i++)
+		kfree(o->old[i]);
+	o->nr = 0;
+}
+
+/*
+ * Keep @old for aie_locate_old_free(). Should the list not grow, those
+ * kept so far are freed now (a grace period), and @old with them when
+ * there is no list at all.
+ */
+static void aie_locate_old_keep(struct aie_locate_old *o, const char *old)
+{
+	const char **p;
+
+	if (!old)
+		return;
+	if (o->nr == o->max) {
+		p = krealloc(o->old, (o->max * 2 + 8) * sizeof(*p),
+			     GFP_KERNEL | __GFP_NOWARN);
+		if (p) {
+			o->old = p;
+			o->max = o->max * 2 + 8;
+		} else {
+			aie_locate_old_free(o);
+		}
+	}
+	if (o->nr < o->max) {
+		o->old[o->nr++] = old;
+		return;
+	}
+	synchronize_rcu();
+	kfree(old);
+}
+
+/*
  * "locate": give the site at <function>+0x<off> its file:line, and the
- * function the call is written in when named.
+ * function the call is written in when named. Every site is named to be
+ * matched, a reschedule point each.
  */
 static int aie_control_locate(const struct aie_cmd *cmd, struct aie_sym *sym)
 {
 	u32 i, n = aie_sites_nr();
+	struct aie_locate_old o = { };
 	struct aie_site *site;
-	const char *old, *loc;
-	int found = 0;
+	const char *loc;
+	int found = 0, ret = 0;
 
 	for (i = 0; i < n; i++) {
+		cond_resched();
 		site = aie_site_at(i);
 		if (!site || test_bit(AIE_SITE_UNLOADED, &site->flags))
 			continue;
@@ -135,15 +192,20 @@ static int aie_control_locate(const struct aie_cmd *cmd, struct aie_sym *sym)
 		if (!aie_sel_match(&cmd->sel, sym, NULL))
 			continue;
 		loc = aie_control_location(cmd);
-		if (!loc)
-			return -ENOMEM;
+		if (!loc) {
+			ret = -ENOMEM;
+			break;
+		}
 		/* Replaced under the rules mutex alone, which is held */
-		old = rcu_replace_pointer(site->location, loc, true);
-		synchronize_rcu();
-		kfree(old);
+		aie_locate_old_keep(&o, rcu_replace_pointer(site->location,
+							    loc, true));
 		aie_control_apply_site(aie_rules_locked(), site, sym);
 		found++;
 	}
+	aie_locate_old_free(&o);
+	kfree(o.old);
+	if (ret)
+		return ret;
 	return found ? 0 : -ENOENT;
 }
 

@@ -210,7 +210,9 @@ static bool aie_ioctl_row(struct aie_ioctl_file *f, struct aie_site *site,
 
 /*
  * From site @f->next on, the first row that matches @f->filter, into @d;
- * @f->next is then the site after it. -ENOENT past the last row.
+ * @f->next is then the site after it. -ENOENT past the last row. A filter
+ * that matches nothing, or a GET_AT at a huge pos, walks every site,
+ * each summed over the possible CPUs: a reschedule point at each.
  */
 static int aie_ioctl_advance(struct aie_ioctl_file *f,
 			     struct allocinfo_ext_tag_data *d)
@@ -219,6 +221,7 @@ static int aie_ioctl_advance(struct aie_ioctl_file *f,
 	struct aie_site *site;
 
 	while (f->next < n) {
+		cond_resched();
 		site = aie_site_at(f->next++);
 		if (site && aie_row_shown(site) &&
 		    aie_ioctl_row(f, site, &f->filter, d))

@@ -14,6 +14,7 @@
 
 #include <linux/bitfield.h>
 #include <linux/proc_fs.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/vmalloc.h>
 
@@ -66,6 +67,7 @@ static void *aie_lifetimes_next_site(struct aie_lifetimes_file *f,
 	struct aie_site *site;
 
 	for (; *pos <= f->nr; ++*pos) {
+		cond_resched();		/* the sites without a row: any number */
 		site = aie_site_at(*pos - 1);
 		if (site && aie_row_shown(site))
 			return site;

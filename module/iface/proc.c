@@ -21,6 +21,7 @@
 #include <linux/compat.h>
 #include <linux/fs.h>
 #include <linux/proc_fs.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -47,13 +48,17 @@ struct aie_proc_file {
 	struct aie_ioctl_file ioctl;	/* the ioctls' iterator (ioctl.c) */
 };
 
-/* The first shown site at index >= @idx. */
+/*
+ * The first shown site at index >= @idx; a reschedule point at each, as
+ * the sites without a row may be many.
+ */
 static struct aie_site *aie_proc_site_from(loff_t idx, loff_t *pos)
 {
 	struct aie_site *site;
 	u32 n = aie_sites_nr();
 
 	for (; idx < n; idx++) {
+		cond_resched();
 		site = aie_site_at(idx);
 		if (site && aie_row_shown(site)) {
 			*pos = idx + 1;

@@ -208,6 +208,40 @@ TEST_F(ctl, locate_names_the_function)
 	EXPECT_EQ(1ULL, row("aie_helper_kmemdup").calls);
 }
 
+/*
+ * "locate" names every row of the call site, here the slab and the
+ * vmalloc row of a kvmalloc() that fell back; their old locations are
+ * freed after one grace period for the command, a second "locate" freeing
+ * those of the first.
+ */
+TEST_F(ctl, locate_every_row_of_a_site)
+{
+	static const char * const types[] = { "slab", "vmalloc" };
+	const char *func = "aie_helper_kvmalloc_8m";
+	char sel[300], cmd[400], *slash;
+	struct aie_row r;
+	unsigned int i, line;
+
+	ASSERT_EQ(0, aie_helper("alloc kvmalloc8m 1"));
+	ASSERT_EQ(1, aie_row_get_type(HELPER, func, "vmalloc", &r));
+	slash = strchr(r.location, '/');
+	ASSERT_NE(NULL, slash);
+	snprintf(sel, sizeof(sel), "%.*s", (int)(slash - r.location),
+		 r.location);
+	for (line = 45; line <= 46; line++) {
+		snprintf(cmd, sizeof(cmd), "locate %s lib/aie_test.c:%u", sel,
+			 line);
+		ASSERT_EQ(0, aie_ctl(cmd));
+		snprintf(cmd, sizeof(cmd), "lib/aie_test.c:%u", line);
+		for (i = 0; i < ARRAY_SIZE(types); i++) {
+			ASSERT_EQ(1, aie_row_get_type(HELPER, func, types[i],
+						      &r));
+			EXPECT_STREQ(cmd, r.location);
+		}
+	}
+	ASSERT_EQ(0, aie_helper("free kvmalloc8m 1"));
+}
+
 TEST_F(ctl, reset)
 {
 	long long slot = aie_slab_size("kmalloc-96");
