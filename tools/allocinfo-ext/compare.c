@@ -24,6 +24,7 @@
 
 #include "cmd.h"
 #include "json.h"
+#include "output.h"
 #include "table.h"
 #include "util.h"
 
@@ -310,7 +311,7 @@ static int compare_save(const char *from, const char *to)
 			from);
 		return AIE_EXIT_FAIL;
 	}
-	ret = write_file_atomic(to, text, len);
+	ret = write_output(to, text, len);
 	if (ret)
 		aie_err("cannot write %s: %m", to);
 	free(text);

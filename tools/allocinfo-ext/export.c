@@ -22,6 +22,7 @@
 #include "cmd.h"
 #include "export.h"
 #include "json.h"
+#include "output.h"
 #include "table.h"
 #include "util.h"
 
@@ -226,7 +227,8 @@ static void export_usage(FILE *f)
 	cmd_usage_head(f, "export");
 	fprintf(f, "Write the table read from FILE (default: /proc/allocinfo_ext, else\n"
 		"/proc/allocinfo) as JSON, CSV, or Prometheus text exposition format.\n"
-		"-o replaces FILE atomically, as node_exporter's textfile collector wants.\n"
+		"-o replaces a regular FILE atomically, as node_exporter's textfile collector\n"
+		"wants; a device or a FIFO is written in place, a symlink followed.\n"
 		"Prometheus series are labelled by func, module, file, line and type;\n"
 		"sites that share them are summed. Live bytes per NUMA node (format 1.4's\n"
 		"node<N>: keys) are allocinfo_ext_node_bytes, with a label node.\n\n");

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "output.h"
 #include "table.h"
 #include "treemap.h"
 #include "util.h"

@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "output.h"
 #include "table.h"
 #include "util.h"
 
@@ -135,7 +136,7 @@ static const struct option snapshot_opts[] = {
 };
 
 static const struct cmd_option snapshot_option_help[] = {
-	{ 'o', "write there, replacing it atomically" },
+	{ 'o', "write there, a regular file replaced atomically" },
 	{ 'K', "the kernel release of the machine SOURCE was copied\n"
 	  "from (default: this machine's, uname -r)" },
 	{ 'U', "its uptime when copied (default: this machine's)" },

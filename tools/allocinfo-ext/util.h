@@ -56,9 +56,6 @@ typedef int (*line_fn)(void *arg, const char *path, unsigned int lineno,
 int for_each_line(const char *path, line_fn fn, void *arg,
 		  unsigned int *lines);
 
-/* Write all of @buf to @path through a temporary file and rename(). */
-int write_file_atomic(const char *path, const char *buf, size_t len);
-
 /* 1536 -> "1.5K"; below 1024 the plain number. Binary units. */
 void format_size(char *buf, size_t len, long long bytes);
 
@@ -66,20 +63,6 @@ void format_size(char *buf, size_t len, long long bytes);
 bool parse_ll(const char *s, long long *val);
 bool parse_ull(const char *s, unsigned long long *val);
 bool parse_seconds(const char *s, double *val);
-
-/*
- * Output to stdout (path NULL or "-"), or to a file replaced atomically
- * when output_close() succeeds: a reader never sees half a file.
- */
-struct output {
-	FILE *f;
-	const char *path;
-	char *buf;
-	size_t len;
-};
-
-void output_open(struct output *o, const char *path);
-int output_close(struct output *o);
 
 /*
  * The GNU build-id in an ELF note file such as

@@ -137,6 +137,7 @@ make_cflags_test() {
 . "$HERE/hostile-tests.sh"
 . "$HERE/options-tests.sh"
 . "$HERE/ledger-tests.sh"
+. "$HERE/output-tests.sh"
 
 cd "$FIX" || exit 1
 parse_tests
@@ -155,6 +156,7 @@ json_tests
 options_tests
 vocab_tests
 hostile_tests
+output_tests
 annotate_tests
 annotate_srctree_tests
 report_tests
