@@ -8,8 +8,14 @@
  * "allocinfo_ext: " in it. The header "oom: victim <comm> (<pid>): top <n>
  * of ..." is followed by its <n> rows, each a row of the table; the
  * table made is the module's version line, a comment naming the report,
- * then those rows, which parse.c reads as any table's.
+ * then those rows, which parse.c reads as any table's, each line with the
+ * log's line number for its messages. <comm> is any 15 bytes, spaces
+ * (Firefox's "Web Content") and parentheses too: the header is read from
+ * its end.
  */
+#include <ctype.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +26,7 @@
 
 #define LOG_PREFIX	"allocinfo_ext: "
 #define OOM_HEADER	"oom: victim "
+#define OOM_TOP		"): top "
 
 /* The text after the prefix in the line at @line (up to @end), or NULL. */
 static const char *after_prefix(const char *line, const char *end)
@@ -33,60 +40,141 @@ static const char *after_prefix(const char *line, const char *end)
 	return NULL;
 }
 
-/* Append @n bytes at @s and a newline to the growing @buf. */
-static void append(char **buf, size_t *len, size_t *cap, const char *s,
-		   size_t n)
+/*
+ * The line at @line, up to @text_end: its newline (or @text_end) in *@nl;
+ * returned, the end of its text, less a '\r' (a serial console's CRLF).
+ */
+static const char *line_end(const char *line, const char *text_end,
+			    const char **nl)
 {
-	if (*len + n + 2 > *cap) {
-		*cap = (*len + n + 2) * 2;
-		*buf = xrealloc_array(*buf, *cap, 1);
-	}
-	memcpy(*buf + *len, s, n);
-	*len += n;
-	(*buf)[(*len)++] = '\n';
-	(*buf)[*len] = '\0';
+	*nl = memchr(line, '\n', text_end - line);
+	if (!*nl)
+		*nl = text_end;
+	return *nl > line && (*nl)[-1] == '\r' ? *nl - 1 : *nl;
 }
 
-char *oomlog_table(const char *text, size_t len, size_t *out_len)
+/*
+ * The <n> of the header @msg (up to @end), "oom: victim <comm> (<pid>):
+ * top <n> of ...": the last "): top " ends the pid, whatever <comm> holds.
+ */
+static bool header_top(const char *msg, const char *end, unsigned int *top)
 {
-	const char *line = text, *nl, *end, *msg, *last = NULL;
-	char *buf = NULL;
-	size_t blen = 0, cap = 0;
-	unsigned int want = 0, top;
+	char *h = xstrndup(msg, end - msg), *p = NULL, *q, *e;
+	size_t head = strlen(OOM_HEADER);
+	unsigned long n = 0;
+	bool ok = false;
 
+	for (q = strstr(h, OOM_TOP); q; q = strstr(q + 1, OOM_TOP))
+		p = q;
+	if (p) {
+		for (q = p; q > h + head && isdigit((unsigned char)q[-1]); q--)
+			;
+		q -= 2;		/* " (" before the pid */
+		if (q >= h + head && q < p - 2 && !memcmp(q, " (", 2)) {
+			n = strtoul(p + strlen(OOM_TOP), &e, 10);
+			ok = isdigit((unsigned char)p[strlen(OOM_TOP)]) &&
+			     str_starts(e, " of ") && n <= UINT_MAX;
+		}
+	}
+	free(h);
+	*top = n;
+	return ok;
+}
+
+bool oomlog_is_log(const char *text, size_t len)
+{
+	const char *line, *nl, *end, *first = NULL, *first_end = NULL;
+
+	for (line = text; line < text + len; line = nl + 1) {
+		end = line_end(line, text + len, &nl);
+		if (after_prefix(line, end))
+			return true;
+		if (!first && end > line) {
+			first = line;
+			first_end = end;
+		}
+	}
+	if (!first)
+		return false;
+	return *first == '[' || !strncmp(first, "-- ", 3) ||
+	       memmem(first, first_end - first, " kernel: ", 9);
+}
+
+/* Append @n bytes at @s and a newline to @o's table, from line @lineno. */
+static void append(struct oom_table *o, size_t *cap, const char *s, size_t n,
+		   unsigned int lineno)
+{
+	if (o->len + n + 2 > *cap) {
+		*cap = (o->len + n + 2) * 2;
+		o->text = xrealloc_array(o->text, *cap, 1);
+	}
+	memcpy(o->text + o->len, s, n);
+	o->len += n;
+	o->text[o->len++] = '\n';
+	o->text[o->len] = '\0';
+	o->lineno = xrealloc_array(o->lineno, o->lines + 1, sizeof(*o->lineno));
+	o->lineno[o->lines++] = lineno;
+}
+
+static int oom_fail(struct oom_table *o, unsigned int lineno,
+		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Fail at line @lineno of the log, saying why; nothing left to free. */
+static int oom_fail(struct oom_table *o, unsigned int lineno,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	free(o->text);
+	free(o->lineno);
+	o->text = NULL;
+	o->lineno = NULL;
+	o->err_line = lineno;
+	va_start(ap, fmt);
+	vsnprintf(o->msg, sizeof(o->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int oomlog_table(const char *text, size_t len, struct oom_table *o)
+{
+	const char *line, *nl, *end, *msg, *last = NULL;
+	unsigned int lineno = 0, head = 0, top, rows = 0;
+	size_t cap = 0;
+	char *comment;
+
+	memset(o, 0, sizeof(*o));
 	/* The last report's header */
-	for (; line < text + len; line = nl + 1) {
-		nl = memchr(line, '\n', text + len - line);
-		if (!nl)
-			nl = text + len;
-		msg = after_prefix(line, nl);
-		if (msg && !strncmp(msg, OOM_HEADER, strlen(OOM_HEADER)))
+	for (line = text; line < text + len; line = nl + 1) {
+		end = line_end(line, text + len, &nl);
+		lineno++;
+		msg = after_prefix(line, end);
+		if (msg && !strncmp(msg, OOM_HEADER, strlen(OOM_HEADER))) {
 			last = line;
+			head = lineno;
+		}
 	}
 	if (!last)
-		return NULL;
-	append(&buf, &blen, &cap, AIE_HEADER_LINE1, strlen(AIE_HEADER_LINE1));
-	for (line = last; line < text + len; line = nl + 1) {
-		nl = memchr(line, '\n', text + len - line);
-		if (!nl)
-			nl = text + len;
-		end = nl > line && nl[-1] == '\r' ? nl - 1 : nl;
+		return 0;
+	end = line_end(last, text + len, &nl);
+	msg = after_prefix(last, end);
+	if (!header_top(msg, end, &top))
+		return oom_fail(o, head, "expected \"oom: victim <comm> (<pid>): top <n> of ...\"");
+	append(o, &cap, AIE_HEADER_LINE1, strlen(AIE_HEADER_LINE1), head);
+	comment = xasprintf("# oom report: %.*s", (int)(end - msg), msg);
+	append(o, &cap, comment, strlen(comment), head);
+	free(comment);
+	for (lineno = head, line = nl + 1; rows < top && line < text + len; line = nl + 1) {
+		end = line_end(line, text + len, &nl);
+		lineno++;
 		msg = after_prefix(line, end);
 		if (!msg)
 			continue;	/* another subsystem's line between */
-		if (line == last) {
-			if (sscanf(msg, OOM_HEADER "%*s (%*d): top %u of", &top) != 1)
-				break;
-			want = top;
-			append(&buf, &blen, &cap, "# oom report: ", 14);
-			blen--;		/* the header after it */
-			append(&buf, &blen, &cap, msg, end - msg);
-			continue;
-		}
-		if (!want--)
-			break;
-		append(&buf, &blen, &cap, msg, end - msg);
+		append(o, &cap, msg, end - msg, lineno);
+		rows++;
 	}
-	*out_len = blen;
-	return buf;
+	o->head = head;
+	o->rows = rows;
+	o->top = top;
+	return 1;
 }

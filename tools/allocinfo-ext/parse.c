@@ -379,24 +379,35 @@ static bool starts_as_table(const char *text, size_t len)
 int table_parse(struct table *t, const char *name, char *text, size_t len)
 {
 	struct parse_ctx p = { .t = t, .lineno = 0 };
-	bool have_version = false;
+	unsigned int *log_line = NULL, n = 0;
+	bool have_version = false, from_log = false;
 	const char *line, *nl, *end;
-	size_t oom_len;
-	char *oom;
+	struct oom_table oom;
 	int ret;
 
+	memset(t, 0, sizeof(*t));
+	t->name = xstrdup(name);
 	/* A saved kernel log: its last OOM report (oomlog.c) */
 	if (!starts_as_table(text, len)) {
-		oom = oomlog_table(text, len, &oom_len);
-		if (oom) {
+		ret = oomlog_table(text, len, &oom);
+		if (ret < 0 || (!ret && oomlog_is_log(text, len))) {
+			if (ret < 0)
+				aie_err("%s:%u: %s", name, oom.err_line, oom.msg);
+			else
+				aie_err("%s: a kernel log without an OOM report of allocinfo_ext (no \"allocinfo_ext: oom: victim\" line)",
+					name);
 			free(text);
-			text = oom;
-			len = oom_len;
+			return -1;
+		}
+		if (ret) {
+			free(text);
+			text = oom.text;
+			len = oom.len;
+			log_line = oom.lineno;
+			from_log = true;
 		}
 	}
 	line = text;
-	memset(t, 0, sizeof(*t));
-	t->name = xstrdup(name);
 	t->raw = text;
 	t->raw_len = len;
 	while (line < text + len) {
@@ -404,16 +415,24 @@ int table_parse(struct table *t, const char *name, char *text, size_t len)
 		if (!nl)
 			nl = text + len;
 		end = nl > line && nl[-1] == '\r' ? nl - 1 : nl;	/* CRLF */
-		p.lineno++;
+		/* the line of the log a report's row comes from */
+		p.lineno = log_line ? log_line[n++] : p.lineno + 1;
 		if (memchr(line, '\0', end - line))
 			ret = perr(&p, "binary data (a NUL byte): not a text table");
 		else
 			ret = parse_line(&p, line, end - line, &have_version);
 		if (ret) {
 			aie_err("%s:%u: %s", name, p.lineno, p.msg);
+			free(log_line);
 			return -1;
 		}
 		line = nl + 1;
+	}
+	free(log_line);
+	if (from_log && oom.rows < oom.top) {
+		aie_err("%s:%u: the OOM report has %u of its %u rows: the log ends before the rest",
+			name, oom.head, oom.rows, oom.top);
+		return -1;
 	}
 	if (!have_version) {
 		aie_err("%s: no version line: not /proc/allocinfo_ext, /proc/allocinfo or a snapshot of either",

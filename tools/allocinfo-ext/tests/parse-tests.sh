@@ -21,6 +21,11 @@ MALFORMED=(
 	"bad-accounted.txt|accounted: with a bad value in 1.2|bad-accounted.txt:3: bad value in \"accounted:lots\""
 	"bad-node-twice.txt|a node key given twice in 1.4|bad-node-twice.txt:2: field \"node0:\" given twice"
 	"bad-node-id.txt|a node id past 1023 in 1.4|bad-node-id.txt:2: bad node field \"node1024:256\""
+	"oom-cut.txt|an OOM report's row cut short, at the log's line|oom-cut.txt:8: missing fields: a row has type, slack, total_calls, total_bytes, peak and failed"
+	"oom-short.txt|a log that ends inside its OOM report|oom-short.txt:5: the OOM report has 1 of its 3 rows: the log ends before the rest"
+	"oom-bad-header.txt|an OOM report's header without its count|oom-bad-header.txt:5: expected \"oom: victim <comm> (<pid>): top <n> of ...\""
+	"oom-none.txt|dmesg without an OOM report|oom-none.txt: a kernel log without an OOM report of allocinfo_ext (no \"allocinfo_ext: oom: victim\" line)"
+	"oom-journal.txt|journalctl -k without an OOM report|oom-journal.txt: a kernel log without an OOM report of allocinfo_ext (no \"allocinfo_ext: oom: victim\" line)"
 	"bad-empty.txt|snapshot head without a table|bad-empty.txt: no version line: not /proc/allocinfo_ext, /proc/allocinfo or a snapshot of either"
 )
 
@@ -31,6 +36,10 @@ parse_tests() {
 		"$EXP/ext-a.csv" "$TOOL" export -f csv ext-a.txt
 	expect_out "parse: a saved kernel log, its last OOM report's rows" \
 		"$EXP/oom-dmesg.csv" "$TOOL" export -f csv oom-dmesg.txt
+	expect_out "parse: an OOM report whose victim's name has a space (Web Content)" \
+		"$EXP/oom-dmesg.csv" "$TOOL" export -f csv oom-web.txt
+	expect_out "parse: an OOM report whose victim's name has parentheses ((sd-pam))" \
+		"$EXP/oom-dmesg.csv" "$TOOL" export -f csv oom-parens.txt
 	expect_out "parse: /proc/allocinfo rows, trailing space, later kernels' key:value" \
 		"$EXP/kernel.csv" "$TOOL" export -f csv kernel.txt
 	expect_out "parse: the kernel's 2.0 rows (7.3), accurate:no skipped" \
