@@ -234,7 +234,7 @@ static void export_usage(FILE *f)
 		"node<N>: keys) are allocinfo_ext_node_bytes, with a label node.\n\n");
 	cmd_options(f, "export", export_opts, export_option_help);
 	fprintf(f, "Example:\n"
-		"  allocinfo-ext export -f prometheus --top 500 -o /var/lib/prometheus/node-exporter/allocinfo.prom\n");
+		"  allocinfo-ext export -f prometheus --top 500 -o /var/lib/prometheus/node-exporter/allocinfo_ext.prom\n");
 }
 
 static int export_run(const char *path, int fmt, const char *out_path,

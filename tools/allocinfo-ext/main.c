@@ -478,7 +478,7 @@ static void usage(FILE *f)
 		"  allocinfo-ext snapshot -o before.snap; ...; allocinfo-ext snapshot -o after.snap\n"
 		"  allocinfo-ext diff before.snap after.snap | head\n"
 		"  allocinfo-ext group --by subsystem\n"
-		"  allocinfo-ext export --format prometheus -o /var/lib/prometheus/node-exporter/allocinfo.prom\n"
+		"  allocinfo-ext export --format prometheus -o /var/lib/prometheus/node-exporter/allocinfo_ext.prom\n"
 		"  allocinfo-ext ctl disable '[nf_conntrack]'\n"
 		"  allocinfo-ext annotate                 file:line from linux-image-$(uname -r)-dbg\n"
 		"  allocinfo-ext report -o memory.svg\n"

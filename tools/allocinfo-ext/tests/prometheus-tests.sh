@@ -62,7 +62,7 @@ prometheus_tests() {
 	local dir=$TMP/prom ne_pid pr_pid
 
 	mkdir -p "$dir/textfile" "$dir/data"
-	"$TOOL" export -f prometheus -o "$dir/textfile/allocinfo.prom" ext-a.txt
+	"$TOOL" export -f prometheus -o "$dir/textfile/allocinfo_ext.prom" ext-a.txt
 	# Names that are not UTF-8: one bad file would drop them all
 	"$TOOL" export -f prometheus -o "$dir/textfile/hostile.prom" hostile-utf8.txt
 	read -r PROM_NE_PORT PROM_PORT < <(prom_ports)
@@ -153,5 +153,30 @@ prom_rules_tests() {
 	else
 		not_ok "prometheus: the rules' subsystems are those of group --by subsystem" \
 			"$(cat "$TMP/out")" "$(head -n 40 "$TMP/rules-test.yml")"
+	fi
+}
+
+# The file the export writes has one name wherever it is given: the
+# installed service's. Two names in one textfile directory export every
+# series twice, and node_exporter refuses the second.
+prom_name_tests() {
+	local top=$HERE/../../.. src names bad=()
+	local name="prometheus: one .prom name in README, the docs, the man page, --help and the service"
+
+	"$TOOL" --help >"$TMP/allocinfo-ext --help" 2>&1
+	"$TOOL" export --help >"$TMP/allocinfo-ext export --help" 2>&1
+	for src in "$top/README" "$top"/Documentation/*.rst "$MAN" "$TMP/allocinfo-ext --help" \
+		"$TMP/allocinfo-ext export --help" \
+		"$HERE/../systemd/allocinfo-ext-export.service.in"; do
+		names=$(grep -o '[A-Za-z0-9_.-]*\.prom\b' "$src" | sort -u | tr '\n' ' ')
+		case $src in
+		*.rst) [ -z "$names" ] && continue ;;
+		esac
+		[ "$names" = "allocinfo_ext.prom " ] || bad+=("${src##*/}: ${names:-none}")
+	done
+	if [ ${#bad[@]} = 0 ]; then
+		ok "$name"
+	else
+		not_ok "$name" "want allocinfo_ext.prom only, found:" "${bad[@]}"
 	fi
 }

@@ -162,6 +162,7 @@ annotate_srctree_tests
 report_tests
 prometheus_tests
 prom_rules_tests
+prom_name_tests
 install_tests
 if command -v systemd-analyze >/dev/null; then
 	systemd_tests
