@@ -466,7 +466,8 @@ static void usage(FILE *f)
 		"Per-call-site kernel memory, from /proc/allocinfo_ext (the allocinfo_ext\n"
 		"module), /proc/allocinfo (CONFIG_MEM_ALLOC_PROFILING), a snapshot file or\n"
 		"a saved kernel log (its last OOM report).\n"
-		"FILE and SOURCE default to /proc/allocinfo_ext, else /proc/allocinfo.\n\n"
+		"FILE and SOURCE default to /proc/allocinfo_ext, else /proc/allocinfo;\n"
+		"- is standard input.\n\n"
 		"Commands:\n", AIE_TOOL_NAME);
 	for (i = 0; i < ARRAY_SIZE(commands); i++) {
 		synopsis(f, "  ", commands[i].name, commands[i].args);
@@ -487,14 +488,39 @@ static void usage(FILE *f)
 		"  allocinfo-ext leaks -d 60 -n 5         staleness leaks (lifetimes=1)\n"
 		"  allocinfo-ext ledger                   who holds all kernel memory\n"
 		"  allocinfo-ext query -m nf_conntrack --min-bytes 1048576\n\n"
-		"'%s COMMAND --help' tells more; '%s help options' lists the\n"
-		"option letters; man allocinfo-ext tells all.\n",
-		AIE_TOOL_NAME, AIE_TOOL_NAME);
+		"'%s help COMMAND' or '%s COMMAND --help' tells more;\n"
+		"'%s help options' lists the option letters; man %s\n"
+		"tells all.\n",
+		AIE_TOOL_NAME, AIE_TOOL_NAME, AIE_TOOL_NAME, AIE_TOOL_NAME);
 }
 
 int cmd_usage_error(const char *cmd)
 {
 	fprintf(stderr, "Try '%s %s --help'.\n", AIE_TOOL_NAME, cmd);
+	return AIE_EXIT_USAGE;
+}
+
+/* "help WORD": a command's help, as "COMMAND --help", or the letters. */
+static int help(int argc, char **argv)
+{
+	char *args[] = { argv[0], "--help", NULL };
+
+	if (argc > 1) {
+		aie_err("help takes one word: a command, or options");
+		fprintf(stderr, "Try '%s --help'.\n", AIE_TOOL_NAME);
+		return AIE_EXIT_USAGE;
+	}
+	if (!strcmp(argv[0], "options")) {
+		letters_usage(stdout);
+		return stdout_close() ? AIE_EXIT_FAIL : 0;
+	}
+	/* Not in the usage: make man runs it on Documentation/allocinfo-ext.1 */
+	if (!strcmp(argv[0], "man"))
+		return man_page();
+	if (command(argv[0]))
+		return command(argv[0])->run(2, args);
+	aie_err("unknown command \"%s\": help knows the commands and options", argv[0]);
+	fprintf(stderr, "Try '%s --help'.\n", AIE_TOOL_NAME);
 	return AIE_EXIT_USAGE;
 }
 
@@ -504,14 +530,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return AIE_EXIT_USAGE;
 	}
-	if (argc == 3 && !strcmp(argv[1], "help") &&
-	    !strcmp(argv[2], "options")) {
-		letters_usage(stdout);
-		return stdout_close() ? AIE_EXIT_FAIL : 0;
-	}
-	/* Not in the usage: make man runs it on Documentation/allocinfo-ext.1 */
-	if (argc == 3 && !strcmp(argv[1], "help") && !strcmp(argv[2], "man"))
-		return man_page();
+	if (argc > 2 && !strcmp(argv[1], "help"))
+		return help(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);

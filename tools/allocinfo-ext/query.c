@@ -196,7 +196,11 @@ static int query_read(const char *path, enum query_via via,
 
 	r->nr = r->read = 0;
 	*used = VIA_TEXT;
-	if (via != VIA_TEXT)
+	if (!strcmp(path, "-") && via == VIA_IOCTL) {
+		aie_err("standard input has no ioctls: --via ioctl needs the /proc file");
+		return -1;
+	}
+	if (via != VIA_TEXT && strcmp(path, "-"))
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		ret = query_ioctl(fd, o, r);

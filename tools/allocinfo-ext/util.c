@@ -120,16 +120,13 @@ int for_each_line(const char *path, line_fn fn, void *arg,
 	return ret;
 }
 
-char *read_whole_file(const char *path, size_t *len)
+/* All of @fd into a NUL-terminated buffer; NULL with errno set. */
+static char *read_fd(int fd, size_t *len)
 {
 	size_t size = 0, cap = 1 << 16;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), saved;
-	char *buf;
+	char *buf = xmalloc(cap);
 	ssize_t n;
 
-	if (fd < 0)
-		return NULL;
-	buf = xmalloc(cap);
 	for (;;) {
 		if (cap - size < 4096) {
 			cap *= 2;
@@ -142,15 +139,51 @@ char *read_whole_file(const char *path, size_t *len)
 			break;
 		size += n;
 	}
-	saved = errno;
-	close(fd);
 	if (n < 0) {
 		free(buf);
-		errno = saved;
 		return NULL;
 	}
 	buf[size] = '\0';
 	*len = size;
+	return buf;
+}
+
+/*
+ * Standard input, read once and kept: every later read of "-" gets the
+ * same text ("diff - -", each sample of "top -").
+ */
+static char *stdin_text;
+static size_t stdin_len;
+
+static char *read_stdin(size_t *len)
+{
+	char *copy;
+
+	if (!stdin_text) {
+		stdin_text = read_fd(STDIN_FILENO, &stdin_len);
+		if (!stdin_text)
+			return NULL;
+	}
+	copy = xmalloc(stdin_len + 1);
+	memcpy(copy, stdin_text, stdin_len + 1);
+	*len = stdin_len;
+	return copy;
+}
+
+char *read_whole_file(const char *path, size_t *len)
+{
+	int fd, saved;
+	char *buf;
+
+	if (!strcmp(path, "-"))
+		return read_stdin(len);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = read_fd(fd, len);
+	saved = errno;
+	close(fd);
+	errno = saved;
 	return buf;
 }
 

@@ -41,7 +41,8 @@ void aie_err_capture(char *buf, size_t len);
 
 /*
  * Read all of @path (a /proc file reports size 0: read until EOF) into a
- * NUL-terminated buffer. Returns NULL with errno set on failure.
+ * NUL-terminated buffer; "-" is standard input, read once and kept for
+ * later reads of "-". Returns NULL with errno set on failure.
  */
 char *read_whole_file(const char *path, size_t *len);
 

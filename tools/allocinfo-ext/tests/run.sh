@@ -138,6 +138,7 @@ make_cflags_test() {
 . "$HERE/options-tests.sh"
 . "$HERE/ledger-tests.sh"
 . "$HERE/output-tests.sh"
+. "$HERE/stdin-tests.sh"
 
 cd "$FIX" || exit 1
 parse_tests
@@ -157,6 +158,8 @@ options_tests
 vocab_tests
 hostile_tests
 output_tests
+stdin_tests
+help_tests
 annotate_tests
 annotate_srctree_tests
 report_tests
