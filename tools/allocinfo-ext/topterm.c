@@ -5,10 +5,12 @@
  * or when stdout is no terminal, as plain text for scripts (-j: JSON).
  *
  * Keys in the terminal: b, c, s, g sort by bytes, calls, slack, growth;
- * / filters by module, function, type or location (empty: all); arrows,
- * j, k, PgUp, PgDn, Home and End scroll; p or space pauses; + and - double
- * and halve the delay, d asks for one; ? or h shows the keys; q quits. A
- * resize redraws at the new size. A sample that cannot be read is said on
+ * / filters by module, function, type or location, whatever the case
+ * (empty: all); arrows, j, k, PgUp, PgDn, Home and End scroll; p or space
+ * pauses; + and - double and halve the delay, d asks for one; ? or h shows
+ * the keys; q quits. What / and d ask for is typed on the status line
+ * while samples go on; Enter takes it, Esc cancels it. A resize redraws
+ * at the new size. A sample that cannot be read is said on
  * the status line and the last good one stays; in batch mode it is fatal,
  * as before. SIGINT and SIGTERM end the screen before leaving.
  */
@@ -165,6 +167,8 @@ static int top_batch(struct top_opts *o)
 struct top_screen {
 	struct top_samples s;
 	char filter[128];
+	char prompt;		/* '/' or 'd' while one is typed, else 0 */
+	char input[64];		/* what is typed */
 	char error[320];	/* the last sample's failure, or "" */
 	char error_clock[16];
 	size_t first;		/* the first row shown, when scrolled */
@@ -176,22 +180,29 @@ static const char * const top_help[] = {
 	"",
 	"  b c s g        sort by bytes, calls, slack, growth",
 	"  /              filter: sites whose module, function, type or",
-	"                 location holds the text (empty: all)",
+	"                 location holds the text, any case (empty: all)",
 	"  Up Down j k    scroll a row",
 	"  PgUp PgDn      scroll a screen",
 	"  Home End       the first or the last rows",
 	"  p or space     pause (no new samples) or go on",
 	"  + -            double or halve the delay",
 	"  d              type a delay in seconds",
+	"  Enter Esc      take or cancel what / or d asks",
 	"  ? h            this help; any key leaves it",
 	"  q              quit",
 };
 
-/* Whether @s's module, function, type or location holds @text. */
+/* Whether @s's module, function, type or location holds @text, any case. */
 static bool top_selected(const struct site *s, const char *text)
 {
-	return !*text || strstr(s->module, text) || strstr(s->func, text) ||
-	       strstr(s->type, text) || strstr(s->location, text);
+	return !*text || strcasestr(s->module, text) || strcasestr(s->func, text) ||
+	       strcasestr(s->type, text) || strcasestr(s->location, text);
+}
+
+static const char *top_prompt_text(char prompt)
+{
+	return prompt == 'd' ? "delay (seconds): " :
+	       "filter (module, function, type, location): ";
 }
 
 /* @text's lines from screen line @y on, each cut to the width. */
@@ -217,6 +228,23 @@ static void top_draw_help(void)
 	for (i = 0; i < ARRAY_SIZE(top_help) && (int)i < LINES; i++)
 		mvaddnstr(i, 0, top_help[i], COLS);
 	refresh();
+}
+
+/* The status line: the prompt open, or pause, filter, a failed sample. */
+static void top_status(FILE *f, const struct top_screen *sc)
+{
+	if (sc->prompt) {
+		fprintf(f, "%s%s\n", top_prompt_text(sc->prompt), sc->input);
+		return;
+	}
+	fprintf(f, "%s%s%s%s", sc->paused ? "[paused] " : "",
+		*sc->filter ? "filter: " : "", sc->filter,
+		*sc->filter ? "  " : "");
+	if (*sc->error)
+		fprintf(f, "sample failed at %s: %s\n", sc->error_clock,
+			sc->error);
+	else
+		fputs("? for help\n", f);
 }
 
 /*
@@ -254,14 +282,7 @@ static void top_draw(struct top_screen *sc, struct top_opts *o)
 		exit(AIE_EXIT_FAIL);
 	}
 	top_render_head(f, &sc->s.cur, sel, m, &o->view);
-	fprintf(f, "%s%s%s%s", sc->paused ? "[paused] " : "",
-		*sc->filter ? "filter: " : "", sc->filter,
-		*sc->filter ? "  " : "");
-	if (*sc->error)
-		fprintf(f, "sample failed at %s: %s\n", sc->error_clock,
-			sc->error);
-	else
-		fputs("? for help\n", f);
+	top_status(f, sc);
 	top_render_columns(f);
 	if (fit)
 		top_render_rows(f, &sc->s.cur, sel + sc->first, m - sc->first,
@@ -269,27 +290,15 @@ static void top_draw(struct top_screen *sc, struct top_opts *o)
 	fclose(f);
 	erase();
 	top_put_lines(0, buf);
+	if (sc->prompt) {
+		len = strlen(top_prompt_text(sc->prompt)) + strlen(sc->input);
+		move(2, len < (size_t)COLS ? (int)len : COLS - 1);
+	}
+	curs_set(!!sc->prompt);
 	refresh();
 	free(buf);
 	free(sel);
 	free(rows);
-}
-
-/* A line typed on the status line after @prompt; false when cancelled. */
-static bool top_prompt(const char *prompt, char *buf, size_t len)
-{
-	int ret;
-
-	move(2, 0);
-	clrtoeol();
-	mvaddnstr(2, 0, prompt, COLS);
-	echo();
-	curs_set(1);
-	timeout(-1);
-	ret = getnstr(buf, len - 1);
-	noecho();
-	curs_set(0);
-	return ret != ERR;
 }
 
 /* Take a sample; on failure keep the last one and say why. */
@@ -304,15 +313,60 @@ static void top_take(struct top_screen *sc, const char *path)
 		top_clock(sc->error_clock, sizeof(sc->error_clock), false);
 }
 
+/*
+ * A key while a prompt is open: Enter takes what is typed, Esc cancels,
+ * Backspace takes back a character (all the bytes of a UTF-8 one), ^U
+ * the whole line. The tty stays as it is, cbreak: ^C still quits.
+ */
+static void top_prompt_key(struct top_screen *sc, struct top_opts *o, int c)
+{
+	size_t n = strlen(sc->input);
+	double d;
+
+	switch (c) {
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		if (sc->prompt == '/') {
+			snprintf(sc->filter, sizeof(sc->filter), "%s", sc->input);
+			sc->first = 0;
+		} else if (parse_seconds(sc->input, &d) && d >= TOP_DELAY_MIN) {
+			o->view.delay = d;
+		}
+		sc->prompt = 0;
+		break;
+	case 27:	/* Esc */
+		sc->prompt = 0;
+		break;
+	case KEY_BACKSPACE:
+	case 127:
+	case 8:
+		while (n && ((unsigned char)sc->input[n - 1] & 0xc0) == 0x80)
+			n--;
+		sc->input[n ? n - 1 : 0] = '\0';
+		break;
+	case 21:	/* ^U */
+		sc->input[0] = '\0';
+		break;
+	default:
+		if (c >= ' ' && c < 256 && c != 127 && n + 1 < sizeof(sc->input)) {
+			sc->input[n] = (char)c;
+			sc->input[n + 1] = '\0';
+		}
+	}
+}
+
 /* A key: false to quit. */
 static bool top_key(struct top_screen *sc, struct top_opts *o, int c)
 {
 	static const char keys[] = "bcsg";
 	const char *k = c > 0 && c < 256 ? strchr(keys, c) : NULL;
 	size_t page = LINES > 5 ? LINES - 5 : 1;
-	char buf[64];
-	double d;
 
+	if (sc->prompt) {
+		top_prompt_key(sc, o, c);
+		return true;
+	}
 	if (sc->help && c != KEY_RESIZE) {
 		sc->help = false;
 		return c != 'q';
@@ -341,16 +395,9 @@ static bool top_key(struct top_screen *sc, struct top_opts *o, int c)
 				o->view.delay / 2;
 		break;
 	case 'd':
-		if (top_prompt("delay (seconds): ", buf, sizeof(buf)) &&
-		    parse_seconds(buf, &d) && d >= TOP_DELAY_MIN)
-			o->view.delay = d;
-		break;
 	case '/':
-		if (top_prompt("filter (module, function, type, location): ",
-			       buf, sizeof(buf))) {
-			snprintf(sc->filter, sizeof(sc->filter), "%s", buf);
-			sc->first = 0;
-		}
+		sc->prompt = (char)c;
+		sc->input[0] = '\0';
 		break;
 	case KEY_DOWN:
 	case 'j':
@@ -439,6 +486,7 @@ static int top_run(struct top_opts *o)
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
+	set_escdelay(25);	/* Esc alone cancels a prompt at once */
 	curs_set(0);
 	return top_screen_loop(o);
 }

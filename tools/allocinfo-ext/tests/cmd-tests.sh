@@ -329,6 +329,45 @@ top_screen_tests() {
 	fi
 	top_session_end "$name" "$good"
 
+	name="top: Esc cancels a prompt; the filter takes any case"
+	good=0
+	if top_session "$name" "$TOOL top -d 0.5 ext-a.txt" &&
+		top_keys / && wait_until 10 tmux_screen_has "filter (module" &&
+		top_keys abc Escape && wait_until 10 tmux_screen_has "? for help" &&
+		tmux_screen_lacks "filter" && tmux_screen_has "Sites: 8" &&
+		top_keys / VIRTIO_NET Enter && wait_until 10 tmux_screen_has "filter: VIRTIO_NET" &&
+		tmux_screen_has "Sites: 2  Live: 8.0K in 2 calls" && tmux_screen_lacks alloc_pipe_info &&
+		top_keys d && wait_until 10 tmux_screen_has "delay (seconds)" &&
+		top_keys 9 Escape && wait_until 10 tmux_screen_lacks "delay (seconds)" &&
+		tmux_screen_has "every 0.5s"; then
+		good=1
+	fi
+	top_session_end "$name" "$good"
+
+	name="top: ^C quits after a / and a d prompt, and while one is open"
+	good=0
+	if top_session "$name" "$TOOL top -d 0.5 ext-a.txt" &&
+		top_keys / ext4 Enter && wait_until 10 tmux_screen_has "filter: ext4" &&
+		top_keys d 1 Enter && wait_until 10 tmux_screen_has "every 1.0s" &&
+		top_keys C-c && wait_until 10 tmux_gone &&
+		top_session "$name" "$TOOL top -d 0.5 ext-a.txt" &&
+		top_keys d 1 && wait_until 10 tmux_screen_has "delay (seconds): 1" &&
+		top_keys C-c && wait_until 10 tmux_gone; then
+		good=1
+	fi
+	top_session_end "$name" "$good"
+
+	name="top: samples go on while a prompt is open"
+	good=0
+	cp ext-a.txt "$copy"
+	if top_session "$name" "$TOOL top -d 0.2 $copy" &&
+		top_keys / kmalloc && wait_until 10 tmux_screen_has "location): kmalloc" &&
+		cp kernel.txt "$copy" && wait_until 10 tmux_screen_has alloc_anon_folio &&
+		tmux_screen_has "location): kmalloc"; then
+		good=1
+	fi
+	top_session_end "$name" "$good"
+
 	name="top: j, End, Home scroll; p pauses; + and d change the delay"
 	good=0
 	if top_session "$name" "$TOOL top -d 0.5 ext-a.txt" &&
