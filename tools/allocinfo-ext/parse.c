@@ -25,6 +25,7 @@
  * one table or of two, fits a long long.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,11 +75,29 @@ static const char *quote(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * The decimal number at *@s, digits only, up to INT_MAX, in *@val; *@s
+ * moves past it. 0, -1 when there is no digit, -2 when it is too large.
+ */
+static int version_number(const char **s, int *val)
+{
+	long long v = 0;
+
+	if (**s < '0' || **s > '9')
+		return -1;
+	for (; **s >= '0' && **s <= '9'; (*s)++) {
+		v = v * 10 + (**s - '0');
+		if (v > INT_MAX)
+			return -2;
+	}
+	*val = v;
+	return 0;
+}
+
 static int parse_version(struct parse_ctx *p, const char *line)
 {
-	const char *ver;
-	char *end;
-	long major, minor = -1;
+	const char *ver, *end;
+	int major, minor, ret;
 
 	if (str_starts(line, EXT_VERSION_PREFIX)) {
 		p->t->format = TABLE_EXT;
@@ -87,14 +106,19 @@ static int parse_version(struct parse_ctx *p, const char *line)
 		p->t->format = TABLE_KERNEL;
 		ver = line + strlen(KERNEL_VERSION_PREFIX);
 	}
-	major = strtol(ver, &end, 10);
-	if (end != ver && *end == '.' && end[1] >= '0' && end[1] <= '9')
-		minor = strtol(end + 1, &end, 10);
-	if (minor < 0 || *end)
+	end = ver;
+	ret = version_number(&end, &major);
+	if (!ret && *end++ == '.')
+		ret = version_number(&end, &minor);
+	else if (!ret)
+		ret = -1;
+	if (ret == -2)
+		return perr(p, "bad version \"%s\": a number past %d", ver, INT_MAX);
+	if (ret || *end)
 		return perr(p, "bad version \"%s\": expected <major>.<minor>", ver);
 	/* The kernel's 2.0 (7.3) adds " accurate:no", a key:value field */
 	if (major != 1 && !(p->t->format == TABLE_KERNEL && major == 2))
-		return perr(p, "format version %ld.%ld is not supported (this tool reads 1.x)",
+		return perr(p, "format version %d.%d is not supported (this tool reads 1.x)",
 			    major, minor);
 	p->t->major = major;
 	p->t->minor = minor;

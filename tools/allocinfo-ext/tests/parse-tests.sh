@@ -15,6 +15,7 @@ MALFORMED=(
 	"bad-missing-fields.txt|row missing fields|bad-missing-fields.txt:3: missing fields: a row has type, slack, total_calls, total_bytes, peak and failed"
 	"bad-kernel-extra.txt|kernel row with a stray word|bad-kernel-extra.txt:2: unexpected \"extra\" after func:kstrdup"
 	"bad-version.txt|unsupported major version|bad-version.txt:1: format version 2.0 is not supported (this tool reads 1.x)"
+	"bad-version-wrap.txt|a minor version past INT_MAX, not wrapped to 1.0|bad-version-wrap.txt:1: bad version \"1.4294967296\": a number past 2147483647"
 	"bad-two-tables.txt|two tables in one file|bad-two-tables.txt:4: a second version line: two tables in one input?"
 	"bad-nul.txt|binary data|bad-nul.txt:4: binary data (a NUL byte): not a text table"
 	"bad-unloaded-1.0.txt|\"unloaded\" in a 1.0 table|bad-unloaded-1.0.txt:3: unknown field \"unloaded\""
