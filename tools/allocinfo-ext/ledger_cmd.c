@@ -186,7 +186,8 @@ static void ledger_fit(struct ledger_cat *c)
 	long long avail = c->meminfo;
 	size_t i, n = 0;
 
-	qsort(c->items.e, c->items.nr, sizeof(*c->items.e), ledger_item_cmp);
+	if (c->items.nr)	/* qsort(NULL, 0) is undefined */
+		qsort(c->items.e, c->items.nr, sizeof(*c->items.e), ledger_item_cmp);
 	for (i = 0; i < c->items.nr; i++) {
 		struct ledger_item *it = &c->items.e[i];
 

@@ -139,6 +139,7 @@ make_cflags_test() {
 . "$HERE/ledger-tests.sh"
 . "$HERE/output-tests.sh"
 . "$HERE/stdin-tests.sh"
+. "$HERE/sanitize-tests.sh"
 
 cd "$FIX" || exit 1
 parse_tests
@@ -160,6 +161,7 @@ hostile_tests
 output_tests
 stdin_tests
 help_tests
+sanitize_tests
 annotate_tests
 annotate_srctree_tests
 report_tests
