@@ -359,7 +359,7 @@ static char *ledger_klog(void)
  * MemTotal: left out. Later ones are in used memory: a linear one's pages
  * are the allocator's (other), a vmalloc one's are a vmalloc area.
  */
-static void ledger_log(struct ledger_src *s, const char *path)
+static int ledger_log(struct ledger_src *s, const char *path, bool given)
 {
 	char *text, *line, *save, *at, *name, how[16], full[300];
 	bool memory = false, cut = false;
@@ -368,15 +368,19 @@ static void ledger_log(struct ledger_src *s, const char *path)
 
 	if (path) {
 		text = read_whole_file(path, &len);
+		if (!text && given) {
+			aie_err("ledger: cannot read %s: %s", path, strerror(errno));
+			return -1;
+		}
 		if (!text) {
 			aie_err("ledger: cannot read %s: %s: boot-time hash tables not named",
 				path, strerror(errno));
-			return;
+			return 0;
 		}
 	} else {
 		text = ledger_klog();
 		if (!text)
-			return;
+			return 0;
 	}
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -407,6 +411,7 @@ static void ledger_log(struct ledger_src *s, const char *path)
 	if (!memory && cut)
 		aie_err("ledger: the kernel log has no \"Memory:\" line (cut short?): boot-time hash tables not named");
 	free(text);
+	return 0;
 }
 
 /* The module's table, else the kernel's; quiet when neither is there. */
@@ -436,7 +441,8 @@ static void ledger_table(struct ledger_src *s)
 	free(kernel);
 }
 
-int ledger_read(struct ledger_src *s, const char *root, const char *log)
+int ledger_read(struct ledger_src *s, const char *root, const char *log,
+		bool log_given)
 {
 	memset(s, 0, sizeof(*s));
 	s->root = root;
@@ -446,7 +452,8 @@ int ledger_read(struct ledger_src *s, const char *root, const char *log)
 	ledger_slabinfo(s);
 	ledger_vmallocinfo(s);
 	ledger_table(s);
-	ledger_log(s, log);
+	if (ledger_log(s, log, log_given))
+		return -1;
 	/*
 	 * Again, last: reading the others made dentries and inodes (sysfs),
 	 * which a reader of meminfo after us counts.

@@ -61,7 +61,8 @@ void ledger_list_free(struct ledger_list *l);
  * read or makes no sense is said on stderr, and left out. 0, or -1 when
  * /proc/meminfo does not give used memory.
  */
-int ledger_read(struct ledger_src *s, const char *root, const char *log);
+int ledger_read(struct ledger_src *s, const char *root, const char *log,
+		bool log_given);
 void ledger_src_free(struct ledger_src *s);
 
 #endif /* _AIE_TOOL_LEDGER_H */

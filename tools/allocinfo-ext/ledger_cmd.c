@@ -8,9 +8,11 @@
  * would pass it (files read at different moments) is cut to it, and the
  * cut is shown (over_bytes). Sources: ledger.c.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "json.h"
@@ -381,6 +383,20 @@ static void ledger_free(struct ledger *l)
 		ledger_list_free(&l->cat[i].items);
 }
 
+/* --root names a directory: else say so, not that /proc/meminfo is missing. */
+static int ledger_root_check(const char *root)
+{
+	struct stat st;
+	int err;
+
+	if (!*root)
+		return 0;
+	err = stat(root, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+	if (err)
+		aie_err("ledger: --root %s: %s", root, strerror(err));
+	return err ? -1 : 0;
+}
+
 int cmd_ledger(int argc, char **argv)
 {
 	const char *root = "", *log = NULL;
@@ -415,9 +431,11 @@ int cmd_ledger(int argc, char **argv)
 		aie_err("ledger takes no arguments");
 		return cmd_usage_error(argv[0]);
 	}
+	if (ledger_root_check(root))
+		return AIE_EXIT_FAIL;
 	if (*root && !log)
 		log = root_log = xasprintf("%s/dmesg", root);
-	if (!ledger_read(&s, root, log)) {
+	if (!ledger_read(&s, root, log, log && !root_log)) {
 		ledger_make(&l, &s);
 		if (json)
 			ledger_json(&l, root);

@@ -53,6 +53,16 @@ ledger_tests() {
 	expect_err "ledger: takes no arguments" 2 \
 		"allocinfo-ext: ledger takes no arguments
 Try 'allocinfo-ext ledger --help'." "$TOOL" ledger x
+	expect_err "ledger: --root that does not exist said so, exit 1" 1 \
+		"allocinfo-ext: ledger: --root /nonexistent-aie: No such file or directory" \
+		"$TOOL" ledger --root /nonexistent-aie
+	expect_err "ledger: --root that is a file said so, exit 1" 1 \
+		"allocinfo-ext: ledger: --root ledger/proc/meminfo: Not a directory" \
+		"$TOOL" ledger --root ledger/proc/meminfo
+	expect_err "ledger: --log that cannot be read said so, exit 1, no ledger" 1 \
+		"$NOEXPORT
+allocinfo-ext: ledger: cannot read /nonexistent-aie: No such file or directory" \
+		"$TOOL" ledger --root ledger --log /nonexistent-aie
 	"$TOOL" ledger --root ledger >"$TMP/l.out" 2>"$TMP/l.err"
 	if cmp -s "$EXP/ledger.out" "$TMP/l.out" && [ "$(cat "$TMP/l.err")" = "$NOEXPORT" ]; then
 		ok "ledger: text, top 5 per category"
