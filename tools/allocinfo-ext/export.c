@@ -214,7 +214,8 @@ static const struct option export_opts[] = {
 static const struct cmd_option export_option_help[] = {
 	{ 'f', "json, csv or prometheus" },
 	{ 'o', "write there instead of stdout" },
-	{ 'T', "prometheus: the N series with the most live bytes" },
+	{ 'T', "prometheus: the N series with the most live bytes\n"
+	  "(0: all)" },
 	{ 'M', "prometheus: the series with at least B live bytes" },
 	{ 'Z', "prometheus: write samples whose value is 0 too" },
 	{ 'S', "prometheus: label site, the location as the table\n"

@@ -9,7 +9,7 @@
 #include "table.h"
 
 struct prom_opts {
-	long long top;		/* the series with the most live bytes, -1: all */
+	long long top;		/* the series with the most live bytes, 0 or -1: all */
 	long long min_bytes;	/* series with fewer live bytes left out */
 	bool zeros;		/* write samples whose value is 0 */
 	bool site_label;	/* label site: the location, function+0xoff too */

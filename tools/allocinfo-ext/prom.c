@@ -14,8 +14,11 @@
  * U+FFFD, and sites whose names differ only there are one series.
  *
  * A fleet wants few series: --top N keeps the N series holding the most
- * live bytes, --min-bytes those holding at least that many, and a sample
- * whose value is 0 is left out unless --zeros asks for it.
+ * live bytes (0: all, as -l 0 elsewhere), --min-bytes those holding at
+ * least that many, and a sample whose value is 0 is left out unless
+ * --zeros asks for it. A counter (*_total) never goes down: a negative
+ * one, or a series summing one, is left out, not written for rate() to
+ * take as a reset.
  * allocinfo_ext_table_bytes keeps the total of the table, series left out
  * included.
  *
@@ -29,6 +32,15 @@
 
 #include "export.h"
 #include "util.h"
+
+/*
+ * Add counter @v to *@sum; a negative counter, not one a reader of
+ * counters can take, makes the sum negative for good: left out.
+ */
+static void prom_counter_add(long long *sum, long long v)
+{
+	*sum = *sum < 0 || v < 0 ? -1 : *sum + v;
+}
 
 /* A series' live bytes on one node; @has when a site summed gave them. */
 struct prom_node {
@@ -180,9 +192,9 @@ static void prom_add(struct prom_row *r, const struct prom_row *s,
 	r->calls += s->calls;
 	r->slack += s->slack;
 	r->peak += s->peak;
-	r->total_calls += s->total_calls;
-	r->total_bytes += s->total_bytes;
-	r->failed += s->failed;
+	prom_counter_add(&r->total_calls, s->total_calls);
+	prom_counter_add(&r->total_bytes, s->total_bytes);
+	prom_counter_add(&r->failed, s->failed);
 	r->disabled |= s->disabled;
 	r->accounted += s->accounted;
 	r->has_accounted |= s->has_accounted;
@@ -199,7 +211,7 @@ static void prom_keep(struct prom_row *r, size_t n, const struct prom_opts *o)
 	if (n)
 		qsort(v, n, sizeof(*v), prom_bytes_cmp);
 	for (i = 0; i < n; i++)
-		v[i]->kept = (o->top < 0 || (long long)i < o->top) &&
+		v[i]->kept = (o->top <= 0 || (long long)i < o->top) &&
 			     v[i]->bytes >= o->min_bytes;
 	free(v);
 }
@@ -287,6 +299,7 @@ void export_prometheus(FILE *f, const struct table *t,
 		for (j = 0; j < n; j++) {
 			v = *(long long *)((char *)&rows[j] + m->off);
 			if (!rows[j].kept || (!v && !o->zeros) ||
+			    (v < 0 && !strcmp(m->type, "counter")) ||
 			    (m->off == offsetof(struct prom_row, accounted) &&
 			     !rows[j].has_accounted))
 				continue;
