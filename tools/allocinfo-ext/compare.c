@@ -26,6 +26,7 @@
 #include "json.h"
 #include "output.h"
 #include "table.h"
+#include "textout.h"
 #include "util.h"
 
 /*
@@ -277,6 +278,7 @@ static void compare_print(struct compare *c, const char *ours_name,
 		compare_json(c, ours_name, theirs_name, base, rows);
 		return;
 	}
+	text_stdout();
 	printf("# allocinfo-ext compare: %s beside the change in %s since %s\n",
 	       ours_name, theirs_name, base);
 	printf("#%13s %15s %9s %-6s %s\n", "ours", "theirs", "agreement",

@@ -23,6 +23,7 @@
 #include "control.h"
 #include "ctl.h"
 #include "json.h"
+#include "textout.h"
 #include "util.h"
 
 #define CONTEXT_NO_CALLER	"(none: depth 1)"
@@ -184,6 +185,7 @@ static void context_print(struct context *c, const char *sel, bool json)
 		context_json(c, sel);
 		return;
 	}
+	text_stdout();
 	printf("# allocinfo-ext context %s: %zu stacks, %zu callers, %lld calls, %lld bytes\n",
 	       sel, c->stacks, c->nr, c->calls, c->bytes);
 	printf("#%13s %7s %15s %7s %s\n", "calls", "calls%", "bytes",

@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "json.h"
 #include "table.h"
+#include "textout.h"
 #include "util.h"
 
 enum diff_state { DIFF_SAME, DIFF_CHANGED, DIFF_NEW, DIFF_GONE };
@@ -251,6 +252,7 @@ static int diff_run(const char *pa, const char *pb, const struct diff_opts *o)
 	if (o->json) {
 		diff_json(&a, &b, e, n, o);
 	} else {
+		text_stdout();
 		diff_summary(&a, &b, e, n);
 		diff_print(e, n, o);
 	}

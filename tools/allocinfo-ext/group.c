@@ -21,6 +21,7 @@
 #include "cmd.h"
 #include "json.h"
 #include "table.h"
+#include "textout.h"
 #include "util.h"
 
 enum group_by {
@@ -187,6 +188,7 @@ static void group_print(const struct table *t, enum group_by by, bool json)
 		free(g);
 		return;
 	}
+	text_stdout();
 
 	printf("# allocinfo-ext group --by %s: %s, %zu sites, %lld live bytes\n",
 	       group_by_names[by], t->name, t->nr, table_total_bytes(t));

@@ -23,6 +23,7 @@
 #include "cmd.h"
 #include "json.h"
 #include "table.h"
+#include "textout.h"
 #include "util.h"
 
 #define LEAKS_PROC	"/proc/" AIE_LIFETIMES_PROC_NAME
@@ -276,6 +277,7 @@ static void leaks_report(const struct leaks_round *r, int n, double interval,
 		free(hits);
 		return;
 	}
+	text_stdout();
 	printf("# allocinfo-ext leaks: %d rounds, %g s apart: %zu of %zu sites\n",
 	       n, interval, nr, r[0].bytes.nr);
 	printf("#%11s %12s %10s %s\n", "bytes", "growth", "oldest_s",

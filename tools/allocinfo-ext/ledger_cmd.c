@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "json.h"
 #include "ledger.h"
+#include "textout.h"
 #include "util.h"
 
 enum ledger_cat_id {
@@ -437,10 +438,12 @@ int cmd_ledger(int argc, char **argv)
 		log = root_log = xasprintf("%s/dmesg", root);
 	if (!ledger_read(&s, root, log, log && !root_log)) {
 		ledger_make(&l, &s);
-		if (json)
+		if (json) {
 			ledger_json(&l, root);
-		else
+		} else {
+			text_stdout();
 			ledger_print(&l, top);
+		}
 		ret = stdout_close() ? AIE_EXIT_FAIL : 0;
 	}
 	ledger_free(&l);

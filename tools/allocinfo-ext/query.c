@@ -28,6 +28,7 @@
 #include "cmd.h"
 #include "json.h"
 #include "table.h"
+#include "textout.h"
 #include "util.h"
 
 enum query_via { VIA_AUTO, VIA_IOCTL, VIA_TEXT };
@@ -229,6 +230,8 @@ static void query_print(const char *path, const struct query_rows *r,
 
 	if (o->lines > 0 && (size_t)o->lines < n)
 		n = o->lines;
+	if (!o->json)
+		text_stdout();
 	if (o->json) {
 		printf("{\"command\": \"query\", ");
 		json_key_string(stdout, "source", path);

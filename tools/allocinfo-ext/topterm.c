@@ -27,6 +27,7 @@
 
 #include "cmd.h"
 #include "top.h"
+#include "textout.h"
 #include "util.h"
 
 #define TOP_DELAY_MIN	0.1
@@ -124,6 +125,8 @@ static int top_batch(struct top_opts *o)
 	int ret = 0;
 
 	memset(&s, 0, sizeof(s));
+	if (!o->json)
+		text_stdout();
 	o->view.lines = o->lines >= 0 ? o->lines : 20;
 	for (i = 0; !top_stop && (!o->iterations || i < o->iterations); i++) {
 		if (i) {

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "textout.h"
 #include "util.h"
 
 static void *oom_check(void *p)
@@ -74,6 +75,7 @@ void aie_err_capture(char *buf, size_t len)
 
 void aie_err(const char *fmt, ...)
 {
+	char *msg, *clean;
 	va_list ap;
 
 	if (err_buf) {
@@ -82,11 +84,15 @@ void aie_err(const char *fmt, ...)
 		va_end(ap);
 		return;
 	}
-	fputs(AIE_TOOL_NAME ": ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
-	fputc('\n', stderr);
+	/* a message may quote a name or a line of the input: cleaned */
+	clean = msg ? text_clean(msg, strlen(msg)) : NULL;
+	fprintf(stderr, "%s: %s\n", AIE_TOOL_NAME, clean ? clean : fmt);
+	free(clean);
+	free(msg);
 }
 
 int for_each_line(const char *path, line_fn fn, void *arg,

@@ -219,8 +219,40 @@ assert "\ufffd" in json.dumps(d, ensure_ascii=False)' "$TMP/h.json" 2>>"$TMP/err
 	fi
 }
 
+# The text outputs, and the messages, write control characters and bytes
+# that are not UTF-8 as \xHH: a name cannot drive the terminal.
+hostile_text_tests() {
+	local cmd failed=() f=hostile-utf8.txt
+
+	expect_out "hostile: text names with control characters and stray bytes as \\xHH (query)" \
+		"$EXP/hostile-query.out" "$TOOL" query "$f"
+	printf 'a\377;b\300 10\nc;d\033[2J 5\n' >"$TMP/h-stacks"
+	for cmd in "group --by function $f" "group --by file $f" "diff -a ext-a.txt $f" \
+		"top -b -n 1 -l 0 $f" "context --stacks $TMP/h-stacks --calls $TMP/h-stacks all"; do
+		# shellcheck disable=SC2086
+		if ! "$TOOL" $cmd >"$TMP/h.txt" 2>"$TMP/err" || [ -s "$TMP/err" ] ||
+			! python3 -c 'import re, sys
+t = open(sys.argv[1], "rb").read().decode("utf-8")
+assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", t), repr(t)
+assert "\\x" in t, t' "$TMP/h.txt" 2>>"$TMP/err"; then
+			failed+=("$cmd: $(cat "$TMP/err")")
+		fi
+	done
+	if [ ${#failed[@]} = 0 ]; then
+		ok "hostile: group, diff, top -b, context write no control character, only UTF-8"
+	else
+		not_ok "hostile: group, diff, top -b, context write no control character, only UTF-8" \
+			"${failed[@]}"
+	fi
+	printf '\033]0;owned\007 1 1 x\n' >"$TMP/h-esc.txt"
+	expect_err "hostile: a message quoting the input writes its escapes as \\xHH" 1 \
+		"allocinfo-ext: $TMP/h-esc.txt:1: expected \"allocinfo_ext - version: 1.0\" or \"allocinfo - version: 1.0\", found \"\\x1b]0;owned\\x07 1 1 x\"" \
+		"$TOOL" export -f csv "$TMP/h-esc.txt"
+}
+
 hostile_tests() {
 	hostile_utf8_tests
+	hostile_text_tests
 	hostile_json_tests
 	hostile_refused_tests
 	hostile_full_tests
