@@ -60,15 +60,14 @@ static void json_nodes(FILE *f, const struct site *s)
 
 static void json_site(FILE *f, const struct table *t, const struct site *s)
 {
-	char file[4096];
 	unsigned int line;
-	bool located = site_file_line(s, file, sizeof(file), &line);
+	char *file = site_file(s, &line);
 
 	fprintf(f, "    {\"bytes\": %lld, \"calls\": %lld, ", s->bytes, s->calls);
 	json_key_string(f, "site", s->location);
 	fputs(", ", f);
-	json_key_string(f, "file", located ? file : NULL);
-	if (located)
+	json_key_string(f, "file", file);
+	if (file)
 		fprintf(f, ", \"line\": %u, ", line);
 	else
 		fputs(", \"line\": null, ", f);
@@ -88,6 +87,7 @@ static void json_site(FILE *f, const struct table *t, const struct site *s)
 		json_nodes(f, s);
 	}
 	fputc('}', f);
+	free(file);
 }
 
 static void export_json(FILE *f, const struct table *t)
@@ -144,8 +144,8 @@ static void csv_nodes(FILE *f, const struct table *t, const struct site *s)
 
 static void export_csv(FILE *f, const struct table *t)
 {
-	char file[4096];
 	unsigned int line, id;
+	char *file;
 	size_t i;
 
 	fputs("bytes,calls,site,file,line,module,func,type,slack,total_calls,total_bytes,peak,failed,disabled,unloaded,accounted", f);
@@ -154,16 +154,17 @@ static void export_csv(FILE *f, const struct table *t)
 	fputc('\n', f);
 	for (i = 0; i < t->nr; i++) {
 		const struct site *s = &t->sites[i];
-		bool located = site_file_line(s, file, sizeof(file), &line);
 
+		file = site_file(s, &line);
 		fprintf(f, "%lld,%lld,", s->bytes, s->calls);
 		csv_field(f, s->location);
 		fputc(',', f);
-		csv_field(f, located ? file : "");
-		if (located)
+		csv_field(f, file ? file : "");
+		if (file)
 			fprintf(f, ",%u,", line);
 		else
 			fputs(",,", f);
+		free(file);
 		csv_field(f, s->module);
 		fputc(',', f);
 		csv_field(f, s->func);

@@ -42,7 +42,7 @@ struct group {
 
 static char *group_key(const struct site *s, enum group_by by)
 {
-	char buf[4096];
+	char buf[4096], *key;
 
 	switch (by) {
 	case GROUP_MODULE:
@@ -54,9 +54,8 @@ static char *group_key(const struct site *s, enum group_by by)
 		return s->module[0] ? xasprintf("%s [%s]", s->func, s->module) :
 		       xstrdup(s->func);
 	case GROUP_FILE:
-		if (!site_file_line(s, buf, sizeof(buf), NULL))
-			snprintf(buf, sizeof(buf), "(unknown)");
-		return xstrdup(buf);
+		key = site_file(s, NULL);
+		return key ? key : xstrdup("(unknown)");
 	case GROUP_NODE:	/* group_nodes() */
 		break;
 	}

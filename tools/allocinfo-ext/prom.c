@@ -120,7 +120,7 @@ static void prom_label(FILE *f, const char *name, const char *val,
 /* The labels of @s, as written after a metric's name. */
 static char *prom_labels(const struct site *s, const struct prom_opts *o)
 {
-	char file[4096] = "", line[16] = "", *buf = NULL;
+	char line[16] = "", *buf = NULL, *file;
 	const char *sep = "";
 	unsigned int n;
 	size_t len;
@@ -130,12 +130,15 @@ static char *prom_labels(const struct site *s, const struct prom_opts *o)
 		fputs(AIE_TOOL_NAME ": out of memory\n", stderr);
 		exit(AIE_EXIT_FAIL);
 	}
-	if (site_file_line(s, file, sizeof(file), &n))
+	/* the whole file name: a cut one would merge distinct sites */
+	file = site_file(s, &n);
+	if (file)
 		snprintf(line, sizeof(line), "%u", n);
 	fputc('{', f);
 	prom_label(f, "func", s->func, &sep);
 	prom_label(f, "module", s->module, &sep);
-	prom_label(f, "file", file, &sep);
+	prom_label(f, "file", file ? file : "", &sep);
+	free(file);
 	prom_label(f, "line", line, &sep);
 	prom_label(f, "type", s->type, &sep);
 	if (o->site_label)

@@ -96,6 +96,17 @@ bool site_file_line(const struct site *s, char *file, size_t len,
 	return true;
 }
 
+char *site_file(const struct site *s, unsigned int *line)
+{
+	size_t len = strlen(s->location) + 1;
+	char *file = xmalloc(len);
+
+	if (site_file_line(s, file, len, line))
+		return file;
+	free(file);
+	return NULL;
+}
+
 /* Top-level directories whose subsystems are one level further down. */
 static bool two_level_dir(const char *dir, size_t len)
 {

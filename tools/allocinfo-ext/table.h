@@ -103,6 +103,12 @@ bool site_file_line(const struct site *s, char *file, size_t len,
 		    unsigned int *line);
 
 /*
+ * The file of @s's file:line location, a new string, whatever its length,
+ * and its line in *@line; NULL when the location is no file:line.
+ */
+char *site_file(const struct site *s, unsigned int *line);
+
+/*
  * The subsystem: the first directory of the site's file in the kernel
  * tree (drivers/<x> and arch/<x> keep two), or else its module, or
  * "vmlinux".

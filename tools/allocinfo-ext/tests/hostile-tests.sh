@@ -250,7 +250,38 @@ assert "\\x" in t, t' "$TMP/h.txt" 2>>"$TMP/err"; then
 		"$TOOL" export -f csv "$TMP/h-esc.txt"
 }
 
+# File names past 4095 bytes stay whole: cut, two sites would merge.
+hostile_long_file_tests() {
+	local name="hostile: file names of 5000 bytes kept whole in prometheus, json, csv, group"
+	local dir
+
+	dir=$(printf 'd%.0s' {1..4990})
+	printf 'allocinfo_ext - version: 1.0\n%s\n%s\n' \
+		"  4096 1 $dir/a.c:1 func:f type:slab slack:0 total_calls:1 total_bytes:4096 peak:4096 failed:0" \
+		"  8192 2 $dir/b.c:1 func:f type:slab slack:0 total_calls:2 total_bytes:8192 peak:8192 failed:0" \
+		>"$TMP/h-long.txt"
+	"$TOOL" export -f prometheus "$TMP/h-long.txt" >"$TMP/h-long.prom" 2>"$TMP/err"
+	"$TOOL" export -f json "$TMP/h-long.txt" >"$TMP/h-long.json" 2>>"$TMP/err"
+	"$TOOL" export -f csv "$TMP/h-long.txt" >"$TMP/h-long.csv" 2>>"$TMP/err"
+	"$TOOL" group --by file "$TMP/h-long.txt" >"$TMP/h-long.group" 2>>"$TMP/err"
+	if [ ! -s "$TMP/err" ] &&
+		grep -qxF "allocinfo_ext_bytes{func=\"f\",file=\"$dir/a.c\",line=\"1\",type=\"slab\"} 4096" "$TMP/h-long.prom" &&
+		grep -qxF "allocinfo_ext_bytes{func=\"f\",file=\"$dir/b.c\",line=\"1\",type=\"slab\"} 8192" "$TMP/h-long.prom" &&
+		python3 -c 'import csv, json, sys
+d = json.load(open(sys.argv[1]))
+assert [x["file"] for x in d["sites"]] == [sys.argv[3] + "/a.c", sys.argv[3] + "/b.c"]
+r = list(csv.reader(open(sys.argv[2])))
+assert [x[3] for x in r[1:]] == [sys.argv[3] + "/a.c", sys.argv[3] + "/b.c"]' \
+			"$TMP/h-long.json" "$TMP/h-long.csv" "$dir" 2>"$TMP/err" &&
+		[ "$(grep -c "^ *[0-9].* $dir/[ab].c$" "$TMP/h-long.group")" = 2 ]; then
+		ok "$name"
+	else
+		not_ok "$name" "$(cat "$TMP/err")" "$(grep -c '^allocinfo_ext_bytes' "$TMP/h-long.prom") series"
+	fi
+}
+
 hostile_tests() {
+	hostile_long_file_tests
 	hostile_utf8_tests
 	hostile_text_tests
 	hostile_json_tests
