@@ -1,26 +1,57 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# run.sh [RUNS] - build the control-parser fuzzer with clang's libFuzzer,
-# ASan and UBSan, and run it for RUNS inputs (default 300000) from the seed
-# corpus. Prints one TAP line; exits non-zero when the fuzzer found a crash
-# or a command that does not read back as itself.
+# run.sh [RUNS [TABLE_RUNS]] - build the fuzzers with clang's libFuzzer,
+# ASan and UBSan, and run each for a bounded number of inputs from its
+# seeds: the control-word parser (ctl_fuzz.c, RUNS, default 300000, seeds
+# in corpus/) and the tool's table reader (table_fuzz.c, TABLE_RUNS,
+# default 300000, seeds: the tool's test fixtures, words: table.dict).
+# Prints one TAP line per fuzzer; exits non-zero when one found a crash or
+# broke its check (a command that does not read back as itself, a table
+# refused without a message, sums past 2^61).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$here/../..
+tool=$top/tools/allocinfo-ext
 out=${AIE_FUZZ_OUT:-$top/build/fuzz}
 runs=${1:-300000}
-mkdir -p "$out/corpus"
-if ! clang-14 -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=undefined -I"$top/include" -I"$top/module/lib" \
-	"$here/ctl_fuzz.c" "$top/module/lib/ctl.c" -o "$out/ctl_fuzz" 2>"$out/build.log"; then
-	echo "not ok - host: fuzz: control parser does not build (see $out/build.log)"
-	exit 1
-fi
+table_runs=${2:-300000}
+flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+	-std=gnu11 -D_GNU_SOURCE -I"$top/include")
+failed=0
+
+# fuzz NAME WHAT RUNS ARGS -- SOURCES...: build $out/NAME from SOURCES,
+# run it RUNS times with libFuzzer ARGS in $out, one TAP line saying WHAT.
+fuzz() {
+	local name=$1 what=$2 n=$3 args=() src=()
+
+	shift 3
+	while [ "$1" != -- ]; do
+		args+=("$1")
+		shift
+	done
+	shift
+	src=("$@")
+	if ! clang-14 "${flags[@]}" "${src[@]}" -o "$out/$name" 2>"$out/$name-build.log"; then
+		echo "not ok - host: fuzz: $what does not build (see $out/$name-build.log)"
+		failed=1
+		return
+	fi
+	if (cd "$out" && "./$name" -runs="$n" -seed=1 -print_final_stats=1 "${args[@]}") \
+		>"$out/$name.log" 2>&1; then
+		echo "ok - host: fuzz: $what, $n inputs"
+	else
+		echo "not ok - host: fuzz: $what (see $out/$name.log)"
+		failed=1
+	fi
+}
+
+mkdir -p "$out/corpus" "$out/table-corpus"
 cp "$here"/corpus/* "$out/corpus/"
-if (cd "$out" && ./ctl_fuzz -runs="$runs" -max_len=600 -seed=1 \
-	-print_final_stats=1 corpus) >"$out/fuzz.log" 2>&1; then
-	echo "ok - host: fuzz: control parser, $runs inputs, no crash, every accepted command reads back as itself"
-else
-	echo "not ok - host: fuzz: control parser (see $out/fuzz.log)"
-	exit 1
-fi
+fuzz ctl_fuzz "control parser, no crash, every accepted command reads back as itself" \
+	"$runs" -max_len=600 corpus -- \
+	-I"$top/module/lib" "$here/ctl_fuzz.c" "$top/module/lib/ctl.c"
+fuzz table_fuzz "table reader (tables, snapshots, OOM logs) and Prometheus writer, no crash" \
+	"$table_runs" -max_len=4096 -dict="$here/table.dict" table-corpus "$tool/tests/fixtures" -- \
+	-I"$tool" "$here/table_fuzz.c" "$tool/parse.c" "$tool/table.c" "$tool/util.c" \
+	"$tool/textout.c" "$tool/oomlog.c" "$tool/prom.c"
+exit $failed
