@@ -217,7 +217,8 @@ static const struct cmd_option export_option_help[] = {
 	{ 'o', "write there instead of stdout" },
 	{ 'T', "prometheus: the N series with the most live bytes\n"
 	  "(0: all)" },
-	{ 'M', "prometheus: the series with at least B live bytes" },
+	{ 'M', "prometheus: the series with at least B live bytes\n"
+	  "(K, M, G, T after it: 1024s)" },
 	{ 'Z', "prometheus: write samples whose value is 0 too" },
 	{ 'S', "prometheus: label site, the location as the table\n"
 	  "prints it (function+0xoff: new series each build)" },
@@ -260,7 +261,7 @@ static int export_run(const char *path, int fmt, const char *out_path,
 	return ret;
 }
 
-/* --top N or --min-bytes B: a count, 0 or more. */
+/* --top N: a count, 0 or more. */
 static int export_count_opt(const char *s, long long *val, const char *what)
 {
 	if (parse_ll(s, val) && *val >= 0)
@@ -291,7 +292,10 @@ int cmd_export(int argc, char **argv)
 			bad = export_count_opt(optarg, &po.top, "series count");
 			break;
 		case 'M':
-			bad = export_count_opt(optarg, &po.min_bytes, "byte count");
+			bad = !parse_bytes(optarg, &po.min_bytes);
+			if (bad)
+				aie_err("bad byte count \"%s\": a number, 0 or more, K, M, G or T after it for 1024s",
+					optarg);
 			break;
 		case 'Z':
 			po.zeros = true;

@@ -348,7 +348,8 @@ static const struct option query_opts[] = {
 static const struct cmd_option query_option_help[] = {
 	{ 'm', "only the sites of module NAME" },
 	{ OPT_FUNCTION, "only the sites in function NAME" },
-	{ OPT_MIN_BYTES, "only the sites with at least B live bytes" },
+	{ OPT_MIN_BYTES, "only the sites with at least B live bytes\n"
+	  "(K, M, G, T after it: 1024s)" },
 	{ OPT_INACCURATE, "only the rows that say accurate:no" },
 	{ OPT_VIA, "auto (default), ioctl (or fail) or text" },
 	{ 'l', "at most N rows (0, the default: all)" },
@@ -403,11 +404,12 @@ static int query_option(int c, struct query_opts *o)
 		return query_str_opt(f->fields.function, optarg, "function");
 	case OPT_MIN_BYTES:
 		f->mask |= AIE_IOC_FILTER_MIN_SIZE;
-		if (parse_ll(optarg, &n) && n >= 0) {
+		if (parse_bytes(optarg, &n)) {
 			f->min_size = n;
 			return 0;
 		}
-		aie_err("bad byte count \"%s\": a number, 0 or more", optarg);
+		aie_err("bad byte count \"%s\": a number, 0 or more, K, M, G or T after it for 1024s",
+			optarg);
 		return -1;
 	case OPT_INACCURATE:
 		f->mask |= AIE_IOC_FILTER_INACCURATE;

@@ -3,6 +3,7 @@
  * util.c - checked allocation, error messages, file reads and writes,
  * number parsing and formatting.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -267,6 +268,24 @@ bool parse_ull(const char *s, unsigned long long *val)
 	errno = 0;
 	*val = strtoull(s, &end, 0);
 	return !errno && !*end;
+}
+
+bool parse_bytes(const char *s, long long *val)
+{
+	static const char units[] = "KMGTPE";
+	size_t digits = strspn(s, "0123456789");
+	const char *unit = s + digits, *u;
+	int c = toupper((unsigned char)*unit);
+
+	if (parse_ll(s, val))		/* no unit: as parse_ll(), 0x too */
+		return *val >= 0;
+	u = c ? strchr(units, c) : NULL;
+	if (!digits || !u || (unit[1] && strcmp(unit + 1, "B") &&
+			      strcmp(unit + 1, "iB")))
+		return false;
+	errno = 0;
+	*val = strtoll(s, NULL, 10);
+	return !errno && !__builtin_mul_overflow(*val, 1LL << (10 * (u - units + 1)), val);
 }
 
 bool parse_seconds(const char *s, double *val)

@@ -66,6 +66,12 @@ bool parse_ull(const char *s, unsigned long long *val);
 bool parse_seconds(const char *s, double *val);
 
 /*
+ * A byte count, 0 or more: decimal digits, then K, M, G, T, P or E (1024
+ * to 1024^6, either case, "B" or "iB" after it allowed) or nothing.
+ */
+bool parse_bytes(const char *s, long long *val);
+
+/*
  * The GNU build-id in an ELF note file such as
  * /sys/module/<name>/notes/.note.gnu.build-id, as hex. 0, or -1.
  */

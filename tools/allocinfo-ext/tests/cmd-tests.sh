@@ -79,6 +79,16 @@ assert d["sites"][6]["file"] == "lib/we\"ird\\path,x.c"' "$EXP/ext-b.json"; then
 	else
 		not_ok "export: --min-bytes keeps the series from B on"
 	fi
+	expect_out "export: --min-bytes 4K is 4096, 4KiB and 4k too" \
+		<("$TOOL" export -f prometheus --min-bytes 4096 ext-fleet.txt) \
+		bash -c 'for b in 4K 4KiB 4k; do "$1" export -f prometheus --min-bytes $b ext-fleet.txt |
+			cmp - <("$1" export -f prometheus --min-bytes 4096 ext-fleet.txt) || exit 1
+		done; "$1" export -f prometheus --min-bytes 4K ext-fleet.txt' _ "$TOOL"
+	expect_out "query: --min-bytes 1M is 1048576" \
+		<("$TOOL" query --min-bytes 1048576 kernel.txt) "$TOOL" query --min-bytes 1M kernel.txt
+	expect_err "export: --min-bytes 1.5M refused, the units said" 2 \
+		"allocinfo-ext: bad byte count \"1.5M\": a number, 0 or more, K, M, G or T after it for 1024s
+Try 'allocinfo-ext export --help'." "$TOOL" export -f prometheus --min-bytes 1.5M ext-fleet.txt
 	expect_out "export: prometheus --top 0 keeps every series, as -l 0 elsewhere" \
 		"$EXP/ext-fleet.prom" "$TOOL" export -f prometheus --top 0 ext-fleet.txt
 	expect_out "export: prometheus leaves out negative counters, and series summing one" \
