@@ -128,6 +128,25 @@ static void top_growth(char *buf, size_t len, bool known, double g)
 	}
 }
 
+/*
+ * The sites among @n rows: rows of one key (the kernel's table repeats
+ * some) are one site, as diff counts them.
+ */
+static size_t top_sites(const struct top_row *rows, size_t n)
+{
+	const struct site **v = xcalloc(n, sizeof(*v));
+	size_t i, sites = 0;
+
+	for (i = 0; i < n; i++)
+		v[i] = rows[i].site;
+	if (n)
+		qsort(v, n, sizeof(*v), top_key_cmp);
+	for (i = 0; i < n; i++)
+		sites += !i || site_key_cmp(v[i - 1], v[i]);
+	free(v);
+	return sites;
+}
+
 enum top_key top_sort_key(const struct table *t, enum top_key key)
 {
 	return key == TOP_SLACK && t->format != TABLE_EXT ? TOP_BYTES : key;
@@ -137,11 +156,11 @@ void top_render_head(FILE *f, const struct table *t,
 		     const struct top_row *rows, size_t n,
 		     const struct top_view *v)
 {
-	char live[24], slack[24] = "-", growth[24];
+	char live[24], slack[24] = "-", growth[24], nrows[32] = "";
 	long long bytes = 0, calls = 0, sl = 0;
+	size_t i, sites = top_sites(rows, n);
 	double g = 0;
 	bool known = false;
-	size_t i;
 
 	for (i = 0; i < n; i++) {
 		bytes += rows[i].site->bytes;
@@ -159,8 +178,10 @@ void top_render_head(FILE *f, const struct table *t,
 		top_key_names[top_sort_key(t, v->key)],
 		top_sort_key(t, v->key) != v->key ?
 		" (the kernel's table has no slack)" : "", v->delay);
-	fprintf(f, "Sites: %zu  Live: %s in %lld calls  Slack: %s  Growth: %s/s\n",
-		n, live, calls, slack, growth);
+	if (sites != n)
+		snprintf(nrows, sizeof(nrows), " (%zu rows)", n);
+	fprintf(f, "Sites: %zu%s  Live: %s in %lld calls  Slack: %s  Growth: %s/s\n",
+		sites, nrows, live, calls, slack, growth);
 }
 
 void top_render_columns(FILE *f)
@@ -231,9 +252,9 @@ void top_render_json(FILE *f, const struct table *t, const struct top_row *rows,
 	json_key_string(f, "source", v->source);
 	fputs(", ", f);
 	json_key_string(f, "time", v->utc);
-	fprintf(f, ", \"sorted_by\": \"%s\", \"sites\": %zu, \"bytes\": %lld, \"calls\": %lld, ",
-		top_key_names[top_sort_key(t, v->key)], n, table_total_bytes(t),
-		calls);
+	fprintf(f, ", \"sorted_by\": \"%s\", \"sites\": %zu, \"site_rows\": %zu, \"bytes\": %lld, \"calls\": %lld, ",
+		top_key_names[top_sort_key(t, v->key)], top_sites(rows, n), n,
+		table_total_bytes(t), calls);
 	if (ext)
 		fprintf(f, "\"slack\": %lld, ", slack);
 	else
