@@ -36,6 +36,7 @@ struct ledger_cat {
 struct ledger {
 	struct ledger_cat cat[C_NR];
 	long long used, explained, overlap;
+	long long unsplit;	/* /proc/allocinfo's bytes, no category; -1: none */
 };
 
 static const struct { const char *name; int mi; } ledger_cats[C_NR] = {
@@ -220,6 +221,9 @@ static void ledger_make(struct ledger *l, struct ledger_src *s)
 	long long sum = 0, used;
 	int i;
 
+	/* the kernel's table, no allocator per row: its total alone */
+	l->unsplit = s->have_table && s->table.format == TABLE_KERNEL ?
+		     table_total_bytes(&s->table) : -1;
 	for (i = 0; i < C_NR; i++) {
 		struct ledger_cat *c = &l->cat[i];
 
@@ -288,6 +292,11 @@ static void ledger_print(const struct ledger *l, long long top)
 		       100.0 * l->explained / l->used);
 	else
 		printf("kernel memory: %s used, %s explained\n", a, b);
+	if (l->unsplit >= 0) {
+		format_size(a, sizeof(a), l->unsplit);
+		printf("call sites: %s in %s, not split into categories\n", a,
+		       AIE_PROC_KERNEL);
+	}
 	printf("%-20s %10s %10s %10s %12s\n", "category", "meminfo", "sites",
 	       "named", "unexplained");
 	for (i = 0; i < C_NR; i++) {
@@ -324,8 +333,12 @@ static void ledger_json(const struct ledger *l, const char *root)
 
 	printf("{\"command\": \"ledger\", \"source\": ");
 	json_string(stdout, src);
-	printf(", \"used_bytes\": %lld, \"explained_bytes\": %lld,\n \"categories\": [",
+	printf(", \"used_bytes\": %lld, \"explained_bytes\": %lld, ",
 	       l->used, l->explained);
+	if (l->unsplit >= 0)
+		printf("\"unsplit_sites_bytes\": %lld,\n \"categories\": [", l->unsplit);
+	else
+		printf("\"unsplit_sites_bytes\": null,\n \"categories\": [");
 	free(src);
 	for (i = 0; i < C_NR; i++) {
 		const struct ledger_cat *c = &l->cat[i];
