@@ -292,10 +292,7 @@ int cmd_export(int argc, char **argv)
 			bad = export_count_opt(optarg, &po.top, "series count");
 			break;
 		case 'M':
-			bad = !parse_bytes(optarg, &po.min_bytes);
-			if (bad)
-				aie_err("bad byte count \"%s\": a number, 0 or more, K, M, G or T after it for 1024s",
-					optarg);
+			bad = bytes_opt(optarg, &po.min_bytes);
 			break;
 		case 'Z':
 			po.zeros = true;

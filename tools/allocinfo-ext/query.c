@@ -404,13 +404,10 @@ static int query_option(int c, struct query_opts *o)
 		return query_str_opt(f->fields.function, optarg, "function");
 	case OPT_MIN_BYTES:
 		f->mask |= AIE_IOC_FILTER_MIN_SIZE;
-		if (parse_bytes(optarg, &n)) {
-			f->min_size = n;
-			return 0;
-		}
-		aie_err("bad byte count \"%s\": a number, 0 or more, K, M, G or T after it for 1024s",
-			optarg);
-		return -1;
+		if (bytes_opt(optarg, &n))
+			return -1;
+		f->min_size = n;
+		return 0;
 	case OPT_INACCURATE:
 		f->mask |= AIE_IOC_FILTER_INACCURATE;
 		f->inaccurate = 1;

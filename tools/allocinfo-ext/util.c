@@ -288,6 +288,15 @@ bool parse_bytes(const char *s, long long *val)
 	return !errno && !__builtin_mul_overflow(*val, 1LL << (10 * (u - units + 1)), val);
 }
 
+int bytes_opt(const char *s, long long *val)
+{
+	if (parse_bytes(s, val))
+		return 0;
+	aie_err("bad byte count \"%s\": a number, 0 or more, K, M, G or T after it for 1024s",
+		s);
+	return -1;
+}
+
 bool parse_seconds(const char *s, double *val)
 {
 	char *end;

@@ -71,6 +71,9 @@ bool parse_seconds(const char *s, double *val);
  */
 bool parse_bytes(const char *s, long long *val);
 
+/* parse_bytes() for an option: 0, or -1 after saying what it takes. */
+int bytes_opt(const char *s, long long *val);
+
 /*
  * The GNU build-id in an ELF note file such as
  * /sys/module/<name>/notes/.note.gnu.build-id, as hex. 0, or -1.
