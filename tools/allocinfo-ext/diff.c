@@ -38,6 +38,7 @@ struct diff_opts {
 	bool exit_code;		/* exit 1 when the tables differ, 2 on trouble */
 	bool json;
 	long limit;		/* rows at most, 0 for all */
+	const char *module;	/* -m: only its sites, or NULL */
 };
 
 /* With --exit-code, as diff(1): 0 same, 1 different, 2 trouble. */
@@ -205,6 +206,7 @@ static const struct cmd_option diff_option_help[] = {
 	{ 'a', "list unchanged sites too" },
 	{ 'l', "at most N rows" },
 	{ 'j', "the header's figures and the rows as JSON" },
+	{ 'm', "only the sites of module NAME (vmlinux: built-in)" },
 	{ 'E', "exit as diff(1) does: 0 when no site is new, gone or\n"
 	  "changed, 1 when one is, 2 on trouble" },
 	{ 0 },
@@ -242,9 +244,9 @@ static int diff_run(const char *pa, const char *pb, const struct diff_opts *o)
 	size_t n;
 	int ret = trouble;
 
-	if (table_load(&a, pa))
+	if (table_load_module(&a, pa, o->module))
 		goto out_a;
-	if (table_load(&b, pb))
+	if (table_load_module(&b, pb, o->module))
 		goto out_b;
 	e = xcalloc(a.nr + b.nr, sizeof(*e));
 	n = diff_join(&a, &b, e);
@@ -283,6 +285,8 @@ int cmd_diff(int argc, char **argv)
 			o.exit_code = true;
 		} else if (c == 'j') {
 			o.json = true;
+		} else if (c == 'm') {
+			o.module = optarg;
 		} else if (c == 'l' && parse_ll(optarg, &n) && n >= 0) {
 			o.limit = n;
 		} else if (c == 'h') {

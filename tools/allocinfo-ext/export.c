@@ -215,6 +215,7 @@ static const struct option export_opts[] = {
 static const struct cmd_option export_option_help[] = {
 	{ 'f', "json, csv or prometheus" },
 	{ 'o', "write there instead of stdout" },
+	{ 'm', "only the sites of module NAME (vmlinux: built-in)" },
 	{ 'T', "prometheus: the N series with the most live bytes\n"
 	  "(0: all)" },
 	{ 'M', "prometheus: the series with at least B live bytes\n"
@@ -247,7 +248,7 @@ static int export_run(const char *path, int fmt, const char *out_path,
 	struct table t;
 	int ret = AIE_EXIT_FAIL;
 
-	if (!table_load(&t, path)) {
+	if (!table_load_module(&t, path, po->module)) {
 		output_open(&out, out_path);
 		if (fmt == EXPORT_JSON)
 			export_json(out.f, &t);
@@ -287,6 +288,9 @@ int cmd_export(int argc, char **argv)
 			break;
 		case 'o':
 			out_path = optarg;
+			break;
+		case 'm':
+			po.module = optarg;
 			break;
 		case 'T':
 			bad = export_count_opt(optarg, &po.top, "series count");

@@ -13,6 +13,7 @@ struct prom_opts {
 	long long min_bytes;	/* series with fewer live bytes left out */
 	bool zeros;		/* write samples whose value is 0 */
 	bool site_label;	/* label site: the location, function+0xoff too */
+	const char *module;	/* -m: only its sites, or NULL (any format) */
 };
 
 /* Text exposition format 0.0.4, one series per label set. */

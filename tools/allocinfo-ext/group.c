@@ -217,6 +217,7 @@ static const struct option group_opts[] = {
 static const struct cmd_option group_option_help[] = {
 	{ 'B', "module, subsystem, function, file or node" },
 	{ 'j', "the groups as JSON (slack null for the kernel's table)" },
+	{ 'm', "only the sites of module NAME (vmlinux: built-in)" },
 	{ 0 },
 };
 
@@ -252,6 +253,7 @@ int cmd_group(int argc, char **argv)
 {
 	enum group_by by = GROUP_MODULE;
 	bool have_by = false, json = false;
+	const char *module = NULL;
 	struct table t;
 	int c, ret = AIE_EXIT_FAIL;
 
@@ -260,6 +262,8 @@ int cmd_group(int argc, char **argv)
 			have_by = true;
 		} else if (c == 'j') {
 			json = true;
+		} else if (c == 'm') {
+			module = optarg;
 		} else if (c == 'h') {
 			group_usage(stdout);
 			return 0;
@@ -271,7 +275,7 @@ int cmd_group(int argc, char **argv)
 		aie_err(have_by ? "group reads one table" : "group needs --by");
 		return cmd_usage_error(argv[0]);
 	}
-	if (!table_load(&t, argv[optind])) {
+	if (!table_load_module(&t, argv[optind], module)) {
 		group_print(&t, by, json);
 		ret = stdout_close() ? AIE_EXIT_FAIL : 0;
 	}

@@ -62,16 +62,16 @@ static const struct letter letters[] = {
 #define DRY_RUN_WHAT	"check and print, write nothing"
 
 static const struct command commands[] = {
-	{ "top", cmd_top, false, "[-s KEY] [-b] [-j] [-n N] [-d SEC] [-l N] [FILE]",
+	{ "top", cmd_top, false, "[-s KEY] [-b] [-j] [-n N] [-d SEC] [-l N] [-m NAME] [FILE]",
 	  "live view of the sites, refreshed like top" },
 	{ "snapshot", cmd_snapshot, false, "[-o FILE] [--kernel REL] [--uptime SEC] [SOURCE]",
 	  "a copy of the table with time, kernel, uptime, module version" },
-	{ "diff", cmd_diff, false, "[-a] [-l N] [-j] [--exit-code] A B",
+	{ "diff", cmd_diff, false, "[-a] [-l N] [-j] [-m NAME] [--exit-code] A B",
 	  "per-site change from A to B, sorted by growth" },
-	{ "group", cmd_group, false, "--by KEY [-j] [FILE]",
+	{ "group", cmd_group, false, "--by KEY [-j] [-m NAME] [FILE]",
 	  "live figures summed per group" },
-	{ "export", cmd_export, false, "--format json|csv|prometheus [-o FILE] [FILE]\n"
-	  "--format prometheus [--top N] [--min-bytes B] [--zeros] [--site-label] [-o FILE] [FILE]",
+	{ "export", cmd_export, false, "--format json|csv|prometheus [-m NAME] [-o FILE] [FILE]\n"
+	  "--format prometheus [--top N] [--min-bytes B] [--zeros] [--site-label] [-m NAME] [-o FILE] [FILE]",
 	  "the table for other programs" },
 	{ "ctl", cmd_ctl, true, "[--dry-run] [--proc FILE] COMMAND...",
 	  "control writes to /proc/allocinfo_ext" },

@@ -41,6 +41,27 @@ int table_load(struct table *t, const char *path)
 	return table_parse(t, path, text, len);
 }
 
+int table_load_module(struct table *t, const char *path, const char *module)
+{
+	struct site *s;
+	size_t i, n = 0;
+
+	if (table_load(t, path))
+		return -1;
+	for (i = 0; module && i < t->nr; i++) {
+		s = &t->sites[i];
+		if (!strcmp(*s->module ? s->module : "vmlinux", module)) {
+			t->sites[n++] = *s;
+			continue;
+		}
+		free(s->text);
+		free(s->nodes);
+	}
+	if (module)
+		t->nr = n;
+	return 0;
+}
+
 void table_free(struct table *t)
 {
 	size_t i;

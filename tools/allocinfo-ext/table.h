@@ -85,6 +85,13 @@ int table_parse(struct table *t, const char *name, char *text, size_t len);
 /* Read @path (NULL: the default source) and parse it. 0 or -1. */
 int table_load(struct table *t, const char *path);
 
+/*
+ * table_load(), then, unless @module is NULL, only the sites of module
+ * @module kept ("vmlinux": those of built-in code), as if the table had
+ * no others.
+ */
+int table_load_module(struct table *t, const char *path, const char *module);
+
 void table_free(struct table *t);
 
 /* The source read when none is given, or NULL (with a message). */

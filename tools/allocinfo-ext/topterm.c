@@ -36,6 +36,7 @@
 struct top_opts {
 	struct top_view view;
 	const char *path;	/* NULL: the default source */
+	const char *module;	/* -m: only its sites, or NULL */
 	bool batch;
 	bool json;		/* one line of JSON per sample; batch mode */
 	long iterations;	/* 0: until stopped */
@@ -76,11 +77,11 @@ struct top_samples {
 	double t_cur, t_older;
 };
 
-static int top_sample(struct top_samples *s, const char *path)
+static int top_sample(struct top_samples *s, const struct top_opts *o)
 {
 	struct table t;
 
-	if (table_load(&t, path)) {
+	if (table_load_module(&t, o->path, o->module)) {
 		table_free(&t);
 		return -1;
 	}
@@ -141,7 +142,7 @@ static int top_batch(struct top_opts *o)
 			if (top_stop)
 				break;
 		}
-		if (top_sample(&s, o->path)) {
+		if (top_sample(&s, o)) {
 			ret = AIE_EXIT_FAIL;
 			break;
 		}
@@ -305,11 +306,11 @@ static void top_draw(struct top_screen *sc, struct top_opts *o)
 }
 
 /* Take a sample; on failure keep the last one and say why. */
-static void top_take(struct top_screen *sc, const char *path)
+static void top_take(struct top_screen *sc, const struct top_opts *o)
 {
 	sc->error[0] = '\0';
 	aie_err_capture(sc->error, sizeof(sc->error));
-	if (top_sample(&sc->s, path) && !*sc->error)
+	if (top_sample(&sc->s, o) && !*sc->error)
 		snprintf(sc->error, sizeof(sc->error), "cannot read the table");
 	aie_err_capture(NULL, 0);
 	if (*sc->error)
@@ -434,7 +435,7 @@ static int top_screen_loop(struct top_opts *o)
 	long taken = 1;
 	int c, ms;
 
-	top_take(sc, o->path);
+	top_take(sc, o);
 	if (!sc->s.have_cur) {
 		/* nothing to show yet: say why, as batch mode would */
 		endwin();
@@ -456,7 +457,7 @@ static int top_screen_loop(struct top_opts *o)
 				continue;
 			if (o->iterations && taken >= o->iterations)
 				break;
-			top_take(sc, o->path);
+			top_take(sc, o);
 			taken++;
 		} else if (!top_key(sc, o, c)) {
 			break;
@@ -504,6 +505,7 @@ static const struct cmd_option top_option_help[] = {
 	{ 'd', "seconds between samples, 0.1 to 86400 (default 3)" },
 	{ 'l', "rows at most (default: the screen; 20 in batch\n"
 	  "mode; 0: all)" },
+	{ 'm', "only the sites of module NAME (vmlinux: built-in)" },
 	{ 0 },
 };
 
@@ -533,6 +535,9 @@ static int top_option(int c, struct top_opts *o)
 		return 0;
 	case 'j':
 		o->batch = o->json = true;
+		return 0;
+	case 'm':
+		o->module = optarg;
 		return 0;
 	case 'n':
 	case 'l':

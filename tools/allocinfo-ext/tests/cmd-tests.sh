@@ -472,3 +472,43 @@ query_tests() {
 		<(printf '%12d %8d mm/a.c:1 func:%s\n' 4096 1 "${long:7}") \
 		"$TOOL" query --function "${long:7}" "$TMP/long.txt"
 }
+
+# module_table FILE MODULE: FILE's version line, comments and the rows of
+# MODULE only (vmlinux: rows without one), as a table of its own.
+module_table() {
+	awk -v m="$2" '/^[^ ]/ { print; next }
+		{ has = match($0, / \[[^]]*\] /) }
+		(m == "vmlinux" && !has) ||
+			(has && substr($0, RSTART + 2, RLENGTH - 4) == m)' "$1"
+}
+
+# -m NAME in top, diff, group and export: as if the tables held only
+# NAME's sites (the names of the files aside).
+module_filter_tests() {
+	local m cmd want got failed=()
+
+	for m in virtio_net vmlinux ext4; do
+		module_table ext-a.txt "$m" >"$TMP/m-a.txt"
+		module_table ext-b.txt "$m" >"$TMP/m-b.txt"
+		for cmd in "group --by function MOD A" "diff -a MOD A B" "top -b -n 1 -l 0 MOD A" \
+			"export -f csv MOD A" "export -f prometheus --zeros MOD A"; do
+			want=${cmd//MOD /}
+			want=${want//A/$TMP/m-a.txt}
+			got=${cmd//MOD/-m $m}
+			got=${got//A/ext-a.txt}
+			# shellcheck disable=SC2086
+			"$TOOL" ${want//B/$TMP/m-b.txt} 2>&1 |
+				sed "s|$TMP/m-\([ab]\).txt|ext-\1.txt|g; s/ - [0-9:]* - / - T - /" >"$TMP/want"
+			# shellcheck disable=SC2086
+			"$TOOL" ${got//B/ext-b.txt} 2>&1 | sed 's/ - [0-9:]* - / - T - /' >"$TMP/got"
+			if ! cmp -s "$TMP/want" "$TMP/got" || ! grep -q . "$TMP/got"; then
+				failed+=("-m $m: $got: $(diff "$TMP/want" "$TMP/got" | head -n 6)")
+			fi
+		done
+	done
+	if [ ${#failed[@]} = 0 ]; then
+		ok "module: -m in top, diff, group and export keeps that module's sites (vmlinux: built-in)"
+	else
+		not_ok "module: -m in top, diff, group and export" "${failed[@]}"
+	fi
+}

@@ -148,6 +148,7 @@ diff_tests
 group_tests
 export_tests
 top_tests
+module_filter_tests
 ctl_tests
 context_tests
 leaks_tests
