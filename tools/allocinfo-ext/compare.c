@@ -45,8 +45,8 @@ static const char * const match_names[] = {
 struct pair {
 	enum match how;
 	char *label;		/* file:line or func:NAME, then [module] */
-	const char *file_line;	/* MATCH_LINE: the key's file:line */
-	const char *func;	/* MATCH_FUNC: the key's function */
+	const char *file_line;	/* MATCH_LINE, MATCH_THEIRS: the location */
+	const char *func;	/* the function (by line: of its first site) */
 	const char *module;
 	long long ours, theirs;
 };
@@ -121,7 +121,7 @@ static void compare_ours(struct compare *c, const struct table *t,
 		if (!p) {
 			p = compare_add(c, how, what, s->module);
 			p->file_line = line ? s->location : NULL;
-			p->func = line ? NULL : s->func;
+			p->func = s->func;	/* by line: the first one's */
 		}
 		p->ours += s->bytes;
 	}
@@ -176,6 +176,8 @@ static void compare_theirs(struct compare *c, const struct table *now,
 			char *what = xasprintf("%s func:%s", s->location, s->func);
 
 			p = compare_add(c, MATCH_THEIRS, what, s->module);
+			p->file_line = s->location;
+			p->func = s->func;
 			free(what);
 		}
 		p->theirs += delta;
@@ -236,6 +238,21 @@ static void compare_sum(const struct compare *c, struct compare_sums *s)
 	}
 }
 
+/*
+ * A pair's site as every command's JSON names it (json_site_key()): one
+ * matched by function has no location; one by line names the function of
+ * its first site.
+ */
+static void compare_json_site(const struct pair *p)
+{
+	struct site s = {
+		.location = p->file_line ? p->file_line : "",
+		.module = p->module, .func = p->func ? p->func : "",
+	};
+
+	json_site_key(stdout, &s);
+}
+
 static void compare_json(const struct compare *c, const char *ours_name,
 			 const char *theirs_name, const char *base,
 			 long long rows)
@@ -259,7 +276,7 @@ static void compare_json(const struct compare *c, const char *ours_name,
 		printf("%s\n  {\"ours\": %lld, \"theirs\": %lld, \"agreement\": %.6f, \"match\": \"%s\", ",
 		       i ? "," : "", p->ours, p->theirs,
 		       compare_agreement(p->ours, p->theirs), match_names[p->how]);
-		json_key_string(stdout, "site", p->label);
+		compare_json_site(p);
 		putchar('}');
 	}
 	fputs(i ? "\n ]}\n" : "]}\n", stdout);

@@ -26,6 +26,20 @@
 #include "table.h"
 #include "util.h"
 
+/* Digits, and a fraction after a point: a JSON number as it is written. */
+static bool json_plain_number(const char *s)
+{
+	size_t n = strspn(s, "0123456789"), frac;
+
+	if (!n)
+		return false;
+	if (s[n] != '.')
+		return !s[n];
+	frac = strspn(s + n + 1, "0123456789");
+	return frac && !s[n + 1 + frac];
+}
+
+/* The snapshot's head; its uptime, seconds, a number (null if it is none). */
 static void json_meta(FILE *f, const struct table_meta *m)
 {
 	const char *keys[] = { "time", "kernel", "uptime", "module_version", "source" };
@@ -38,8 +52,12 @@ static void json_meta(FILE *f, const struct table_meta *m)
 		if (!vals[i])
 			continue;
 		fputs(sep, f);
-		json_key_string(f, keys[i], vals[i]);
 		sep = ", ";
+		if (vals[i] != m->uptime) {
+			json_key_string(f, keys[i], vals[i]);
+			continue;
+		}
+		fprintf(f, "\"uptime\": %s", json_plain_number(m->uptime) ? m->uptime : "null");
 	}
 	fputs("},\n", f);
 }
@@ -60,20 +78,8 @@ static void json_nodes(FILE *f, const struct site *s)
 
 static void json_site(FILE *f, const struct table *t, const struct site *s)
 {
-	unsigned int line;
-	char *file = site_file(s, &line);
-
 	fprintf(f, "    {\"bytes\": %lld, \"calls\": %lld, ", s->bytes, s->calls);
-	json_key_string(f, "site", s->location);
-	fputs(", ", f);
-	json_key_string(f, "file", file);
-	if (file)
-		fprintf(f, ", \"line\": %u, ", line);
-	else
-		fputs(", \"line\": null, ", f);
-	json_key_string(f, "module", s->module);
-	fputs(", ", f);
-	json_key_string(f, "func", s->func);
+	json_site_key(f, s);
 	if (t->format == TABLE_EXT) {
 		fputs(", ", f);
 		json_key_string(f, "type", s->type);
@@ -87,7 +93,6 @@ static void json_site(FILE *f, const struct table *t, const struct site *s)
 		json_nodes(f, s);
 	}
 	fputc('}', f);
-	free(file);
 }
 
 static void export_json(FILE *f, const struct table *t)

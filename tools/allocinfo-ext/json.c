@@ -38,9 +38,19 @@ void json_key_string(FILE *f, const char *key, const char *val)
 
 void json_site_key(FILE *f, const struct site *s)
 {
+	unsigned int line;
+	char *file = site_file(s, &line);
+
 	json_key_string(f, "site", s->location);
 	fputs(", ", f);
 	json_key_string(f, "module", s->module);
 	fputs(", ", f);
 	json_key_string(f, "func", s->func);
+	fputs(", ", f);
+	json_key_string(f, "file", file);
+	if (file)
+		fprintf(f, ", \"line\": %u", line);
+	else
+		fputs(", \"line\": null", f);
+	free(file);
 }

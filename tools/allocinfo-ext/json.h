@@ -15,7 +15,11 @@
 void json_string(FILE *f, const char *s);
 void json_key_string(FILE *f, const char *key, const char *val);
 
-/* A site's key: "site": ..., "module": ... or null, "func": ... */
+/*
+ * A site as every command's JSON rows name it (Documentation/format.rst,
+ * "JSON rows"): "site": its location, "module": ... or null, "func": ...,
+ * "file" and "line" of a file:line location, else null.
+ */
 void json_site_key(FILE *f, const struct site *s);
 
 #endif /* _AIE_TOOL_JSON_H */

@@ -246,6 +246,39 @@ static int leaks_hit_cmp(const void *pa, const void *pb)
 	return strcmp(a->key, b->key);
 }
 
+/*
+ * A key, "<location>[ [<module>]] func:<func> type:<type>", as a row's
+ * site in every command's JSON (json_site_key()), and its type.
+ */
+static void leaks_json_site(const char *key)
+{
+	struct site s = { .module = "", .func = "", .type = "" };
+	char *k = xstrdup(key), *func = strstr(k, " func:"), *type, *mod;
+	size_t len;
+
+	s.location = k;
+	if (func) {
+		*func = '\0';
+		s.func = func + strlen(" func:");
+		type = strstr(s.func, " type:");
+		if (type) {
+			*type = '\0';
+			s.type = type + strlen(" type:");
+		}
+	}
+	len = strlen(k);
+	mod = strstr(k, " [");
+	if (mod && len && k[len - 1] == ']') {
+		k[len - 1] = '\0';
+		*mod = '\0';
+		s.module = mod + 2;
+	}
+	json_site_key(stdout, &s);
+	fputs(", ", stdout);
+	json_key_string(stdout, "type", s.type);
+	free(k);
+}
+
 static void leaks_json(const struct leaks_hit *hits, size_t nr, int n,
 		       double interval, size_t sites)
 {
@@ -257,7 +290,7 @@ static void leaks_json(const struct leaks_hit *hits, size_t nr, int n,
 		printf("%s\n  {\"bytes\": %lld, \"growth\": %lld, \"oldest_ns\": %lld, ",
 		       i ? "," : "", hits[i].bytes, hits[i].growth,
 		       hits[i].oldest);
-		json_key_string(stdout, "site", hits[i].key);
+		leaks_json_site(hits[i].key);
 		putchar('}');
 	}
 	fputs(nr ? "\n ]}\n" : "]}\n", stdout);

@@ -222,6 +222,30 @@ static int query_read(const char *path, enum query_via via,
 	return query_text(path, o, r);
 }
 
+/*
+ * A row's site as every command's JSON names it (json_site_key()): the
+ * ioctl gives file:line, or no location at all.
+ */
+static void query_json_site(const struct allocinfo_ext_tag_data *d)
+{
+	char *site = d->tag.filename[0] ?
+		     xasprintf("%s:%llu", d->tag.filename,
+			       (unsigned long long)d->tag.lineno) : NULL;
+
+	json_key_string(stdout, "site", site);
+	printf(", ");
+	json_key_string(stdout, "module", d->tag.modname);
+	printf(", ");
+	json_key_string(stdout, "func", d->tag.function);
+	printf(", ");
+	json_key_string(stdout, "file", d->tag.filename);
+	if (d->tag.filename[0])
+		printf(", \"line\": %llu", (unsigned long long)d->tag.lineno);
+	else
+		printf(", \"line\": null");
+	free(site);
+}
+
 static void query_print(const char *path, const struct query_rows *r,
 			const struct query_opts *o)
 {
@@ -243,14 +267,7 @@ static void query_print(const char *path, const struct query_rows *r,
 			printf("%s\n {\"bytes\": %llu, \"calls\": %llu, ",
 			       i ? "," : "", (unsigned long long)d->counter.bytes,
 			       (unsigned long long)d->counter.calls);
-			json_key_string(stdout, "file", d->tag.filename);
-			if (d->tag.filename[0])
-				printf(", \"line\": %llu, ", (unsigned long long)d->tag.lineno);
-			else
-				printf(", \"line\": null, ");
-			json_key_string(stdout, "module", d->tag.modname);
-			printf(", ");
-			json_key_string(stdout, "func", d->tag.function);
+			query_json_site(d);
 			printf(", \"accurate\": %s}", d->counter.accurate ? "true" : "false");
 			continue;
 		}

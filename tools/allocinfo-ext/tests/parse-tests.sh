@@ -100,7 +100,7 @@ snapshot_tests() {
 	if [ "$(sed -n '3,4p' "$TMP/s3")" = "# kernel: 6.1.0-test+x
 # uptime: 5400.25" ] && [ ! -s "$TMP/err" ] &&
 		cmp -s <(tail -n +7 "$TMP/s3") ext-a.txt &&
-		[ "$("$TOOL" export -f json "$TMP/s3" | grep -c '"kernel": "6.1.0-test+x", "uptime": "5400.25"')" = 1 ]; then
+		[ "$("$TOOL" export -f json "$TMP/s3" | grep -c '"kernel": "6.1.0-test+x", "uptime": 5400.25')" = 1 ]; then
 		ok "snapshot: --kernel and --uptime stamp a copied file, read back"
 	else
 		not_ok "snapshot: --kernel and --uptime stamp a copied file, read back" \

@@ -140,6 +140,7 @@ make_cflags_test() {
 . "$HERE/output-tests.sh"
 . "$HERE/stdin-tests.sh"
 . "$HERE/sanitize-tests.sh"
+. "$HERE/schema-tests.sh"
 
 cd "$FIX" || exit 1
 parse_tests
@@ -156,6 +157,7 @@ ledger_tests
 compare_tests
 query_tests
 json_tests
+schema_tests
 options_tests
 vocab_tests
 hostile_tests

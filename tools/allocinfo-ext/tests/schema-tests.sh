@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+# schema-tests.sh - every command's JSON rows that name a call site have
+# one shape, ../schema/site-row.schema.json (site, module, func, file,
+# line; numbers as numbers), checked with Python's jsonschema; the same
+# table gives the same sites in each. Sourced by run.sh, run in fixtures/.
+
+# Each command, and the key of its rows (top: one JSON line per sample).
+SCHEMA_COMMANDS=(
+	"sites|export -f json ext-b.txt"
+	"sites|export -f json kernel.txt"
+	"sites|export -f json hostile-utf8.txt"
+	"rows|top -j -n 1 -l 0 ext-a.txt"
+	"rows|top -j -n 1 -l 0 kernel.txt"
+	"sites|diff -j -a ext-a.txt ext-b.txt"
+	"rows|query -j ext-a.txt"
+	"leaks|leaks -j -d 10 leaks-t1.txt leaks-l1.txt leaks-t2.txt leaks-l2.txt leaks-t3.txt leaks-l3.txt"
+	"rows|compare -j -l 0 --ours cmp-ours.txt --theirs cmp-theirs.txt --baseline cmp-base.txt"
+)
+
+schema_tests() {
+	local e key cmd n=0 name="json: every command's site rows valid against site-row.schema.json"
+
+	for e in "${SCHEMA_COMMANDS[@]}"; do
+		IFS='|' read -r key cmd <<<"$e"
+		# shellcheck disable=SC2086
+		"$TOOL" $cmd >"$TMP/schema-$n.json" 2>"$TMP/err" || echo "$cmd failed" >>"$TMP/err"
+		echo "$key $TMP/schema-$n.json $cmd" >>"$TMP/schema-list"
+		n=$((n + 1))
+	done
+	if [ ! -s "$TMP/err" ] && python3 - "$HERE/../schema/site-row.schema.json" \
+		"$TMP/schema-list" >"$TMP/out" 2>&1 <<-'EOT'; then
+	import json, sys
+	import jsonschema
+	schema = json.load(open(sys.argv[1]))
+	jsonschema.Draft202012Validator.check_schema(schema)
+	check = jsonschema.Draft202012Validator(schema)
+	ident = {}
+	for entry in open(sys.argv[2]):
+	    key, path, cmd = entry.rstrip("\n").split(" ", 2)
+	    text = open(path, encoding="utf-8").read()
+	    docs = [json.loads(l) for l in text.splitlines()] if cmd.startswith("top") else [json.loads(text)]
+	    rows = [r for d in docs for r in d[key]]
+	    assert rows, cmd
+	    for r in rows:
+	        errors = [e.message for e in check.iter_errors(r)]
+	        assert not errors, (cmd, r, errors)
+	    if cmd.endswith(" ext-a.txt") or cmd.startswith("diff"):
+	        ident[cmd.split()[0]] = {(r["site"], r["module"], r["func"], r["file"], r["line"]) for r in rows}
+	    if cmd == "export -f json ext-b.txt":
+	        assert isinstance(docs[0]["snapshot"]["uptime"], float), docs[0]["snapshot"]
+	# ext-a.txt's sites, named alike by top, query and diff (which has
+	# ext-b's too); query's ioctl rows have no function+offset location
+	assert ident["top"] <= ident["diff"], ident
+	assert {r for r in ident["query"] if r[0]} <= ident["top"], ident
+	assert {r[1:] for r in ident["query"]} == {(m, f, fi, li) if s and fi else (m, f, None, None)
+	                                          for s, m, f, fi, li in ident["top"]}, ident
+	EOT
+		ok "$name"
+	else
+		not_ok "$name" "$(cat "$TMP/err" "$TMP/out")"
+	fi
+}
