@@ -22,6 +22,11 @@
  * allocinfo_ext_table_bytes keeps the total of the table, series left out
  * included.
  *
+ * allocinfo_ext_sites and allocinfo_ext_table_bytes carry a label source,
+ * allocinfo_ext or allocinfo (the table's format), so that the exports of
+ * both files can sit in one textfile directory; allocinfo_ext_info says
+ * what was exported.
+ *
  * The node<N>: keys (format 1.4) are allocinfo_ext_node_bytes, a series'
  * labels and node="N", for the series that --top and --min-bytes keep;
  * a table without them writes no such metric.
@@ -29,6 +34,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "export.h"
 #include "util.h"
@@ -284,6 +290,35 @@ static void prom_nodes(FILE *f, const struct table *t,
 	}
 }
 
+/*
+ * allocinfo_ext_info, 1: the table's source (its format), format version,
+ * and the kernel release and module version: a snapshot's head's, or,
+ * for a /proc file read now, this machine's; else left out.
+ */
+static void prom_info(FILE *f, const struct table *t)
+{
+	bool live = !t->meta.time && (!strcmp(t->name, AIE_PROC_EXT) ||
+				      !strcmp(t->name, AIE_PROC_KERNEL));
+	char version[16], module[256] = "";
+	const char *sep = "", *kernel = t->meta.kernel;
+	struct utsname u;
+
+	snprintf(version, sizeof(version), "%d.%d", t->major, t->minor);
+	if (live) {
+		kernel = uname(&u) ? NULL : u.release;
+		table_module_version(t, module, sizeof(module));
+	} else if (t->meta.module_version) {
+		snprintf(module, sizeof(module), "%s", t->meta.module_version);
+	}
+	fputs("# HELP allocinfo_ext_info The table exported: source, format version, kernel release, module version.\n"
+	      "# TYPE allocinfo_ext_info gauge\nallocinfo_ext_info{", f);
+	prom_label(f, "source", table_format_name(t->format), &sep);
+	prom_label(f, "version", version, &sep);
+	prom_label(f, "kernel", kernel ? kernel : "", &sep);
+	prom_label(f, "module_version", module, &sep);
+	fputs("} 1\n", f);
+}
+
 void export_prometheus(FILE *f, const struct table *t,
 		       const struct prom_opts *o)
 {
@@ -312,10 +347,13 @@ void export_prometheus(FILE *f, const struct table *t,
 	prom_nodes(f, t, rows, n, o);
 	fputs("# HELP allocinfo_ext_sites Call sites in the table.\n"
 	      "# TYPE allocinfo_ext_sites gauge\n", f);
-	fprintf(f, "allocinfo_ext_sites %zu\n", t->nr);
+	fprintf(f, "allocinfo_ext_sites{source=\"%s\"} %zu\n",
+		table_format_name(t->format), t->nr);
 	fputs("# HELP allocinfo_ext_table_bytes Live bytes of all call sites, those of series left out included.\n"
 	      "# TYPE allocinfo_ext_table_bytes gauge\n", f);
-	fprintf(f, "allocinfo_ext_table_bytes %lld\n", table_total_bytes(t));
+	fprintf(f, "allocinfo_ext_table_bytes{source=\"%s\"} %lld\n",
+		table_format_name(t->format), table_total_bytes(t));
+	prom_info(f, t);
 	for (j = 0; j < n; j++) {
 		free(rows[j].labels);
 		free(rows[j].nodes);

@@ -30,31 +30,6 @@
 #include "table.h"
 #include "util.h"
 
-#define SYS_MODULE	"/sys/module/allocinfo_ext"
-
-static void snapshot_module_version(const struct table *t, char *buf,
-				    size_t len)
-{
-	char *v, id[128];
-	size_t n;
-
-	if (t->format == TABLE_KERNEL) {
-		snprintf(buf, len, "none (in-kernel profiler)");
-		return;
-	}
-	v = read_whole_file(SYS_MODULE "/version", &n);
-	if (v) {
-		v[strcspn(v, "\n")] = '\0';
-		snprintf(buf, len, "%s", v);
-		free(v);
-	} else if (!read_build_id(SYS_MODULE "/notes/.note.gnu.build-id",
-				  id, sizeof(id))) {
-		snprintf(buf, len, "build-id %s", id);
-	} else {
-		snprintf(buf, len, "unknown");
-	}
-}
-
 /* What the head says of the machine, when given: for a copied file. */
 struct snapshot_opts {
 	const char *kernel;
@@ -73,7 +48,7 @@ static void snapshot_head(FILE *f, const struct table *t,
 
 	if (gmtime_r(&now, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	snapshot_module_version(t, version, sizeof(version));
+	table_module_version(t, version, sizeof(version));
 	fprintf(f, "# allocinfo-ext snapshot\n# time: %s\n", when);
 	fprintf(f, "# kernel: %s\n", o->kernel ? o->kernel :
 		uname(&u) ? "unknown" : u.release);

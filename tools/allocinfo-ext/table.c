@@ -62,6 +62,30 @@ int table_load_module(struct table *t, const char *path, const char *module)
 	return 0;
 }
 
+#define SYS_MODULE	"/sys/module/allocinfo_ext"
+
+void table_module_version(const struct table *t, char *buf, size_t len)
+{
+	char *v, id[128];
+	size_t n;
+
+	if (t->format == TABLE_KERNEL) {
+		snprintf(buf, len, "none (in-kernel profiler)");
+		return;
+	}
+	v = read_whole_file(SYS_MODULE "/version", &n);
+	if (v) {
+		v[strcspn(v, "\n")] = '\0';
+		snprintf(buf, len, "%s", v);
+		free(v);
+	} else if (!read_build_id(SYS_MODULE "/notes/.note.gnu.build-id",
+				  id, sizeof(id))) {
+		snprintf(buf, len, "build-id %s", id);
+	} else {
+		snprintf(buf, len, "unknown");
+	}
+}
+
 void table_free(struct table *t)
 {
 	size_t i;

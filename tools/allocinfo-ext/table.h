@@ -86,6 +86,13 @@ int table_parse(struct table *t, const char *name, char *text, size_t len);
 int table_load(struct table *t, const char *path);
 
 /*
+ * The running module's version for a table of @t's format: its
+ * MODULE_VERSION, else its build-id, else "unknown"; for the kernel's
+ * format, "none (in-kernel profiler)".
+ */
+void table_module_version(const struct table *t, char *buf, size_t len);
+
+/*
  * table_load(), then, unless @module is NULL, only the sites of module
  * @module kept ("vmlinux": those of built-in code), as if the table had
  * no others.

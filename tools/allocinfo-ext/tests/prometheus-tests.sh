@@ -109,6 +109,21 @@ prometheus_tests() {
 		not_ok "prometheus: the recording rules sum the scraped series per subsystem" \
 			"$(cat "$TMP/query.json" 2>/dev/null)" "$(grep -i rule "$dir/prometheus.log" | tail -n 5)"
 	fi
+	# /proc/allocinfo's export beside /proc/allocinfo_ext's (after the
+	# rules' sums, which would count both)
+	"$TOOL" export -f prometheus -o "$dir/textfile/allocinfo.prom" kernel.txt
+	if prom_exporter_ok &&
+		grep -q '^allocinfo_ext_table_bytes{source="allocinfo"} 2.260992e+06$' "$TMP/ne.metrics" &&
+		grep -qx 'allocinfo_ext_sites{source="allocinfo"} 6' "$TMP/ne.metrics" &&
+		grep -q '^allocinfo_ext_table_bytes{source="allocinfo_ext"} ' "$TMP/ne.metrics" &&
+		grep -qx 'allocinfo_ext_info{source="allocinfo",version="1.0"} 1' "$TMP/ne.metrics" &&
+		grep -q '^allocinfo_ext_info{source="allocinfo_ext",version="1.' "$TMP/ne.metrics"; then
+		ok "prometheus: the exports of both files side by side, totals and info told apart by source"
+	else
+		not_ok "prometheus: the exports of both files side by side" \
+			"$(grep -E 'allocinfo_ext_(sites|table_bytes|info)' "$TMP/ne.metrics")" \
+			"$(grep -i 'collected before' "$dir/ne.log" | head -n 3)"
+	fi
 	prom_stop "$ne_pid" "$pr_pid"
 }
 
