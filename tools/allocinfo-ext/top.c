@@ -186,22 +186,33 @@ void top_render_head(FILE *f, const struct table *t,
 
 void top_render_columns(FILE *f)
 {
-	fprintf(f, "%10s %9s %9s %9s  %s\n", "BYTES", "CALLS", "SLACK",
-		"GROWTH/s", "SITE");
+	fprintf(f, "%10s %6s %9s %9s %9s  %-7s %s\n", "BYTES", "SHARE", "CALLS",
+		"SLACK", "GROWTH/s", "TYPE", "SITE");
 }
 
-#define TOP_SITE_COLUMN	42
+#define TOP_SITE_COLUMN	57
+
+/* @bytes as a share of the table's @total live bytes: "12.5%"; "-" for none. */
+static void top_share(char *buf, size_t len, long long bytes, long long total)
+{
+	if (total > 0)
+		snprintf(buf, len, "%.1f%%", 100.0 * bytes / total);
+	else
+		snprintf(buf, len, "-");
+}
 
 void top_render_rows(FILE *f, const struct table *t, const struct top_row *rows,
 		     size_t n, const struct top_view *v)
 {
-	char bytes[24], slack[24], growth[24], tag[4400];
+	char bytes[24], share[24], slack[24], growth[24], tag[4400];
+	long long total = table_total_bytes(t);
 	size_t i;
 
 	for (i = 0; i < n && (!v->lines || (long)i < v->lines); i++) {
 		const struct site *s = rows[i].site;
 
 		format_size(bytes, sizeof(bytes), s->bytes);
+		top_share(share, sizeof(share), s->bytes, total);
 		if (t->format == TABLE_EXT)
 			format_size(slack, sizeof(slack), s->slack);
 		else
@@ -212,8 +223,8 @@ void top_render_rows(FILE *f, const struct table *t, const struct top_row *rows,
 		if (v->width > TOP_SITE_COLUMN + 1 &&
 		    v->width - TOP_SITE_COLUMN - 1 < (int)sizeof(tag))
 			tag[v->width - TOP_SITE_COLUMN - 1] = '\0';
-		fprintf(f, "%10s %9lld %9s %9s  %s\n", bytes, s->calls, slack,
-			growth, tag);
+		fprintf(f, "%10s %6s %9lld %9s %9s  %-7.7s %s\n", bytes, share,
+			s->calls, slack, growth, *s->type ? s->type : "-", tag);
 	}
 }
 

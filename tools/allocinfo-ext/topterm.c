@@ -177,6 +177,7 @@ struct top_screen {
 	char error_clock[16];
 	size_t first;		/* the first row shown, when scrolled */
 	bool paused, help;
+	bool refresh;		/* r: a sample now */
 };
 
 static const char * const top_help[] = {
@@ -189,6 +190,7 @@ static const char * const top_help[] = {
 	"  PgUp PgDn      scroll a screen",
 	"  Home End       the first or the last rows",
 	"  p or space     pause (no new samples) or go on",
+	"  r              a sample now, paused or not",
 	"  + -            double or halve the delay",
 	"  d              type a delay in seconds",
 	"  Enter Esc      take or cancel what / or d asks",
@@ -390,6 +392,9 @@ static bool top_key(struct top_screen *sc, struct top_opts *o, int c)
 	case ' ':
 		sc->paused = !sc->paused;
 		break;
+	case 'r':
+		sc->refresh = true;
+		break;
 	case '+':
 		o->view.delay = o->view.delay * 2 > TOP_DELAY_MAX ? TOP_DELAY_MAX :
 				o->view.delay * 2;
@@ -462,6 +467,12 @@ static int top_screen_loop(struct top_opts *o)
 		} else if (!top_key(sc, o, c)) {
 			break;
 		}
+		if (sc->refresh) {
+			sc->refresh = false;
+			top_take(sc, o);
+			taken++;
+			next = top_now() + o->view.delay;
+		}
 		top_draw(sc, o);
 	}
 	top_samples_free(&sc->s);
@@ -516,7 +527,8 @@ static void top_usage(FILE *f)
 		"largest first, read again every SEC seconds. GROWTH/s is the change of\n"
 		"live bytes per second since the previous sample. In a terminal, keys\n"
 		"b, c, s, g sort by bytes, calls, slack, growth; / filters; arrows,\n"
-		"PgUp, PgDn scroll; p pauses; + - d change the delay; ? helps; q quits.\n\n");
+		"PgUp, PgDn scroll; p pauses; r samples now; + - d change the delay;\n"
+		"? helps; q quits. SHARE is the site's part of the table's live bytes.\n\n");
 	cmd_options(f, "top", NULL, top_option_help);
 	fprintf(f, "Examples:\n"
 		"  allocinfo-ext top -s growth -d 1\n"

@@ -382,14 +382,26 @@ top_screen_tests() {
 	fi
 	top_session_end "$name" "$good"
 
+	name="top: r takes a sample at once, paused too"
+	good=0
+	cp ext-a.txt "$copy"
+	if top_session "$name" "$TOOL top -d 60 $copy" &&
+		top_keys p && wait_until 10 tmux_screen_has "[paused]" &&
+		cp kernel.txt "$copy" && sleep 1 && tmux_screen_lacks alloc_anon_folio &&
+		top_keys r && wait_until 5 tmux_screen_has alloc_anon_folio &&
+		tmux_screen_has "[paused]"; then
+		good=1
+	fi
+	top_session_end "$name" "$good"
+
 	name="top: j, End, Home scroll; p pauses; + and d change the delay"
 	good=0
 	if top_session "$name" "$TOOL top -d 0.5 ext-a.txt" &&
-		tmux_first_row func:alloc_pipe_info &&
+		tmux_first_row alloc_pipe_info+0x1a2 &&
 		top_keys j && wait_until 10 tmux_first_row func:__alloc_skb &&
 		top_keys End && wait_until 10 tmux_screen_has virtio_net.c:900 &&
 		tmux_screen_lacks alloc_pipe_info && tmux_first_row virtio_net.c:1210 &&
-		top_keys Home && wait_until 10 tmux_first_row func:alloc_pipe_info &&
+		top_keys Home && wait_until 10 tmux_first_row alloc_pipe_info+0x1a2 &&
 		top_keys p && wait_until 10 tmux_screen_has "[paused]" &&
 		top_keys p && wait_until 10 tmux_screen_lacks "[paused]" &&
 		top_keys + && wait_until 10 tmux_screen_has "every 1.0s" &&
@@ -403,8 +415,8 @@ top_screen_tests() {
 	good=0
 	if top_session "$name" "$TOOL top -d 0.5 ext-a.txt" &&
 		tmux_screen_lacks 'lib/we"' &&
-		tmux -L "$TMUX_SOCK" resize-window -t top -x 50 -y 13 &&
-		wait_until 10 tmux_screen_has 'lib/we"' && tmux_fits 50; then
+		tmux -L "$TMUX_SOCK" resize-window -t top -x 66 -y 13 &&
+		wait_until 10 tmux_screen_has 'lib/we"' && tmux_fits 66; then
 		good=1
 	fi
 	top_session_end "$name" "$good"
