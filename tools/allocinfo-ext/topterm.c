@@ -1,171 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * topterm.c - `allocinfo-ext top`: sample the table every delay seconds
- * and show the largest sites, in a terminal through ncurses, or, with -b
- * or when stdout is no terminal, as plain text for scripts (-j: JSON).
+ * topterm.c - `allocinfo-ext top` in a terminal, through ncurses: the
+ * largest sites, sampled every delay seconds (topcmd.c has the samples).
  *
- * Keys in the terminal: b, c, s, g sort by bytes, calls, slack, growth;
- * / filters by module, function, type or location, whatever the case
- * (empty: all); arrows, j, k, PgUp, PgDn, Home and End scroll; p or space
- * pauses; + and - double and halve the delay, d asks for one; ? or h shows
- * the keys; q quits. What / and d ask for is typed on the status line
- * while samples go on; Enter takes it, Esc cancels it. A resize redraws
- * at the new size. A sample that cannot be read is said on
- * the status line and the last good one stays; in batch mode it is fatal,
- * as before. SIGINT and SIGTERM end the screen before leaving.
+ * Keys: b, c, s, g sort by bytes, calls, slack, growth; / filters by
+ * module, function, type or location, whatever the case (empty: all);
+ * arrows, j, k, PgUp, PgDn, Home and End scroll; p or space pauses; r
+ * samples at once; + and - double and halve the delay, d asks for one;
+ * ? or h shows the keys; q quits. What / and d ask for is typed on the
+ * status line while samples go on; Enter takes it, Esc cancels it. A
+ * resize redraws at the new size. A sample that cannot be read is said on
+ * the status line and the last good one stays.
  */
 #include <curses.h>
-#include <errno.h>
-#include <getopt.h>
 #include <locale.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "cmd.h"
-#include "top.h"
-#include "textout.h"
+#include "topcmd.h"
 #include "util.h"
-
-#define TOP_DELAY_MIN	0.1
-#define TOP_DELAY_MAX	86400
-
-struct top_opts {
-	struct top_view view;
-	const char *path;	/* NULL: the default source */
-	const char *module;	/* -m: only its sites, or NULL */
-	bool batch;
-	bool json;		/* one line of JSON per sample; batch mode */
-	long iterations;	/* 0: until stopped */
-	long lines;		/* -l, -1 when not given */
-};
-
-/* The one thing a signal handler may touch. */
-static volatile sig_atomic_t top_stop;
-
-static void top_on_signal(int sig)
-{
-	(void)sig;
-	top_stop = 1;
-}
-
-static double top_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void top_clock(char *buf, size_t len, bool utc)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-
-	if (utc ? !gmtime_r(&now, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm) :
-	    !localtime_r(&now, &tm) || !strftime(buf, len, "%H:%M:%S", &tm))
-		snprintf(buf, len, "?");
-}
-
-/* The latest sample and the one before, for growth and for redraws. */
-struct top_samples {
-	struct table cur, older;
-	bool have_cur, have_older;
-	double t_cur, t_older;
-};
-
-static int top_sample(struct top_samples *s, const struct top_opts *o)
-{
-	struct table t;
-
-	if (table_load_module(&t, o->path, o->module)) {
-		table_free(&t);
-		return -1;
-	}
-	if (s->have_older)
-		table_free(&s->older);
-	s->older = s->cur;
-	s->t_older = s->t_cur;
-	s->have_older = s->have_cur;
-	s->cur = t;
-	s->t_cur = top_now();
-	s->have_cur = true;
-	return 0;
-}
-
-static void top_samples_free(struct top_samples *s)
-{
-	if (s->have_older)
-		table_free(&s->older);
-	if (s->have_cur)
-		table_free(&s->cur);
-}
-
-/* The rows of the latest sample, sorted. */
-static size_t top_sorted_rows(struct top_samples *s, struct top_opts *o,
-			      struct top_row **rows)
-{
-	size_t n = top_rows(&s->cur, s->have_older ? &s->older : NULL,
-			    s->t_cur - s->t_older, rows);
-
-	top_sort(*rows, n, top_sort_key(&s->cur, o->view.key));
-	return n;
-}
-
-/* Batch mode: a block of text (or a line of JSON) per sample. */
-static int top_batch(struct top_opts *o)
-{
-	struct top_samples s;
-	struct top_row *rows;
-	char clock[16], utc[32];
-	long i;
-	size_t n;
-	int ret = 0;
-
-	memset(&s, 0, sizeof(s));
-	if (!o->json)
-		text_stdout();
-	o->view.lines = o->lines >= 0 ? o->lines : 20;
-	for (i = 0; !top_stop && (!o->iterations || i < o->iterations); i++) {
-		if (i) {
-			struct timespec ts = {
-				.tv_sec = (time_t)o->view.delay,
-				.tv_nsec = (long)((o->view.delay -
-						   (time_t)o->view.delay) * 1e9),
-			};
-
-			while (nanosleep(&ts, &ts) && errno == EINTR && !top_stop)
-				;
-			if (top_stop)
-				break;
-		}
-		if (top_sample(&s, o)) {
-			ret = AIE_EXIT_FAIL;
-			break;
-		}
-		top_clock(clock, sizeof(clock), false);
-		top_clock(utc, sizeof(utc), true);
-		o->view.clock = clock;
-		o->view.utc = utc;
-		n = top_sorted_rows(&s, o, &rows);
-		if (i && !o->json)
-			putchar('\n');
-		if (o->json)
-			top_render_json(stdout, &s.cur, rows, n, &o->view);
-		else
-			top_render(stdout, &s.cur, rows, n, &o->view);
-		free(rows);
-		if (stdout_close()) {
-			ret = AIE_EXIT_FAIL;
-			break;
-		}
-	}
-	top_samples_free(&s);
-	return ret;
-}
 
 /* What the terminal shows besides the sample. */
 struct top_screen {
@@ -481,17 +334,8 @@ static int top_screen_loop(struct top_opts *o)
 	return 0;
 }
 
-static int top_run(struct top_opts *o)
+int top_screen(struct top_opts *o)
 {
-	struct sigaction sa = { .sa_handler = top_on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if (!o->batch && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
-		o->batch = true;
-	if (o->batch)
-		return top_batch(o);
 	setlocale(LC_ALL, "");
 	if (!newterm(NULL, stdout, stdin)) {
 		aie_err("cannot drive this terminal (TERM=%s): use -b",
@@ -504,94 +348,4 @@ static int top_run(struct top_opts *o)
 	set_escdelay(25);	/* Esc alone cancels a prompt at once */
 	curs_set(0);
 	return top_screen_loop(o);
-}
-
-static const struct cmd_option top_option_help[] = {
-	{ 's', "bytes (default), calls, slack or growth" },
-	{ 'b', "plain text, no screen control (also when stdout\n"
-	  "is not a terminal)" },
-	{ 'j', "batch mode, one line of JSON per sample (time in UTC;\n"
-	  "growth null on the first sample)" },
-	{ 'n', "stop after N samples (default: run until stopped)" },
-	{ 'd', "seconds between samples, 0.1 to 86400 (default 3)" },
-	{ 'l', "rows at most (default: the screen; 20 in batch\n"
-	  "mode; 0: all)" },
-	{ 'm', "only the sites of module NAME (vmlinux: built-in)" },
-	{ 0 },
-};
-
-static void top_usage(FILE *f)
-{
-	cmd_usage_head(f, "top");
-	fprintf(f, "Show the sites of FILE (default: /proc/allocinfo_ext, else /proc/allocinfo),\n"
-		"largest first, read again every SEC seconds. GROWTH/s is the change of\n"
-		"live bytes per second since the previous sample. In a terminal, keys\n"
-		"b, c, s, g sort by bytes, calls, slack, growth; / filters; arrows,\n"
-		"PgUp, PgDn scroll; p pauses; r samples now; + - d change the delay;\n"
-		"? helps; q quits. SHARE is the site's part of the table's live bytes.\n\n");
-	cmd_options(f, "top", NULL, top_option_help);
-	fprintf(f, "Examples:\n"
-		"  allocinfo-ext top -s growth -d 1\n"
-		"  allocinfo-ext top -b -n 2 -d 10 -s growth -l 10 >> /var/log/allocinfo-top.log\n");
-}
-
-static int top_option(int c, struct top_opts *o)
-{
-	long long n;
-
-	switch (c) {
-	case 's':
-		return top_parse_key(optarg, &o->view.key);
-	case 'b':
-		o->batch = true;
-		return 0;
-	case 'j':
-		o->batch = o->json = true;
-		return 0;
-	case 'm':
-		o->module = optarg;
-		return 0;
-	case 'n':
-	case 'l':
-		if (!parse_ll(optarg, &n) || n < 0) {
-			aie_err("bad count \"%s\"", optarg);
-			return -1;
-		}
-		*(c == 'n' ? &o->iterations : &o->lines) = n;
-		return 0;
-	case 'd':
-		if (parse_seconds(optarg, &o->view.delay) &&
-		    o->view.delay >= TOP_DELAY_MIN)
-			return 0;
-		aie_err("bad delay \"%s\": seconds, 0.1 to 86400", optarg);
-		return -1;
-	}
-	return -1;
-}
-
-int cmd_top(int argc, char **argv)
-{
-	struct top_opts o = {
-		.view = { .key = TOP_BYTES, .delay = 3 },
-		.lines = -1,
-	};
-	int c;
-
-	while ((c = cmd_getopt(argc, argv, NULL)) != -1) {
-		if (c == 'h') {
-			top_usage(stdout);
-			return 0;
-		}
-		if (top_option(c, &o))
-			return cmd_usage_error(argv[0]);
-	}
-	if (argc - optind > 1) {
-		aie_err("top reads one table");
-		return cmd_usage_error(argv[0]);
-	}
-	o.path = argv[optind];
-	o.view.source = o.path ? o.path : table_default_source();
-	if (!o.view.source)
-		return AIE_EXIT_FAIL;
-	return top_run(&o);
 }
