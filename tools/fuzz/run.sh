@@ -1,10 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# run.sh [RUNS [TABLE_RUNS]] - build the fuzzers with clang's libFuzzer,
-# ASan and UBSan, and run each for a bounded number of inputs from its
-# seeds: the control-word parser (ctl_fuzz.c, RUNS, default 300000, seeds
-# in corpus/) and the tool's table reader (table_fuzz.c, TABLE_RUNS,
-# default 300000, seeds: the tool's test fixtures, words: table.dict).
+# run.sh [RUNS [TABLE_RUNS [FILE_RUNS]]] - build the fuzzers with clang's
+# libFuzzer, ASan and UBSan, and run each for a bounded number of inputs
+# from its seeds: the control-word parser (ctl_fuzz.c, RUNS, default
+# 300000, seeds in corpus/), the tool's table reader (table_fuzz.c,
+# TABLE_RUNS, default 300000, seeds: the tool's test fixtures, words:
+# table.dict), and its lifetimes and stacks readers through leaks and
+# context (file_fuzz.c, FILE_RUNS each, default 100000, seeds: the
+# fixtures' files of each).
 # Prints one TAP line per fuzzer; exits non-zero when one found a crash or
 # broke its check (a command that does not read back as itself, a table
 # refused without a message, sums past 2^61).
@@ -15,6 +18,7 @@ tool=$top/tools/allocinfo-ext
 out=${AIE_FUZZ_OUT:-$top/build/fuzz}
 runs=${1:-300000}
 table_runs=${2:-300000}
+file_runs=${3:-100000}
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 	-std=gnu11 -D_GNU_SOURCE -I"$top/include")
 failed=0
@@ -54,4 +58,18 @@ fuzz table_fuzz "table reader (tables, snapshots, OOM logs) and Prometheus write
 	"$table_runs" -max_len=4096 -dict="$here/table.dict" table-corpus "$tool/tests/fixtures" -- \
 	-I"$tool" "$here/table_fuzz.c" "$tool/parse.c" "$tool/table.c" "$tool/util.c" \
 	"$tool/textout.c" "$tool/oomlog.c" "$tool/prom.c"
+# The readers of the lifetimes and stacks files, through leaks and context
+# (the whole tool linked, main() renamed), seeded with the fixtures' files.
+mkdir -p "$out/lifetimes-corpus" "$out/stacks-corpus"
+cp "$tool"/tests/fixtures/leaks-l*.txt "$tool/tests/fixtures/leaks-off.txt" "$out/lifetimes-corpus/"
+cp "$tool"/tests/fixtures/stacks*.txt "$tool/tests/fixtures/bad-stacks.txt" "$out/stacks-corpus/"
+export AIE_FUZZ_FIXTURES=$tool/tests/fixtures
+tool_src=("$here/file_fuzz.c" "$tool"/*.c "$top/module/lib/ctl.c"
+	-ldw -lelf -lncursesw -ltinfo -lm)
+fuzz leaks_fuzz "lifetimes reader (leaks -j), no crash, no leak, refusals said" \
+	"$file_runs" -max_len=2048 lifetimes-corpus -- \
+	-DFUZZ_LEAKS -Dmain=aie_tool_main -I"$top/module/lib" -iquote "$tool" "${tool_src[@]}"
+fuzz context_fuzz "stacks reader (context -j), no crash, no leak, refusals said" \
+	"$file_runs" -max_len=2048 stacks-corpus -- \
+	-DFUZZ_CONTEXT -Dmain=aie_tool_main -I"$top/module/lib" -iquote "$tool" "${tool_src[@]}"
 exit $failed
