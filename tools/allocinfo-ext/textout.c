@@ -31,11 +31,13 @@ static size_t text_safe(const unsigned char *p)
 
 char *text_clean(const char *s, size_t len)
 {
-	char *out = xmalloc(4 * len + 1), *o = out, *copy = xstrndup(s, len);
+	char *out = xmalloc(4 * len + 1), *o = out, *copy = xmalloc(len + 1);
 	const unsigned char *p = (const unsigned char *)copy;
 	const unsigned char *end = p + len;
 	size_t n;
 
+	memcpy(copy, s, len);	/* NULs too */
+	copy[len] = '\0';
 	/* the copy ends in a NUL: utf8_len() stops there, not past @len */
 	while (p < end) {
 		n = *p ? text_safe(p) : 0;
@@ -115,6 +117,15 @@ static int text_stream_close(void *cookie)
 	return ret;
 }
 
+/* At exit: the last line, if it has no line feed, written too. */
+static FILE *text_stream;
+
+static void text_stdout_end(void)
+{
+	if (stdout == text_stream)
+		fclose(text_stream);
+}
+
 void text_stdout(void)
 {
 	static const cookie_io_functions_t io = {
@@ -130,4 +141,6 @@ void text_stdout(void)
 	}
 	fflush(stdout);
 	stdout = f;	/* glibc's stdout is a variable, made to be set */
+	text_stream = f;
+	atexit(text_stdout_end);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "table.h"
+#include "textout.h"
 #include "top.h"
 #include "treemap.h"
 #include "util.h"
@@ -204,6 +205,54 @@ static void test_numbers(struct unit *u)
 	EXPECT(u, !parse_ull("-1", &ull));
 }
 
+static void test_byte_counts(struct unit *u)
+{
+	static const struct { const char *s; long long v; } good[] = {
+		{ "0", 0 }, { "4096", 4096 }, { "0x1000", 4096 }, { "4K", 4096 },
+		{ "4k", 4096 }, { "4KiB", 4096 }, { "4KB", 4096 },
+		{ "1M", 1 << 20 }, { "3G", 3LL << 30 }, { "1E", 1LL << 60 },
+	};
+	static const char * const bad[] = {
+		"", "-1", "1.5M", "5X", "5 ", "K", "8E", "1Mb", "1KiBB",
+		"9223372036854775808",
+	};
+	long long v;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(good); i++)
+		EXPECT(u, parse_bytes(good[i].s, &v) && v == good[i].v);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		if (parse_bytes(bad[i], &v)) {
+			printf("# \"%s\" taken as %lld\n", bad[i], v);
+			u->failed++;
+		}
+	}
+}
+
+static void test_text_clean(struct unit *u)
+{
+	static const struct { const char *in, *out; } cases[] = {
+		{ "plain\tline\n", "plain\tline\n" },
+		{ "caf\xc3\xa9 \xe2\x82\xac", "caf\xc3\xa9 \xe2\x82\xac" },
+		{ "a\x1b]0;t\x07" "b", "a\\x1b]0;t\\x07b" },
+		{ "del\x7f", "del\\x7f" },
+		{ "nel\xc2\x85", "nel\\xc2\\x85" },	/* C1 as UTF-8 */
+		{ "csi\x9b", "csi\\x9b" },		/* C1 as a byte */
+		{ "bad\xff\xc3", "bad\\xff\\xc3" },	/* not UTF-8, cut */
+	};
+	char *got;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		got = text_clean(cases[i].in, strlen(cases[i].in));
+		EXPECT_STR(u, cases[i].out, got);
+		free(got);
+	}
+	got = text_clean("a\0b", 3);	/* a NUL is a control character too */
+	EXPECT_STR(u, "a\\x00b", got);
+	free(got);
+}
+
 int main(void)
 {
 	static const struct { const char *name; void (*fn)(struct unit *); } tests[] = {
@@ -212,6 +261,8 @@ int main(void)
 		{ "subsystem of a site", test_subsystem },
 		{ "file and line of a location", test_file_line },
 		{ "numbers parsed and formatted", test_numbers },
+		{ "byte counts with K, M, G suffixes", test_byte_counts },
+		{ "control characters in text as \\xHH", test_text_clean },
 	};
 	int failed = 0;
 	size_t i;
