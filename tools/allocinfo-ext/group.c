@@ -149,7 +149,7 @@ static size_t group_table(const struct table *t, enum group_by by,
 }
 
 static void group_json(const struct table *t, enum group_by by,
-		       struct group *g, size_t n)
+		       const struct group *g, size_t n)
 {
 	size_t i;
 
@@ -174,21 +174,13 @@ static void group_json(const struct table *t, enum group_by by,
 	fputs(n ? "\n ]}\n" : "]}\n", stdout);
 }
 
-static void group_print(const struct table *t, enum group_by by, bool json)
+static void group_text(const struct table *t, enum group_by by,
+		       const struct group *g, size_t n)
 {
-	struct group *g;
-	size_t i, n = group_table(t, by, &g);
 	char slack[24], calls[24];
+	size_t i;
 
-	if (json) {
-		group_json(t, by, g, n);
-		for (i = 0; i < n; i++)
-			free(g[i].name);
-		free(g);
-		return;
-	}
 	text_stdout();
-
 	printf("# allocinfo-ext group --by %s: %s, %zu sites, %lld live bytes\n",
 	       group_by_names[by], t->name, t->nr, table_total_bytes(t));
 	printf("#        bytes      calls      slack  sites %s\n",
@@ -204,8 +196,24 @@ static void group_print(const struct table *t, enum group_by by, bool json)
 			snprintf(calls, sizeof(calls), "-");
 		printf("%14lld %10s %10s %6zu %s\n", g[i].bytes, calls,
 		       slack, g[i].sites, g[i].name);
-		free(g[i].name);
 	}
+}
+
+/* The groups, the @lines largest (0: all), as text or JSON. */
+static void group_print(const struct table *t, enum group_by by, bool json,
+			long long lines)
+{
+	struct group *g;
+	size_t i, all = group_table(t, by, &g), n = all;
+
+	if (lines > 0 && (unsigned long long)lines < n)
+		n = lines;
+	if (json)
+		group_json(t, by, g, n);
+	else
+		group_text(t, by, g, n);
+	for (i = 0; i < all; i++)
+		free(g[i].name);
 	free(g);
 }
 
@@ -217,6 +225,7 @@ static const struct option group_opts[] = {
 static const struct cmd_option group_option_help[] = {
 	{ 'B', "module, subsystem, function, file or node" },
 	{ 'j', "the groups as JSON (slack null for the kernel's table)" },
+	{ 'l', "the N largest groups (0, the default: all)" },
 	{ 'm', "only the sites of module NAME (vmlinux: built-in)" },
 	{ 0 },
 };
@@ -254,6 +263,7 @@ int cmd_group(int argc, char **argv)
 	enum group_by by = GROUP_MODULE;
 	bool have_by = false, json = false;
 	const char *module = NULL;
+	long long lines = 0;
 	struct table t;
 	int c, ret = AIE_EXIT_FAIL;
 
@@ -264,10 +274,14 @@ int cmd_group(int argc, char **argv)
 			json = true;
 		} else if (c == 'm') {
 			module = optarg;
+		} else if (c == 'l' && parse_ll(optarg, &lines) && lines >= 0) {
+			continue;
 		} else if (c == 'h') {
 			group_usage(stdout);
 			return 0;
 		} else {
+			if (c == 'l')
+				aie_err("bad row count \"%s\"", optarg);
 			return cmd_usage_error(argv[0]);
 		}
 	}
@@ -276,7 +290,7 @@ int cmd_group(int argc, char **argv)
 		return cmd_usage_error(argv[0]);
 	}
 	if (!table_load_module(&t, argv[optind], module)) {
-		group_print(&t, by, json);
+		group_print(&t, by, json, lines);
 		ret = stdout_close() ? AIE_EXIT_FAIL : 0;
 	}
 	table_free(&t);

@@ -296,17 +296,19 @@ static void leaks_json(const struct leaks_hit *hits, size_t nr, int n,
 	fputs(nr ? "\n ]}\n" : "]}\n", stdout);
 }
 
+/* The sites that leak, the @lines first (0: all), as text or JSON. */
 static void leaks_report(const struct leaks_round *r, int n, double interval,
-			 bool json)
+			 bool json, long long lines)
 {
 	struct leaks_hit *hits = xcalloc(r[0].bytes.nr + 1, sizeof(*hits));
-	size_t i, nr = 0;
+	size_t i, nr = 0, shown;
 
 	for (i = 0; i < r[0].bytes.nr; i++)
 		nr += leaks_site(r, n, r[0].bytes.e[i].key, &hits[nr]);
 	qsort(hits, nr, sizeof(*hits), leaks_hit_cmp);
+	shown = lines > 0 && (unsigned long long)lines < nr ? (size_t)lines : nr;
 	if (json) {
-		leaks_json(hits, nr, n, interval, r[0].bytes.nr);
+		leaks_json(hits, shown, n, interval, r[0].bytes.nr);
 		free(hits);
 		return;
 	}
@@ -315,7 +317,7 @@ static void leaks_report(const struct leaks_round *r, int n, double interval,
 	       n, interval, nr, r[0].bytes.nr);
 	printf("#%11s %12s %10s %s\n", "bytes", "growth", "oldest_s",
 	       "<tag info> type:<type>");
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < shown; i++)
 		printf("%12lld %12lld %10.1f %s\n", hits[i].bytes,
 		       hits[i].growth, hits[i].oldest / 1e9, hits[i].key);
 	free(hits);
@@ -324,7 +326,8 @@ static void leaks_report(const struct leaks_round *r, int n, double interval,
 static const struct cmd_option leaks_option_help[] = {
 	{ 'd', "seconds between rounds (default 10)" },
 	{ 'n', "rounds read, at least 2 (default 3)" },
-	{ 'j', "the sites listed as JSON (site: tag and type)" },
+	{ 'j', "the sites listed as JSON" },
+	{ 'l', "the N first sites (0, the default: all)" },
 	{ 0 },
 };
 
@@ -362,7 +365,7 @@ static int leaks_read(struct leaks_round *r, int n, double interval,
 
 int cmd_leaks(int argc, char **argv)
 {
-	long long rounds = 3;
+	long long rounds = 3, lines = 0;
 	double interval = 10;
 	bool json = false;
 	struct leaks_round *r;
@@ -377,13 +380,15 @@ int cmd_leaks(int argc, char **argv)
 		} else if (opt == 'j') {
 			json = true;
 			continue;
+		} else if (opt == 'l' && parse_ll(optarg, &lines) && lines >= 0) {
+			continue;
 		} else if (opt == 'h') {
 			leaks_usage(stdout);
 			return 0;
 		}
-		if (opt == 'd' || opt == 'n')
-			aie_err("bad %s \"%s\"", opt == 'd' ? "interval" : "rounds",
-				optarg);
+		if (opt == 'd' || opt == 'n' || opt == 'l')
+			aie_err("bad %s \"%s\"", opt == 'd' ? "interval" :
+				opt == 'n' ? "rounds" : "row count", optarg);
 		return cmd_usage_error(argv[0]);
 	}
 	if (argc > optind) {
@@ -395,7 +400,7 @@ int cmd_leaks(int argc, char **argv)
 	}
 	r = xcalloc(rounds, sizeof(*r));
 	if (!leaks_read(r, rounds, interval, argc > optind ? argv + optind : NULL)) {
-		leaks_report(r, rounds, interval, json);
+		leaks_report(r, rounds, interval, json, lines);
 		ret = stdout_close() ? AIE_EXIT_FAIL : 0;
 	}
 	for (i = 0; i < rounds; i++) {

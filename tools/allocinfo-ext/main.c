@@ -68,7 +68,7 @@ static const struct command commands[] = {
 	  "a copy of the table with time, kernel, uptime, module version" },
 	{ "diff", cmd_diff, false, "[-a] [-l N] [-j] [-m NAME] [--exit-code] A B",
 	  "per-site change from A to B, sorted by growth" },
-	{ "group", cmd_group, false, "--by KEY [-j] [-m NAME] [FILE]",
+	{ "group", cmd_group, false, "--by KEY [-j] [-l N] [-m NAME] [FILE]",
 	  "live figures summed per group" },
 	{ "export", cmd_export, false, "--format json|csv|prometheus [-m NAME] [-o FILE] [FILE]\n"
 	  "--format prometheus [--top N] [--min-bytes B] [--zeros] [--site-label] [-m NAME] [-o FILE] [FILE]",
@@ -83,7 +83,7 @@ static const struct command commands[] = {
 	{ "context", cmd_context, false,
 	  "[-d SEC [--depth N]] [--stacks FILE] [--calls FILE] [-j] SEL",
 	  "who calls the selected sites: calls, bytes and share per caller" },
-	{ "leaks", cmd_leaks, false, "[-d SEC] [-n N] [-j] [TABLE LIFETIMES]...",
+	{ "leaks", cmd_leaks, false, "[-d SEC] [-n N] [-j] [-l N] [TABLE LIFETIMES]...",
 	  "sites whose live bytes keep growing and oldest objects keep aging" },
 	{ "ledger", cmd_ledger, false, "[-j] [-l N] [--root DIR] [--log FILE]",
 	  "all kernel memory per meminfo category: call sites, named, unexplained" },

@@ -41,6 +41,11 @@ group_tests() {
 		expect_out "group: --by $by" "$EXP/group-$by.out" \
 			"$TOOL" group --by "$by" ext-a.txt
 	done
+	expect_out "group: -l 2, the two largest groups, the header's totals all" \
+		<(head -n 4 "$EXP/group-function.out") "$TOOL" group --by function -l 2 ext-a.txt
+	expect_out "group: -j -l 1, one group in JSON" \
+		<(sed -n '1,3p' "$EXP/group-subsystem.json" | sed '3s/},$/}/'; echo ' ]}') \
+		"$TOOL" group -j -l 1 --by subsystem ext-a.txt
 	expect_out "group: --by function, kernel format, duplicates summed" \
 		"$EXP/group-kernel.out" "$TOOL" group --by function kernel.txt
 	expect_out "group: --by node, node keys summed, rows without them (none)" \
@@ -207,6 +212,9 @@ leaks_tests() {
 	# shellcheck disable=SC2086
 	expect_out "leaks: grew every round and aged by half the interval or more" \
 		"$EXP/leaks.out" "$TOOL" leaks -d 10 $rounds
+	# shellcheck disable=SC2086
+	expect_out "leaks: -l 1, the first site, the header's count all" \
+		<(head -n 3 "$EXP/leaks.out") "$TOOL" leaks -l 1 -d 10 $rounds
 	expect_err "leaks: lifetimes off said so" 1 \
 		"allocinfo-ext: leaks-off.txt: lifetimes are off: load allocinfo_ext with lifetimes=1" \
 		"$TOOL" leaks leaks-t1.txt leaks-off.txt leaks-t2.txt leaks-l2.txt
