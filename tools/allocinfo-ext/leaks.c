@@ -93,8 +93,10 @@ static int leaks_read_table(struct leaks_round *r, const char *path)
 	struct table t;
 	size_t i;
 
-	if (table_load(&t, path))
+	if (table_load(&t, path)) {
+		table_free(&t);	/* what a refused table holds */
 		return -1;
+	}
 	if (t.format != TABLE_EXT) {
 		aie_err("%s: not a table of the allocinfo_ext module", t.name);
 		table_free(&t);
