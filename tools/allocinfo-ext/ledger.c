@@ -419,23 +419,22 @@ static void ledger_table(struct ledger_src *s)
 {
 	char *ext = ledger_path(s, AIE_PROC_EXT);
 	char *kernel = ledger_path(s, AIE_PROC_KERNEL);
+	const char *path = !access(ext, F_OK) ? ext :
+			   !access(kernel, F_OK) ? kernel : NULL;
 
-	if (!access(ext, F_OK)) {
-		s->have_table = !table_load(&s->table, ext);
-		if (!s->have_table)
-			aie_err("ledger: no memory attributed to call sites");
-		else
-			ledger_cache_export(s);
-	} else if (!access(kernel, F_OK)) {
-		s->have_table = !table_load(&s->table, kernel);
-		if (s->have_table)
-			aie_err("ledger: %s gives no allocator per call site: its %lld bytes are not split into categories (load allocinfo_ext for that)",
-				AIE_PROC_KERNEL, table_total_bytes(&s->table));
-		else
-			aie_err("ledger: no memory attributed to call sites");
-	} else {
+	if (!path) {
 		aie_err("ledger: allocinfo_ext is not loaded (no %s): no memory attributed to call sites",
 			AIE_PROC_EXT);
+	} else if (table_load(&s->table, path)) {
+		table_free(&s->table);	/* what a refused table holds */
+		aie_err("ledger: no memory attributed to call sites");
+	} else {
+		s->have_table = true;
+		if (path == ext)
+			ledger_cache_export(s);
+		else
+			aie_err("ledger: %s gives no allocator per call site: its %lld bytes are not split into categories (load allocinfo_ext for that)",
+				AIE_PROC_KERNEL, table_total_bytes(&s->table));
 	}
 	free(ext);
 	free(kernel);

@@ -1,16 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# run.sh [RUNS [TABLE_RUNS [FILE_RUNS]]] - build the fuzzers with clang's
-# libFuzzer, ASan and UBSan, and run each for a bounded number of inputs
-# from its seeds: the control-word parser (ctl_fuzz.c, RUNS, default
-# 300000, seeds in corpus/), the tool's table reader (table_fuzz.c,
-# TABLE_RUNS, default 300000, seeds: the tool's test fixtures, words:
-# table.dict), and its lifetimes and stacks readers through leaks and
-# context (file_fuzz.c, FILE_RUNS each, default 100000, seeds: the
-# fixtures' files of each).
-# Prints one TAP line per fuzzer; exits non-zero when one found a crash or
-# broke its check (a command that does not read back as itself, a table
-# refused without a message, sums past 2^61).
+# run.sh [RUNS [TABLE_RUNS [FILE_RUNS [LEDGER_RUNS]]]] - build the fuzzers
+# with clang's libFuzzer, ASan and UBSan, and run each for a bounded
+# number of inputs from its seeds: the control-word parser (ctl_fuzz.c,
+# RUNS, default 300000, seeds in corpus/), the tool's table reader
+# (table_fuzz.c, TABLE_RUNS, default 300000, seeds: the tool's test
+# fixtures, words: table.dict), and through its commands (file_fuzz.c)
+# the lifetimes and stacks readers and compare's baseline (FILE_RUNS
+# each, default 100000) and the ledger's inputs (LEDGER_RUNS, default
+# 5000: each writes a file, and the leak checks slow it), seeded with the
+# fixtures' files. Prints one TAP line per fuzzer; exits non-zero when one
+# found a crash, a leak or broke its check (a command that does not read
+# back as itself, an input refused without a message, sums past 2^61).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$here/../..
@@ -19,6 +20,7 @@ out=${AIE_FUZZ_OUT:-$top/build/fuzz}
 runs=${1:-300000}
 table_runs=${2:-300000}
 file_runs=${3:-100000}
+ledger_runs=${4:-5000}
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 	-std=gnu11 -D_GNU_SOURCE -I"$top/include")
 failed=0
@@ -72,4 +74,19 @@ fuzz leaks_fuzz "lifetimes reader (leaks -j), no crash, no leak, refusals said" 
 fuzz context_fuzz "stacks reader (context -j), no crash, no leak, refusals said" \
 	"$file_runs" -max_len=2048 stacks-corpus -- \
 	-DFUZZ_CONTEXT -Dmain=aie_tool_main -I"$top/module/lib" -iquote "$tool" "${tool_src[@]}"
+# compare's baseline, and a file of the ledger's root picked by a byte
+mkdir -p "$out/compare-corpus" "$out/ledger-corpus"
+cp "$tool"/tests/fixtures/cmp-*.txt "$tool/tests/fixtures/kernel.txt" "$out/compare-corpus/"
+i=0
+for f in proc/meminfo proc/slabinfo proc/vmallocinfo proc/allocinfo_ext dmesg; do
+	{ printf "\\$(printf '%03o' "$i")"; cat "$tool/tests/fixtures/ledger/$f"; } \
+		>"$out/ledger-corpus/seed$i"
+	i=$((i + 1))
+done
+fuzz compare_fuzz "compare's baseline and matching (compare -j), no crash, no leak" \
+	"$file_runs" -max_len=4096 compare-corpus -- \
+	-DFUZZ_COMPARE -Dmain=aie_tool_main -I"$top/module/lib" -iquote "$tool" "${tool_src[@]}"
+fuzz ledger_fuzz "ledger's inputs (meminfo, slabinfo, vmallocinfo, table, log), no crash, no leak" \
+	"$ledger_runs" -max_len=8192 ledger-corpus -- \
+	-DFUZZ_LEDGER -Dmain=aie_tool_main -I"$top/module/lib" -iquote "$tool" "${tool_src[@]}"
 exit $failed
