@@ -7,7 +7,7 @@
 # (table_fuzz.c, TABLE_RUNS, default 300000, seeds: the tool's test
 # fixtures, words: table.dict), and through its commands (file_fuzz.c)
 # the lifetimes and stacks readers and compare's baseline (FILE_RUNS
-# each, default 100000) and the ledger's inputs (LEDGER_RUNS, default
+# each, default 50000) and the ledger's inputs (LEDGER_RUNS, default
 # 5000: each writes a file, and the leak checks slow it), seeded with the
 # fixtures' files. Prints one TAP line per fuzzer; exits non-zero when one
 # found a crash, a leak or broke its check (a command that does not read
@@ -19,7 +19,7 @@ tool=$top/tools/allocinfo-ext
 out=${AIE_FUZZ_OUT:-$top/build/fuzz}
 runs=${1:-300000}
 table_runs=${2:-300000}
-file_runs=${3:-100000}
+file_runs=${3:-50000}
 ledger_runs=${4:-5000}
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 	-std=gnu11 -D_GNU_SOURCE -I"$top/include")
@@ -66,14 +66,36 @@ mkdir -p "$out/lifetimes-corpus" "$out/stacks-corpus"
 cp "$tool"/tests/fixtures/leaks-l*.txt "$tool/tests/fixtures/leaks-off.txt" "$out/lifetimes-corpus/"
 cp "$tool"/tests/fixtures/stacks*.txt "$tool/tests/fixtures/bad-stacks.txt" "$out/stacks-corpus/"
 export AIE_FUZZ_FIXTURES=$tool/tests/fixtures
-tool_src=("$here/file_fuzz.c" "$tool"/*.c "$top/module/lib/ctl.c"
-	-ldw -lelf -lncursesw -ltinfo -lm)
+export TMPDIR=$out	# where ledger_fuzz copies the fixtures' ledger root
+
+# tool_objs: the whole tool compiled once for file_fuzz.c's builds, main()
+# renamed, in $out/tool; the compilers' words in $out/tool/build.log.
+tool_objs() {
+	local c pids=() pid bad=0
+
+	mkdir -p "$out/tool"
+	: >"$out/tool/build.log"
+	for c in "$tool"/*.c "$top/module/lib/ctl.c"; do
+		clang-14 "${flags[@]/-fsanitize=fuzzer,/-fsanitize=fuzzer-no-link,}" \
+			-I"$top/module/lib" -Dmain=aie_tool_main -c "$c" \
+			-o "$out/tool/$(basename "${c%.c}").o" 2>>"$out/tool/build.log" &
+		pids+=($!)
+	done
+	for pid in "${pids[@]}"; do
+		wait "$pid" || bad=1
+	done
+	return $bad
+}
+
+if ! tool_objs; then
+	echo "not ok - host: fuzz: the tool does not build for its fuzzers (see $out/tool/build.log)"
+	exit 1
+fi
+tool_src=(-iquote "$tool" "$here/file_fuzz.c" "$out"/tool/*.o -ldw -lelf -lncursesw -ltinfo -lm)
 fuzz leaks_fuzz "lifetimes reader (leaks -j), no crash, no leak, refusals said" \
-	"$file_runs" -max_len=2048 lifetimes-corpus -- \
-	-DFUZZ_LEAKS -Dmain=aie_tool_main -I"$top/module/lib" -iquote "$tool" "${tool_src[@]}"
+	"$file_runs" -max_len=2048 lifetimes-corpus -- -DFUZZ_LEAKS "${tool_src[@]}"
 fuzz context_fuzz "stacks reader (context -j), no crash, no leak, refusals said" \
-	"$file_runs" -max_len=2048 stacks-corpus -- \
-	-DFUZZ_CONTEXT -Dmain=aie_tool_main -I"$top/module/lib" -iquote "$tool" "${tool_src[@]}"
+	"$file_runs" -max_len=2048 stacks-corpus -- -DFUZZ_CONTEXT "${tool_src[@]}"
 # compare's baseline, and a file of the ledger's root picked by a byte
 mkdir -p "$out/compare-corpus" "$out/ledger-corpus"
 cp "$tool"/tests/fixtures/cmp-*.txt "$tool/tests/fixtures/kernel.txt" "$out/compare-corpus/"
@@ -84,9 +106,7 @@ for f in proc/meminfo proc/slabinfo proc/vmallocinfo proc/allocinfo_ext dmesg; d
 	i=$((i + 1))
 done
 fuzz compare_fuzz "compare's baseline and matching (compare -j), no crash, no leak" \
-	"$file_runs" -max_len=4096 compare-corpus -- \
-	-DFUZZ_COMPARE -Dmain=aie_tool_main -I"$top/module/lib" -iquote "$tool" "${tool_src[@]}"
+	"$file_runs" -max_len=4096 compare-corpus -- -DFUZZ_COMPARE "${tool_src[@]}"
 fuzz ledger_fuzz "ledger's inputs (meminfo, slabinfo, vmallocinfo, table, log), no crash, no leak" \
-	"$ledger_runs" -max_len=8192 ledger-corpus -- \
-	-DFUZZ_LEDGER -Dmain=aie_tool_main -I"$top/module/lib" -iquote "$tool" "${tool_src[@]}"
+	"$ledger_runs" -max_len=8192 ledger-corpus -- -DFUZZ_LEDGER "${tool_src[@]}"
 exit $failed
