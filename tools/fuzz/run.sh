@@ -21,6 +21,7 @@ runs=${1:-300000}
 table_runs=${2:-300000}
 file_runs=${3:-50000}
 ledger_runs=${4:-5000}
+# shellcheck disable=SC2054
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 	-std=gnu11 -D_GNU_SOURCE -I"$top/include")
 failed=0
@@ -101,7 +102,7 @@ mkdir -p "$out/compare-corpus" "$out/ledger-corpus"
 cp "$tool"/tests/fixtures/cmp-*.txt "$tool/tests/fixtures/kernel.txt" "$out/compare-corpus/"
 i=0
 for f in proc/meminfo proc/slabinfo proc/vmallocinfo proc/allocinfo_ext dmesg; do
-	{ printf "\\$(printf '%03o' "$i")"; cat "$tool/tests/fixtures/ledger/$f"; } \
+	{ printf '%b' "\\$(printf '%03o' "$i")"; cat "$tool/tests/fixtures/ledger/$f"; } \
 		>"$out/ledger-corpus/seed$i"
 	i=$((i + 1))
 done

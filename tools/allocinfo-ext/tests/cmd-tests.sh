@@ -84,6 +84,7 @@ assert d["sites"][6]["file"] == "lib/we\"ird\\path,x.c"' "$EXP/ext-b.json"; then
 	else
 		not_ok "export: --min-bytes keeps the series from B on"
 	fi
+	# shellcheck disable=SC2016
 	expect_out "export: --min-bytes 4K is 4096, 4KiB and 4k too" \
 		<("$TOOL" export -f prometheus --min-bytes 4096 ext-fleet.txt) \
 		bash -c 'for b in 4K 4KiB 4k; do "$1" export -f prometheus --min-bytes $b ext-fleet.txt |

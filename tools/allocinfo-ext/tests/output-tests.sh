@@ -117,10 +117,9 @@ output_stdout_test() {
 	mkdir -p "$d"
 	expect_out "output: -o - is standard output (export)" "$EXP/ext-a.csv" \
 		"$TOOL" export -f csv -o - ext-a.txt
-	(cd "$d" && "$TOOL" compare --save-baseline - --theirs "$FIX/kernel.txt" \
-		>"$TMP/out" 2>"$TMP/err")
-	if [ $? = 0 ] && cmp -s "$TMP/out" kernel.txt && [ ! -s "$TMP/err" ] &&
-		[ ! -e "$d/-" ]; then
+	if (cd "$d" && "$TOOL" compare --save-baseline - --theirs "$FIX/kernel.txt" \
+		>"$TMP/out" 2>"$TMP/err") && cmp -s "$TMP/out" kernel.txt &&
+		[ ! -s "$TMP/err" ] && [ ! -e "$d/-" ]; then
 		ok "output: --save-baseline - is standard output, no file named -"
 	else
 		not_ok "output: --save-baseline - is standard output, no file named -" \

@@ -56,9 +56,11 @@ stdin_tests() {
 		not_ok "stdin: - reads standard input in every command that reads a file" \
 			"${failed[@]}"
 	fi
+	# shellcheck disable=SC2094
 	expect_out "stdin: - read twice is the same text (diff - -)" \
 		<("$TOOL" diff ext-a.txt ext-a.txt | sed 's|ext-a.txt|-|g') \
 		"$TOOL" diff - - <ext-a.txt
+	# shellcheck disable=SC2016,SC2094
 	expect_out "stdin: top - samples the same text again" \
 		<("$TOOL" top -b -n 2 -d 0.1 ext-a.txt | sed 's|ext-a.txt|-|g; s/[0-9][0-9]:[0-9][0-9]:[0-9][0-9]/T/') \
 		bash -c '"$1" top -b -n 2 -d 0.1 - <ext-a.txt | sed "s/[0-9][0-9]:[0-9][0-9]:[0-9][0-9]/T/"' _ "$TOOL"
