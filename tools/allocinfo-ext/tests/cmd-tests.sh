@@ -511,17 +511,19 @@ module_filter_tests() {
 	for m in virtio_net vmlinux ext4; do
 		module_table ext-a.txt "$m" >"$TMP/m-a.txt"
 		module_table ext-b.txt "$m" >"$TMP/m-b.txt"
-		for cmd in "group --by function MOD A" "diff -a MOD A B" "top -b -n 1 -l 0 MOD A" \
-			"export -f csv MOD A" "export -f prometheus --zeros MOD A"; do
-			want=${cmd//MOD /}
-			want=${want//A/$TMP/m-a.txt}
-			got=${cmd//MOD/-m $m}
-			got=${got//A/ext-a.txt}
+		# @M@ -m NAME, @A@ and @B@ the tables: names no path holds
+		for cmd in "group --by function @M@ @A@" "diff -a @M@ @A@ @B@" \
+			"top -b -n 1 -l 0 @M@ @A@" "export -f csv @M@ @A@" \
+			"export -f prometheus --zeros @M@ @A@"; do
+			want=${cmd//@M@ /}
+			want=${want//@A@/$TMP/m-a.txt}
+			got=${cmd//@M@/-m $m}
+			got=${got//@A@/ext-a.txt}
 			# shellcheck disable=SC2086
-			"$TOOL" ${want//B/$TMP/m-b.txt} 2>&1 |
+			"$TOOL" ${want//@B@/$TMP/m-b.txt} 2>&1 |
 				sed "s|$TMP/m-\([ab]\).txt|ext-\1.txt|g; s/ - [0-9:]* - / - T - /" >"$TMP/want"
 			# shellcheck disable=SC2086
-			"$TOOL" ${got//B/ext-b.txt} 2>&1 | sed 's/ - [0-9:]* - / - T - /' >"$TMP/got"
+			"$TOOL" ${got//@B@/ext-b.txt} 2>&1 | sed 's/ - [0-9:]* - / - T - /' >"$TMP/got"
 			if ! cmp -s "$TMP/want" "$TMP/got" || ! grep -q . "$TMP/got"; then
 				failed+=("-m $m: $got: $(diff "$TMP/want" "$TMP/got" | head -n 6)")
 			fi
