@@ -51,7 +51,9 @@
 #   make bench-boot      the same boot on the allocprof kernel: the share
 #                        of /proc/allocinfo's live bytes that
 #                        /proc/allocinfo_ext holds, at the end of boot
-#                        and after a workload (root)
+#                        and after a workload (root); BOOT_MEM=4G
+#                        the guest's memory (default 1G), BOOT_FILES=N
+#                        then N files kept on a tmpfs, measured again
 #   make bench-bcc       measure BCC's memleak beside allocinfo_ext on
 #                        Debian's 6.12 in a VM, print the figures (root;
 #                        AIE_BENCH_SRC: aie_bench's source directory)
@@ -71,6 +73,8 @@ INSTALL_MOD_PATH ?= $(DESTDIR)
 INITRAMFS_DIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/initramfs-tools,/etc/initramfs-tools)
 DRACUT_DIR ?= /usr/lib/dracut/modules.d
 BOOT_INITRD ?= initramfs-tools
+BOOT_MEM ?= 1G
+BOOT_FILES ?= 0
 
 .PHONY: all modules tools install install-module install-tools install-boot \
 	clean check check-all smoke stress dkms-check run bench bench-profile \
@@ -180,7 +184,8 @@ boot-check:
 bench-boot:
 	KERNEL=$(if $(filter file,$(origin KERNEL)),$(firstword $(wildcard \
 		$(CURDIR)/../shared/kernels/linux-image-*-allocprof_*_amd64.deb)),$(KERNEL)) \
-		AIE_BOOT_MEASURE=1 tools/pkg/boot-test.sh
+		AIE_BOOT_MEASURE=1 AIE_BOOT_MEM=$(BOOT_MEM) AIE_BOOT_FILES=$(BOOT_FILES) \
+		tools/pkg/boot-test.sh
 
 # BCC memleak beside allocinfo_ext, in a VM with a Debian root over 9p.
 bench-bcc:
