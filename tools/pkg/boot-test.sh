@@ -427,15 +427,15 @@ if [ -n "${AIE_BOOT_MEASURE:-}" ]; then
 		allocinfo_ext share memory_bytes tracked untracked full objects
 	awk '$1 == "share" {
 		base = $3 - $4; ext = $5 - $6
-		sh[$2] = sprintf("%-9s %13d %13d %5.1f%% %12d", $2, base, ext,
+		sh[$2] = sprintf("%-9s %13.0f %13.0f %5.1f%% %12.0f", $2, base, ext,
 			base ? 100 * ext / base : 0, $7)
 		order[++n] = $2
 	}
-	$1 == "stats" { st[$2] = sprintf(" %11d %9d %6d %11d", $3, $4, $5, $7) }
+	$1 == "stats" { st[$2] = sprintf(" %11.0f %9.0f %6.0f %11.0f", $3, $4, $5, $7) }
 	END { for (i = 1; i <= n; i++) print sh[order[i]] st[order[i]] }' "$g"
 	last=${whens##* }
 	echo "# the functions /proc/allocinfo holds most more of ($last; bytes: difference, allocinfo, allocinfo_ext):"
-	awk -v w="$last" '$2 == w && $3 > 0 { printf "#   %12d %12d %12d %s\n", $3, $4, $5, $6 }' \
+	awk -v w="$last" '$2 == w && $3 > 0 { printf "#   %12.0f %12.0f %12.0f %s\n", $3, $4, $5, $6 }' \
 		"$AIE_OUT/gap.txt" | head -n 15
 fi
 
