@@ -51,9 +51,9 @@
 #   make bench-boot      the same boot on the allocprof kernel: the share
 #                        of /proc/allocinfo's live bytes that
 #                        /proc/allocinfo_ext holds, at the end of boot
-#                        and after a workload (root); BOOT_MEM=4G
-#                        the guest's memory (default 1G), BOOT_FILES=N
-#                        then N files kept on a tmpfs, measured again
+#                        and after a workload (root); BOOT_MEM: the
+#                        guest's memory (default 1G); BOOT_FILES=N: then
+#                        N files made and kept on a tmpfs, measured again
 #   make bench-bcc       measure BCC's memleak beside allocinfo_ext on
 #                        Debian's 6.12 in a VM, print the figures (root;
 #                        AIE_BENCH_SRC: aie_bench's source directory)
