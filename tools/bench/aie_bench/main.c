@@ -11,7 +11,8 @@
  *	write "run <op> <n>"	time n operations <op>; a read then gives
  *				"<op> <n> <fastest ns> <slowest ns>"
  *	write "hold <n>"	hold one 64-byte object at each of n distinct
- *				call sites (at most AIE_BENCH_SITES)
+ *				call sites (at most AIE_BENCH_ALL_SITES:
+ *				the wide functions' after the others')
  *	write "acc"		allocate the accuracy sets: several call
  *				sites, each holding a known number of bytes
  *	write "release"		free what hold and acc allocated
@@ -246,23 +247,33 @@ static int aie_bench_run(const char *name, unsigned long n)
 	return 0;
 }
 
-/* One object at each of the first n sites, held until "release". */
+/*
+ * One object at each of the first n sites, held until "release": those
+ * of aie_bench_sites[], then AIE_BENCH_WIDE a wide function.
+ */
 static int aie_bench_hold(unsigned int n)
 {
-	unsigned int i;
+	unsigned int i, k, w;
 
-	if (aie_bench_held || n > AIE_BENCH_SITES)
+	if (aie_bench_held || n > AIE_BENCH_ALL_SITES)
 		return -EINVAL;
 	aie_bench_held = kvcalloc(n, sizeof(*aie_bench_held), GFP_KERNEL);
 	if (!aie_bench_held)
 		return -ENOMEM;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && i < AIE_BENCH_SITES; i++)
 		aie_bench_sites[i](&aie_bench_held[i]);
-		if (!aie_bench_held[i])
-			break;
+	for (; i < n; i += k) {
+		w = (i - AIE_BENCH_SITES) / AIE_BENCH_WIDE;
+		k = min_t(unsigned int, n - i, AIE_BENCH_WIDE);
+		aie_bench_wides[w](&aie_bench_held[i], k);
 	}
-	aie_bench_nheld = i;
-	return i == n ? 0 : -ENOMEM;
+	/* kfree(NULL) is nothing: release frees all n whatever failed */
+	aie_bench_nheld = n;
+	for (i = 0; i < n; i++) {
+		if (!aie_bench_held[i])
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /*

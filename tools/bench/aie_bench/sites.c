@@ -9,7 +9,8 @@
  * (the object goes to *slot), then once listing those functions in a
  * table. The module is built with -fno-ipa-icf, so that GCC keeps the
  * identical bodies apart: each function is its own call site, with its
- * own return address.
+ * own return address. The wide functions (sites.h) are made the same way,
+ * from the same headers, with AIE_BENCH_WIDE calls each.
  */
 
 #include <linux/compiler.h>
@@ -40,6 +41,26 @@
 	}
 #define AIE_SITE_ENTRY(a, b, c, d)	aie_bench_site_##a##b##c##d,
 
+/* Each call a call site of its own; none of them the profiler's. */
+#define AIE_WIDE_CALL(k) \
+	do { \
+		if (n > (k)) \
+			slot[k] = AIE_KMALLOC_UNTAGGED(64, GFP_KERNEL); \
+	} while (0)
+#define AIE_WIDE_FN(a, b, c, d) \
+	static noinline void aie_bench_wide_##a##b##c##d(void **slot, \
+							unsigned int n) \
+	{ \
+		AIE_WIDE_CALL(0); \
+		AIE_WIDE_CALL(1); \
+		AIE_WIDE_CALL(2); \
+		AIE_WIDE_CALL(3); \
+		AIE_WIDE_CALL(4); \
+		AIE_WIDE_CALL(5); \
+		barrier(); \
+	}
+#define AIE_WIDE_ENTRY(a, b, c, d)	aie_bench_wide_##a##b##c##d,
+
 /* AIE_SITE expands AIE_D3..AIE_D1 before the names are pasted. */
 #define AIE_SITE(a, b, c, d)	AIE_SITE_FN(AIE_SITE_ALLOC, a, b, c, d)
 #define AIE_SITE_ALLOC		kmalloc
@@ -60,4 +81,20 @@ void (*const aie_bench_sites[AIE_BENCH_SITES])(void **slot) = {
 #include "sites_d3.h"
 };
 
+#undef AIE_SITE
+
+#define AIE_SITE(a, b, c, d)	AIE_WIDE_FN(a, b, c, d)
+#define AIE_D3 0
+#include "sites_d2.h"
+#undef AIE_D3
+#include "sites_d3.h"
+#undef AIE_SITE
+
+#define AIE_SITE(a, b, c, d)	AIE_WIDE_ENTRY(a, b, c, d)
+void (*const aie_bench_wides[AIE_BENCH_SITES])(void **slot, unsigned int n) = {
+#define AIE_D3 0
+#include "sites_d2.h"
+#undef AIE_D3
+#include "sites_d3.h"
+};
 #undef AIE_SITE
