@@ -48,6 +48,11 @@
 #                        update-initramfs writes, booted under QEMU with
 #                        systemd: loaded before the root was mounted (root;
 #                        BOOT_INITRD=dracut: dracut's image, booted)
+#   make bench-scale     issue 43's scale: guests of 1 to 8 GiB, 2 to 256
+#                        possible CPUs, up to 10 million live objects
+#                        from the helper, the module loaded first (icount);
+#                        print the table of Documentation/benchmarks.rst
+#                        "Scale" (AIE_SCALE_CONFIGS: other guests)
 #   make bench-boot      the same boot on the allocprof kernel: the share
 #                        of /proc/allocinfo's live bytes that
 #                        /proc/allocinfo_ext holds, at the end of boot
@@ -78,7 +83,7 @@ BOOT_FILES ?= 0
 
 .PHONY: all modules tools install install-module install-tools install-boot \
 	clean check check-all smoke stress dkms-check run bench bench-profile \
-	bench-bcc boot-check bench-boot kdir
+	bench-scale bench-bcc boot-check bench-boot kdir
 
 all: modules
 
@@ -177,6 +182,10 @@ bench:
 bench-profile:
 	$(if $(OP),,$(error OP=<op>[:<n>] is needed, an operation of aie_bench: kmalloc-64, pages-0, ...))
 	AIE_BENCH_PROFILE=$(OP) AIE_BENCH_KERNELS=$(KERNEL) tools/vm/bench.sh
+
+# Debian's 6.12 unless KERNEL is given.
+bench-scale:
+	KERNEL=$(KERNEL) tools/vm/bench-scale.sh
 
 boot-check:
 	KERNEL=$(KERNEL) AIE_BOOT_INITRD=$(BOOT_INITRD) tools/pkg/boot-test.sh
