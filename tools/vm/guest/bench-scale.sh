@@ -119,10 +119,13 @@ oom_report() {
 		echo "S oom_ns -"
 		return
 	fi
+	# the expect lines let the report's stack dump pass aie_bad_log()
+	echo "aie-expect-oom: begin scale" > /dev/kmsg
 	mark "oom begin"
 	sh -c "echo \$\$ > $cg/aie_oom/cgroup.procs &&
 		echo 'oom kmalloc_oom' > $hctl" 2>/dev/null
 	mark "oom end"
+	echo "aie-expect-oom: end scale" > /dev/kmsg
 	log_ns | awk '
 		/ aie-scale: oom begin$/ { on = 1 }
 		!on { next }
