@@ -102,7 +102,7 @@ aie_scale_report() {
 	# n as a count of millions or thousands: 4M, 0.5M, 16k
 	function count(n) {
 		if (n == 0) return "0"
-		if (n >= 1000000) return (n / 1000000) "M"
+		if (n >= 100000) return (n / 1000000) "M"
 		return (n / 1000) "k"
 	}
 	# guest ns (instructions) in millions, one decimal
@@ -118,11 +118,11 @@ aie_scale_report() {
 	$1 == "B" { n++; mem[n] = $2; cpus[n] = $3; objs[n] = $4; pages[n] = $5; next }
 	$1 == "S" { s[n, $2] = $3 }
 	END {
-		fmt = "%-26s  %10s  %9s  %11s  %6s  %11s  %6s  %-24s  %-26s  %7s  %7s  %6s  %6s\n"
-		line = sprintf(fmt, "==========================", "==========",
-			"=========", "===========", "======", "===========", "======",
+		fmt = "%-30s  %10s  %9s  %11s  %8s  %11s  %6s  %-24s  %-26s  %8s  %8s  %6s  %6s\n"
+		line = sprintf(fmt, "==============================", "==========",
+			"=========", "===========", "========", "===========", "======",
 			"========================", "==========================",
-			"=======", "=======", "======", "======")
+			"========", "========", "======", "======")
 		printf "%s", line
 		printf fmt, "guest, live objects", "tracked", "untracked",
 			"memory", "B/obj", "budget", "within",
@@ -134,7 +134,8 @@ aie_scale_report() {
 			t = s[i, "tracked_objects"]
 			b = s[i, "memory_bytes"]
 			budget = 8 * t + 8 * int(m / 4096) + 8 * 1048576
-			g = mem[i] "iB, " s[i, "possible"] " CPUs, " count(objs[i])
+			g = mem[i] " CPUs, " count(objs[i])
+			sub(/G /, " GiB, " s[i, "possible"] " ", g)
 			if (pages[i] > 0)
 				g = g " + " count(pages[i]) " pg"
 			printf fmt, g, sep(t), sep(s[i, "untracked"]), sep(b),
