@@ -48,7 +48,7 @@
 #                        update-initramfs writes, booted under QEMU with
 #                        systemd: loaded before the root was mounted (root;
 #                        BOOT_INITRD=dracut: dracut's image, booted)
-#   make bench-scale     issue 43's scale: guests of 1 to 8 GiB, 2 to 256
+#   make bench-scale     issue 43's scale: guests of 1 to 8 GiB, 2 to 255
 #                        possible CPUs, up to 10 million live objects
 #                        from the helper, the module loaded first (icount);
 #                        print the table of Documentation/benchmarks.rst
