@@ -96,7 +96,7 @@
 #define AIE_FN_ALLOC_PAGES_EXACT_NID	"alloc_pages_exact_nid_noprof", \
 					"alloc_pages_exact_nid"
 
-/* vmalloc (hooks_vmalloc.c): __vmalloc_node_range_noprof() since 6.10. */
+/* vmalloc (hooks/vmalloc.c): __vmalloc_node_range_noprof() since 6.10. */
 #define AIE_FN_VMALLOC_NODE_RANGE	"__vmalloc_node_range_noprof", \
 					"__vmalloc_node_range"
 
@@ -144,7 +144,7 @@
 #define AIE_FN_ALLOC_RESERVED_PERCPU	"__alloc_reserved_percpu"
 
 /*
- * The percpu allocator, all of whose entry points end in it (hooks_percpu.c
+ * The percpu allocator, all of whose entry points end in it (hooks/percpu.c
  * probes its returns for failures): pcpu_alloc(), static, before 6.10;
  * pcpu_alloc_noprof(), which the alloc_percpu*() macros call, since.
  */
@@ -257,7 +257,7 @@ static __always_inline unsigned char interrupt_context_level(void)
 
 /*
  * percpu_alloc_percpu carries call_site, bytes_alloc and gfp_flags since
- * 5.19: hooks_percpu.c falls back to it, when its kretprobe cannot attach,
+ * 5.19: hooks/percpu.c falls back to it, when its kretprobe cannot attach,
  * only where it has them.
  */
 #define AIE_PERCPU_TP_HAS_CALLER	(!AIE_KERNEL_BEFORE(5, 19, 0))
@@ -348,7 +348,7 @@ static inline void aie_free_large_kmalloc_pages(struct page *page,
 }
 
 /*
- * vmalloc (hooks_vmalloc.c): a return probe on the function every vmalloc
+ * vmalloc (hooks/vmalloc.c): a return probe on the function every vmalloc
  * reaches, AIE_FN_VMALLOC_ENTRY, with the numbers of its size, gfp and
  * caller arguments, and of its flags where it serves more than vmalloc
  * (-1 where not); aie_vmalloc_addr() takes the area's address from what

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hooks_percpu.c - the percpu allocator.
+ * percpu.c - the percpu allocator.
  *
  * Every percpu allocation ends in one function, pcpu_alloc_noprof() since
  * 6.10 (the alloc_percpu*() macros call it from the caller), pcpu_alloc()

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hooks_vmalloc.c - vmalloc and its family.
+ * vmalloc.c - vmalloc and its family.
  *
  * Every vmalloc-family call (vmalloc, vzalloc, vmalloc_node, __vmalloc,
  * the kvmalloc fallback, module and BPF memory) reaches
