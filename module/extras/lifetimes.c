@@ -22,12 +22,22 @@
  *   with preemption disabled (aie_lifetime_record(), any context but
  *   NMI), so no cache line is written by every CPU. Readers sum the CPUs
  *   without a lock: exact at quiescence.
+ * - A CPU's array is made before it first runs with the module loaded
+ *   (a CPUHP_BP_PREPARE_DYN state, process context: vzalloc()), and kept
+ *   until the unload, dead or not: its counts stay counted. So a machine
+ *   pays for the CPUs it has brought up, not for the possible ones. A CPU
+ *   whose array could not be made counts nothing (lifetime_hist_misses).
+ * - The arrays' pointers are published with smp_store_release() and read
+ *   with READ_ONCE() (dependent loads) by the hooks and the readers.
  * - The oldest ages come from a scan of the object map at each open of
  *   the file (iface/lifetimes.c).
  * - aie_lifetimes_key is set at init, before the hooks attach, and never
  *   changes while they are attached.
  */
 
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpuhotplug.h>
 #include <linux/topology.h>
 #include <linux/vmalloc.h>
 
@@ -35,30 +45,55 @@
 
 DEFINE_STATIC_KEY_FALSE(aie_lifetimes_key);
 DEFINE_PER_CPU(local64_t *, aie_lifetime_hists);
+atomic_long_t aie_lifetime_misses;
 
 static unsigned int aie_lifetime_sites;	/* sites a histogram array holds */
+static atomic_t aie_lifetime_arrays;	/* arrays made */
+static int aie_lifetime_hp_state;	/* our CPUHP_BP_PREPARE_DYN state */
 
 /*
- * With @on, a histogram array per possible CPU for @sites sites, then the
- * key on. Process context, before the hooks attach.
+ * Before @cpu runs, on the CPU bringing it up (process context, CPU
+ * hotplug lock held): its array, unless it has one. Never fails the
+ * bring-up: without an array the CPU counts nothing.
+ */
+static int aie_lifetimes_cpu_prepare(unsigned int cpu)
+{
+	local64_t *h;
+
+	if (per_cpu(aie_lifetime_hists, cpu))
+		return 0;
+	h = vzalloc_node(array_size((size_t)aie_lifetime_sites *
+				    AIE_LIFETIME_BUCKETS, sizeof(*h)),
+			 cpu_to_node(cpu));
+	if (!h) {
+		pr_warn("no lifetime histograms for CPU %u\n", cpu);
+		return 0;
+	}
+	atomic_inc(&aie_lifetime_arrays);
+	/* The zeroed array before its pointer. */
+	smp_store_release(&per_cpu(aie_lifetime_hists, cpu), h);
+	return 0;
+}
+
+/*
+ * With @on, a histogram array for @sites sites for each CPU up now and
+ * each CPU brought up later, then the key on. Process context, before
+ * the hooks attach.
  */
 int aie_lifetimes_init(bool on, unsigned int sites)
 {
-	local64_t *h;
-	int cpu;
+	int ret;
 
 	if (!on)
 		return 0;
-	for_each_possible_cpu(cpu) {
-		h = vzalloc_node(array_size((size_t)sites * AIE_LIFETIME_BUCKETS,
-					    sizeof(*h)), cpu_to_node(cpu));
-		if (!h) {
-			aie_lifetimes_exit();
-			return -ENOMEM;
-		}
-		per_cpu(aie_lifetime_hists, cpu) = h;
-	}
 	aie_lifetime_sites = sites;
+	ret = cpuhp_setup_state(CPUHP_BP_PREPARE_DYN, "allocinfo_ext:lifetimes",
+				aie_lifetimes_cpu_prepare, NULL);
+	if (ret < 0) {
+		aie_lifetime_sites = 0;
+		return ret;
+	}
+	aie_lifetime_hp_state = ret;
 	static_branch_enable(&aie_lifetimes_key);
 	return 0;
 }
@@ -69,10 +104,14 @@ void aie_lifetimes_exit(void)
 	int cpu;
 
 	static_branch_disable(&aie_lifetimes_key);
+	if (aie_lifetime_hp_state > 0)
+		cpuhp_remove_state_nocalls(aie_lifetime_hp_state);
+	aie_lifetime_hp_state = 0;
 	for_each_possible_cpu(cpu) {
 		vfree(per_cpu(aie_lifetime_hists, cpu));
 		per_cpu(aie_lifetime_hists, cpu) = NULL;
 	}
+	atomic_set(&aie_lifetime_arrays, 0);
 	aie_lifetime_sites = 0;
 }
 
@@ -80,7 +119,7 @@ void aie_lifetimes_exit(void)
 size_t aie_lifetimes_memory(void)
 {
 	return (size_t)aie_lifetime_sites * AIE_LIFETIME_BUCKETS *
-	       sizeof(local64_t) * num_possible_cpus();
+	       sizeof(local64_t) * atomic_read(&aie_lifetime_arrays);
 }
 
 /*
@@ -95,8 +134,10 @@ u64 aie_lifetime_sum(u32 idx, u64 *hist)
 
 	memset(hist, 0, AIE_LIFETIME_BUCKETS * sizeof(*hist));
 	for_each_possible_cpu(cpu) {
-		h = per_cpu(aie_lifetime_hists, cpu) +
-		    (size_t)idx * AIE_LIFETIME_BUCKETS;
+		h = READ_ONCE(per_cpu(aie_lifetime_hists, cpu));
+		if (!h)
+			continue;
+		h += (size_t)idx * AIE_LIFETIME_BUCKETS;
 		for (b = 0; b < AIE_LIFETIME_BUCKETS; b++)
 			hist[b] += local64_read(&h[b]);
 	}

@@ -20,6 +20,7 @@
 
 DECLARE_STATIC_KEY_FALSE(aie_lifetimes_key);
 DECLARE_PER_CPU(local64_t *, aie_lifetime_hists);
+extern atomic_long_t aie_lifetime_misses;
 
 static inline bool aie_lifetimes_on(void)
 {
@@ -43,13 +44,17 @@ static inline unsigned int aie_lifetime_bucket(u32 age)
 
 /*
  * An object of site @idx, standing for @weight objects, freed at age
- * @age: this CPU's histogram only. Preemption disabled, any context but
- * NMI.
+ * @age: this CPU's histogram only, if it has one (lifetimes.c).
+ * Preemption disabled, any context but NMI.
  */
 static inline void aie_lifetime_record(u32 idx, u32 age, u64 weight)
 {
 	local64_t *h = this_cpu_read(aie_lifetime_hists);
 
+	if (unlikely(!h)) {
+		atomic_long_inc(&aie_lifetime_misses);
+		return;
+	}
 	local64_add(weight, &h[idx * AIE_LIFETIME_BUCKETS +
 			       aie_lifetime_bucket(age)]);
 }

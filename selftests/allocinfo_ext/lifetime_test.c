@@ -12,6 +12,10 @@
  * time from the start of the one to the end of the other, give or take
  * the unit each stamp is truncated to.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* sched_setaffinity() */
+#endif
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +213,54 @@ TEST_F(lifetime, leaks_flags_the_leak_only)
 	free(buf);
 	EXPECT_EQ(1, helper_lines);
 	EXPECT_EQ(1, leak_lines);
+}
+
+/* Run on @cpu alone. */
+static int pin(int cpu)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	return sched_setaffinity(0, sizeof(one), &one);
+}
+
+static int cpu_online(int cpu, int on)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+		 cpu);
+	return aie_write_str(path, on ? "1" : "0");
+}
+
+/*
+ * A histogram array for each CPU up since the load, not for each possible
+ * CPU: 256 bytes a site each. CPU 1's counts stay counted while it is
+ * offline and after, in the array it keeps.
+ */
+TEST_F(lifetime, arrays_for_the_cpus_up)
+{
+	long long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long long bytes = aie_stat("site_capacity") * AIE_LIFETIME_BUCKETS * 8;
+	struct lifetimes l;
+
+	EXPECT_EQ(bytes * cpus, aie_stat("lifetime_hist_bytes"));
+	if (access("/sys/devices/system/cpu/cpu1/online", W_OK))
+		SKIP(return, "no second CPU to take offline");
+	ASSERT_EQ(0, pin(1));
+	ASSERT_EQ(0, aie_helper("churn kmalloc97 30"));
+	ASSERT_EQ(0, pin(0));
+	ASSERT_EQ(0, cpu_online(1, 0));
+	ASSERT_EQ(1, lifetimes_get("aie_helper_kmalloc_97", "slab", &l));
+	EXPECT_EQ(30, hist_sum(&l));
+	ASSERT_EQ(0, cpu_online(1, 1));
+	ASSERT_EQ(0, pin(1));
+	ASSERT_EQ(0, aie_helper("churn kmalloc97 12"));
+	ASSERT_EQ(1, lifetimes_get("aie_helper_kmalloc_97", "slab", &l));
+	EXPECT_EQ(42, hist_sum(&l));
+	EXPECT_EQ(bytes * cpus, aie_stat("lifetime_hist_bytes"));
+	EXPECT_EQ(0, aie_stat("lifetime_hist_misses"));
 }
 
 /* lifetimes=0: the file has its header and no site, the tool says so. */
