@@ -37,13 +37,13 @@ static int __init allocinfo_ext_init(void)
 	ret = aie_rules_init();
 	if (ret)
 		return ret;
-	ret = aie_ctrs_init(aie_counter_slots());
-	if (ret)
-		goto err_ctrs;
 	ret = aie_sites_init(aie_max_sites, aie_sites_ahead_param,
 			     aie_ctr_slot_of);
 	if (ret)
 		goto err_sites;
+	ret = aie_ctrs_init(aie_counter_slots());
+	if (ret)
+		goto err_ctrs;
 	ret = aie_nodes_init(aie_numa_param, aie_max_sites);
 	if (ret)
 		goto err_nodes;
@@ -87,10 +87,10 @@ err_lifetimes:
 err_objmap:
 	aie_nodes_exit();
 err_nodes:
-	aie_sites_exit();
-err_sites:
 	aie_ctrs_exit();
 err_ctrs:
+	aie_sites_exit();
+err_sites:
 	aie_rules_exit();
 	return ret;
 }
@@ -105,8 +105,8 @@ static void __exit allocinfo_ext_exit(void)
 	aie_lifetimes_exit();
 	aie_track_exit();
 	aie_nodes_exit();
+	aie_ctrs_exit();	/* its CPU hotplug callback moves to sites */
 	aie_sites_exit();
-	aie_ctrs_exit();
 	aie_rules_exit();
 }
 

@@ -42,6 +42,22 @@
  *   consistent says so, and raises no peak. Each figure is exact at
  *   quiescence; while hooks run, a sum mixes instants, as any sum of
  *   per-CPU counters does.
+ * - A reader sums only the CPUs in aie_ctr_cpus: those that have come up
+ *   since the load and not died since. A CPU's bit is set before it runs
+ *   (CPUHP_BP_PREPARE_DYN), and cleared after it has died, once its slots'
+ *   deltas are moved to their sites' own counters, as a take moves them:
+ *   a reader that sums a slot being moved sees the move. So a sum costs
+ *   the CPUs that are up, not the possible ones.
+ * - The peak is raised from a sum, and a sum reads every CPU's slot: not
+ *   something to do on each charge of a site that grows. A charge sums the
+ *   site when its CPU's slot has grown past the slot's high, which the sum
+ *   then sets 1/64 of the site's live bytes further on; a charge that
+ *   misses its slot, when the charges that missed since the site's last
+ *   sum (unsummed, net) reach 1/64 of its peak. A site growing to n
+ *   objects on one CPU is summed about 64 ln(n) times, not n, and its
+ *   peak is at most 1/64 short: exact under 64 objects of its size, and
+ *   for every figure a reader was shown, as a reader raises it to what it
+ *   reads.
  * - "reset" (aie_ctrs_reset()) zeroes the totals of each CPU's slots in
  *   an IPI, then the sites' own. Counts from before the
  *   reset do not survive it: a slot is given away with interrupts off, so
@@ -68,6 +84,9 @@
 #define AIE_MOVES_BUSY		(AIE_MOVE_DONE - 1)
 #define AIE_SUM_TRIES		8
 
+/* A site's growth between two peak sums, as a shift of its live bytes. */
+#define AIE_PEAK_STEP_SHIFT	6
+
 /* Slots per per-CPU allocation: __alloc_percpu() takes at most 32 KiB. */
 #define AIE_CTR_PART	(PCPU_MIN_UNIT_SIZE / sizeof(struct aie_ctr_slot))
 
@@ -76,9 +95,47 @@ DEFINE_PER_CPU(unsigned int, aie_ctr_nest);
 static struct aie_ctr_slot __percpu **aie_ctr_parts;
 static unsigned int aie_ctr_nr;		/* slots per CPU, a power of two */
 
+/* The CPUs whose slots a sum reads (see the notes at the top). */
+static struct cpumask aie_ctr_cpus;
+static int aie_ctr_hp_state;		/* our CPUHP_BP_PREPARE_DYN state */
+
+static void aie_ctr_move(struct aie_ctr_slot *s);
+
+/* Before @cpu runs, on a CPU bringing it up; process context. */
+static int aie_ctrs_cpu_prepare(unsigned int cpu)
+{
+	cpumask_set_cpu(cpu, &aie_ctr_cpus);
+	return 0;
+}
+
+/*
+ * After @cpu has died, on the CPU that took it down (process context,
+ * CPU hotplug lock held): no hook runs on @cpu, and no reset writes its
+ * slots meanwhile. Its slots' deltas go to their sites' own counters,
+ * then sums stop reading them.
+ */
+static int aie_ctrs_cpu_dead(unsigned int cpu)
+{
+	struct aie_ctr_slot *s;
+	u32 i;
+
+	for (i = 0; i < aie_ctr_nr; i++) {
+		s = per_cpu_ptr(aie_ctr_slot_of(i), cpu);
+		if (s->site)
+			aie_ctr_move(s);
+	}
+	cpumask_clear_cpu(cpu, &aie_ctr_cpus);
+	return 0;
+}
+
+/*
+ * Process context, before any hook runs and after the site table is made
+ * (a dead CPU's slots move to it).
+ */
 int aie_ctrs_init(unsigned int slots)
 {
 	unsigned int i, parts = DIV_ROUND_UP(slots, AIE_CTR_PART);
+	int ret;
 
 	aie_ctr_parts = kcalloc(parts, sizeof(*aie_ctr_parts), GFP_KERNEL);
 	if (!aie_ctr_parts)
@@ -95,14 +152,29 @@ int aie_ctrs_init(unsigned int slots)
 			return -ENOMEM;
 		}
 	}
+	/* Calls aie_ctrs_cpu_prepare() for each CPU up now. */
+	ret = cpuhp_setup_state(CPUHP_BP_PREPARE_DYN, "allocinfo_ext:counters",
+				aie_ctrs_cpu_prepare, aie_ctrs_cpu_dead);
+	if (ret < 0) {
+		aie_ctrs_exit();
+		return ret;
+	}
+	aie_ctr_hp_state = ret;
 	return 0;
 }
 
-/* Process context, after every hook is unregistered and has finished. */
+/*
+ * Process context, after every hook is unregistered and has finished,
+ * and before the site table goes.
+ */
 void aie_ctrs_exit(void)
 {
 	unsigned int i;
 
+	if (aie_ctr_hp_state > 0)
+		cpuhp_remove_state_nocalls(aie_ctr_hp_state);
+	aie_ctr_hp_state = 0;
+	cpumask_clear(&aie_ctr_cpus);
 	if (!aie_ctr_parts)
 		return;
 	for (i = 0; i < DIV_ROUND_UP(aie_ctr_nr, AIE_CTR_PART); i++)
@@ -130,6 +202,12 @@ size_t aie_ctrs_memory(void)
 {
 	return (size_t)aie_ctr_nr * num_possible_cpus() *
 	       sizeof(struct aie_ctr_slot);
+}
+
+/* How far a site of @live bytes may grow before its next peak sum. */
+static s64 aie_peak_step(s64 live)
+{
+	return live > 0 ? live >> AIE_PEAK_STEP_SHIFT : 0;
 }
 
 /* Add deltas to @site's own counters. Any CPU, any context but NMI. */
@@ -169,58 +247,93 @@ s64 aie_site_peak(u32 idx, s64 live_bytes)
 	return old;
 }
 
-/* Sum @site's figures and raise its peak to their live bytes. */
-static void aie_site_raise_peak(const struct aie_site *site)
+/*
+ * Sum @site's figures and raise its peak to their live bytes; false when
+ * moves kept the sum from being consistent. The charges that missed their
+ * slot up to the sum are summed: those counted in @site's unsummed before
+ * it leave it.
+ */
+static bool aie_site_raise_peak(const struct aie_site *site, s64 *live)
 {
 	u32 idx = aie_site_index(site);
+	atomic64_t *unsummed = &aie_site_ctrs(idx)->unsummed;
+	s64 before = atomic64_read(unsummed);
 	struct aie_site_sums sums;
 
-	if (aie_site_sum(idx, &sums))
-		aie_site_peak(idx, sums.live_bytes);
+	aie_count(peak_sums);
+	if (!aie_site_sum(idx, &sums))
+		return false;
+	aie_site_peak(idx, sums.live_bytes);
+	atomic64_sub(before, unsummed);
+	*live = sums.live_bytes;
+	return true;
 }
 
 /*
  * This CPU's slot of @site was found holding more live bytes of it than
- * its high: keep what it holds as the high (unless an interrupt took it
- * back below since), and see whether the site's peak rose. Only when the
- * slot's share reaches a new high, so a peak can be missed when several
- * CPUs each climb back to an earlier high of theirs at once. From the
- * hooks, inside aie_ctr_nest: the slot is still @site's.
+ * its high: sum the site, raise its peak, and move the slot's high 1/64
+ * of the site's live bytes past what the slot holds (see the notes at
+ * the top). From the hooks, inside aie_ctr_nest: the slot is still
+ * @site's.
  */
 void aie_site_new_high(struct aie_site *site)
 {
 	struct aie_ctr_slot __percpu *s = site->slot;
-	s64 live = this_cpu_read(s->live_bytes);
+	s64 live = this_cpu_read(s->live_bytes), sum;
 
-	if (live > this_cpu_read(s->high))
-		this_cpu_write(s->high, live);
-	aie_site_raise_peak(site);
+	if (aie_site_raise_peak(site, &sum))
+		live += aie_peak_step(sum);
+	this_cpu_write(s->high, live);
+}
+
+/*
+ * Count a charge (@bytes above 0) or an uncharge (below) that missed its
+ * slot in @site's unsummed: whether it was a charge, and the misses since
+ * the site's last sum have grown it by 1/64 of its peak, so that a sum is
+ * due.
+ */
+static bool aie_peak_due(const struct aie_site *site, s64 bytes)
+{
+	atomic64_t *unsummed = &aie_site_ctrs(aie_site_index(site))->unsummed;
+	s64 grown = atomic64_add_return(bytes, unsummed);
+
+	return bytes > 0 && grown > aie_peak_step(atomic64_read(&site->peak));
+}
+
+/*
+ * Move slot @s's deltas into its site's own counters, and empty it,
+ * inside a move of the site's @moves (see aie_site_sum()). With nothing
+ * else writing the slot: its CPU with interrupts off, or the CPU that
+ * took it down.
+ */
+static void aie_ctr_move(struct aie_ctr_slot *s)
+{
+	struct aie_site *old = s->site;
+
+	atomic_add(AIE_MOVE_BEGUN, &old->moves);
+	/* The move begun before any of it is seen. */
+	smp_mb__after_atomic();
+	WRITE_ONCE(s->site, NULL);
+	aie_ctr_add(old, s->live_bytes, s->live_calls, s->live_slack,
+		    s->total_calls, s->total_bytes, s->live_accounted);
+	/* All of it seen before the move is done. */
+	smp_mb__before_atomic();
+	atomic_add(AIE_MOVE_DONE - AIE_MOVE_BEGUN, &old->moves);
 }
 
 /*
  * Give this CPU's slot @s to @site, holding the deltas given: move those
- * of its site before into that site's own counters, inside a move of its
- * @moves (see aie_site_sum()). Interrupts disabled, so that neither a
- * hook nor the reset's IPI on this CPU comes between. The slot is filled
- * last, ordered by smp_wmb() against aie_site_read()'s smp_rmb().
+ * of its site before into that site's own counters (aie_ctr_move()).
+ * Interrupts disabled, so that neither a hook nor the reset's IPI on this
+ * CPU comes between. The slot is filled last, ordered by smp_wmb()
+ * against aie_site_read()'s smp_rmb().
  */
 static void aie_ctr_take(struct aie_ctr_slot *s, struct aie_site *site,
 			 s64 bytes, s64 calls, s64 slack, s64 accounted,
 			 bool charge)
 {
-	struct aie_site *old = s->site;
-
-	if (old) {
-		atomic_add(AIE_MOVE_BEGUN, &old->moves);
-		/* The move begun before any of it is seen. */
-		smp_mb__after_atomic();
-		WRITE_ONCE(s->site, NULL);
-		aie_ctr_add(old, s->live_bytes, s->live_calls, s->live_slack,
-			    s->total_calls, s->total_bytes, s->live_accounted);
-		/* All of it seen before the move is done. */
-		smp_mb__before_atomic();
-		atomic_add(AIE_MOVE_DONE - AIE_MOVE_BEGUN, &old->moves);
-	}
+	if (s->site)
+		aie_ctr_move(s);
 	WRITE_ONCE(s->live_bytes, bytes);
 	WRITE_ONCE(s->live_calls, calls);
 	WRITE_ONCE(s->live_slack, slack);
@@ -244,6 +357,7 @@ void aie_ctr_miss(struct aie_site *site, s64 bytes, s64 calls, s64 slack,
 		  s64 accounted, bool charge)
 {
 	unsigned long flags;
+	s64 sum;
 
 	lockdep_assert_preemption_disabled();
 	if (this_cpu_read(aie_ctr_nest) > 1) {
@@ -257,8 +371,8 @@ void aie_ctr_miss(struct aie_site *site, s64 bytes, s64 calls, s64 slack,
 			     slack, accounted, charge);
 		local_irq_restore(flags);
 	}
-	if (charge && bytes > 0)
-		aie_site_raise_peak(site);
+	if (aie_peak_due(site, bytes))
+		aie_site_raise_peak(site, &sum);
 }
 
 /* One reading of @site's own counters and of the CPUs' slots that hold it. */
@@ -275,7 +389,7 @@ static void aie_site_read(const struct aie_site *site,
 	sums->total_calls = atomic64_read(&c->total_calls);
 	sums->total_bytes = atomic64_read(&c->total_bytes);
 	sums->live_accounted = atomic64_read(&c->live_accounted);
-	for_each_possible_cpu(cpu) {
+	for_each_cpu(cpu, &aie_ctr_cpus) {
 		s = per_cpu_ptr(site->slot, cpu);
 		if (READ_ONCE(s->site) != site)
 			continue;
@@ -363,7 +477,7 @@ void aie_ctrs_reset(void)
 
 	cpus_read_lock();
 	on_each_cpu(aie_ctrs_reset_cpu, NULL, 1);
-	for_each_possible_cpu(cpu) {
+	for_each_cpu(cpu, &aie_ctr_cpus) {
 		if (!cpu_online(cpu))
 			aie_ctrs_reset_slots(cpu);
 	}

@@ -32,6 +32,8 @@ struct aie_site_ctr {
 	atomic64_t total_calls;
 	atomic64_t total_bytes;
 	atomic64_t live_accounted;	/* memcg.c: accounted bytes */
+	/* Bytes charged here since the site's last peak sum, net (counters.c) */
+	atomic64_t unsummed;
 };
 
 /*

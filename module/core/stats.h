@@ -24,6 +24,7 @@ struct aie_stats {
 	unsigned long cache_misses;	/* ksize() asked (hooks/slab.c) */
 	unsigned long ctr_takes;	/* counter slot given to a site */
 	unsigned long ctr_shared;	/* slot busy: site's own counters */
+	unsigned long peak_sums;	/* sums of a site to raise its peak */
 	unsigned long slab_records;	/* slab map records set, net (slabmap.c) */
 	unsigned long page_records;	/* page map records set, net (pagemap.h) */
 	unsigned long unseen_frees;	/* records left when their slab went */

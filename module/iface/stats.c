@@ -82,6 +82,7 @@ int aie_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "counter_slots %u\n", aie_ctr_slots());
 	aie_stat_show(m, "counter_slot_takes", ctr_takes);
 	aie_stat_show(m, "counter_shared_updates", ctr_shared);
+	aie_stat_show(m, "peak_sums", peak_sums);
 	seq_printf(m, "sample_seen_bytes %llu\n", aie_sample_seen());
 	aie_stat_show(m, "sampled", sampled);
 	aie_hooks_show(m);
@@ -91,6 +92,8 @@ int aie_stats_show(struct seq_file *m, void *v)
 	aie_capture_show(m);
 	seq_printf(m, "lifetimes %s\n", aie_lifetimes_on() ? "on" : "off");
 	seq_printf(m, "lifetime_hist_bytes %zu\n", aie_lifetimes_memory());
+	seq_printf(m, "lifetime_hist_misses %ld\n",
+		   atomic_long_read(&aie_lifetime_misses));
 	seq_printf(m, "numa %s\n", aie_nodes_on() ? "on" : "off");
 	seq_printf(m, "numa_bytes %zu\n", aie_nodes_memory());
 	seq_printf(m, "site_table_bytes %zu\n",

@@ -20,7 +20,7 @@
 #include "aie_util.h"
 
 #define CHUNK		256	/* AIE_SITE_CHUNK: sites per chunk */
-#define CTR_BYTES	48	/* struct aie_site_ctr, per site */
+#define CTR_BYTES	56	/* struct aie_site_ctr, per site */
 #define SLOTS_BYTES	(1024 * 64)	/* each CPU's counter slots */
 #define SITE_BYTES	64	/* struct aie_site */
 #define BUCKET_BYTES	4	/* a hash bucket; twice as many as sites */

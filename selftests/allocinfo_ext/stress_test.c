@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_expect.h"
 
 #define STORM	"/sys/kernel/debug/aie_helper/storm"
 
@@ -459,34 +461,83 @@ static int cpu_online(int cpu, int on)
 	return aie_write_str(path, on ? "1" : "0");
 }
 
+/* Until stop, CPUs 1 to n - 1 offline and back, one after the other. */
+static void *hotplugger(void *arg)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	struct worker *w = arg;
+	int cpu;
+
+	while (!stop) {
+		for (cpu = 1; cpu < n && !stop; cpu++) {
+			if (cpu_online(cpu, 0) || cpu_online(cpu, 1))
+				w->errors++;
+			else
+				w->rounds++;
+		}
+	}
+	return NULL;
+}
+
+/* Run on @cpu alone. */
+static int pin(int cpu)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	return sched_setaffinity(0, sizeof(one), &one);
+}
+
 /*
- * CPU 1 goes offline and comes back between storms; what was counted on
- * it stays counted (per-CPU counters are summed over possible CPUs).
+ * CPUs 1 and up go offline and come back, one at a time, all through the
+ * storms, beside the readers and togglers. What a CPU counted stays
+ * counted when it dies (its counter slots move to their sites' own
+ * counters, counters.c): a site charged on CPU 1 alone reads the same
+ * while CPU 1 is offline and after, and the storm sites are exact.
  */
 TEST_F_TIMEOUT(stress, cpu_hotplug, 600)
 {
-	long long disabled;
-	cpu_set_t one;
+	time_t end = time(NULL) + cmdline_long("stress_seconds", 20) / 2;
+	long long slot = aie_kmalloc_charge(97), disabled;
+	struct worker plug = { 0 };
+	struct crew crew;
+	long storms = 0;
+	pthread_t t;
 
 	if (access("/sys/devices/system/cpu/cpu1/online", W_OK))
 		SKIP(return, "no second CPU to take offline");
+	ASSERT_LT(0, slot);
 	ASSERT_EQ(0, aie_ctl("disable func:aie_helper_kmalloc_129"));
 	disabled = aie_stat("disabled_allocs");
-	CPU_ZERO(&one);
-	CPU_SET(1, &one);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	ASSERT_EQ(0, pin(1));
 	ASSERT_EQ(0, aie_helper("alloc kmalloc129 7"));
-	CPU_SET(0, &one);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
-
-	ASSERT_EQ(0, aie_helper("storm 100"));
+	ASSERT_EQ(0, aie_helper("alloc kmalloc97 5"));
+	ASSERT_EQ(0, pin(0));
 	ASSERT_EQ(0, cpu_online(1, 0));
 	EXPECT_EQ(disabled + 7, aie_stat("disabled_allocs"));
-	ASSERT_EQ(0, aie_helper("storm 100"));
+	EXPECT_ROW("aie_helper_kmalloc_97", "slab", 5, 5 * slot,
+		   5 * (slot - 97), 5, 5 * slot, 5 * slot, 0);
 	ASSERT_EQ(0, cpu_online(1, 1));
-	ASSERT_EQ(0, aie_helper("storm 100"));
-	EXPECT_EQ(disabled + 7, aie_stat("disabled_allocs"));
+
+	ASSERT_EQ(0, crew_start(&crew));
+	stop = 0;
+	ASSERT_EQ(0, pthread_create(&t, NULL, hotplugger, &plug));
+	while (time(NULL) < end) {
+		ASSERT_EQ(0, aie_helper("storm 100"));
+		storms++;
+	}
+	EXPECT_EQ(0, crew_stop(&crew));
+	pthread_join(t, NULL);
+	TH_LOG("%ld storms, %ld CPUs taken offline and back", storms,
+	       plug.rounds);
+	EXPECT_EQ(0, plug.errors);
+	EXPECT_LT(0, plug.rounds);
+	ASSERT_EQ(0, aie_ctl("enable all"));
+	EXPECT_ROW("aie_helper_kmalloc_97", "slab", 5, 5 * slot,
+		   5 * (slot - 97), 5, 5 * slot, 5 * slot, 0);
 	ASSERT_EQ(0, aie_helper("free kmalloc129 7"));
+	ASSERT_EQ(0, aie_helper("free kmalloc97 5"));
 	check_storm_sites(_metadata, self->before, &self->start);
 }
 
