@@ -15,6 +15,7 @@
 
 #include "cmd.h"
 #include "json.h"
+#include "order.h"
 #include "table.h"
 #include "textout.h"
 #include "util.h"
@@ -38,6 +39,7 @@ struct diff_opts {
 	bool exit_code;		/* exit 1 when the tables differ, 2 on trouble */
 	bool json;
 	long limit;		/* rows at most, 0 for all */
+	struct order order;	/* -s growth, calls or bytes; -r */
 	const char *module;	/* -m: only its sites, or NULL */
 };
 
@@ -114,6 +116,27 @@ static int diff_growth_cmp(const void *pa, const void *pb)
 	if (ca != cb)
 		return ca < cb ? 1 : -1;
 	return site_key_cmp(a->site, b->site);
+}
+
+/*
+ * The keys of diff's rows, for -s: growth the change of live bytes (the
+ * default), calls the change of calls, bytes the live bytes in B.
+ */
+#define DIFF_KEYS	(ORDER_BIT(ORDER_GROWTH) | ORDER_BIT(ORDER_CALLS) | \
+			 ORDER_BIT(ORDER_BYTES))
+
+static long double diff_value(const void *row, enum order_key key)
+{
+	const struct diff_entry *e = row;
+
+	switch (key) {
+	case ORDER_CALLS:
+		return (long double)e->calls_b - e->calls_a;
+	case ORDER_BYTES:
+		return e->bytes_b;
+	default:
+		return (long double)e->bytes_b - e->bytes_a;
+	}
 }
 
 static void diff_summary(const struct table *a, const struct table *b,
@@ -204,6 +227,9 @@ static const struct option diff_opts[] = {
 
 static const struct cmd_option diff_option_help[] = {
 	{ 'a', "list unchanged sites too" },
+	{ 's', "growth (default: the change of live bytes), calls\n"
+	  "(the change of calls) or bytes (live bytes in B)" },
+	{ 'r', "the smallest first (the order reversed)" },
 	{ 'l', "at most N rows" },
 	{ 'j', "the header's figures and the rows as JSON" },
 	{ 'm', "only the sites of module NAME (vmlinux: built-in)" },
@@ -238,6 +264,7 @@ static bool diff_differ(const struct diff_entry *e, size_t n)
 
 static int diff_run(const char *pa, const char *pb, const struct diff_opts *o)
 {
+	static const struct order_ops ops = { diff_value, diff_growth_cmp };
 	int trouble = o->exit_code ? DIFF_EXIT_TROUBLE : AIE_EXIT_FAIL;
 	struct table a, b;
 	struct diff_entry *e;
@@ -250,7 +277,7 @@ static int diff_run(const char *pa, const char *pb, const struct diff_opts *o)
 		goto out_b;
 	e = xcalloc(a.nr + b.nr, sizeof(*e));
 	n = diff_join(&a, &b, e);
-	qsort(e, n, sizeof(*e), diff_growth_cmp);
+	order_rows(e, n, sizeof(*e), &o->order, &ops);
 	if (o->json) {
 		diff_json(&a, &b, e, n, o);
 	} else {
@@ -274,7 +301,7 @@ out_a:
 
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_opts o = { .all = false, .limit = 0 };
+	struct diff_opts o = { .order = { .key = ORDER_GROWTH } };
 	long long n;
 	int c;
 
@@ -285,6 +312,10 @@ int cmd_diff(int argc, char **argv)
 			o.exit_code = true;
 		} else if (c == 'j') {
 			o.json = true;
+		} else if (c == 'r') {
+			o.order.reverse = true;
+		} else if (c == 's' && !order_parse(optarg, DIFF_KEYS, &o.order.key)) {
+			continue;
 		} else if (c == 'm') {
 			o.module = optarg;
 		} else if (c == 'l' && parse_ll(optarg, &n) && n >= 0) {

@@ -20,6 +20,7 @@
 
 #include "cmd.h"
 #include "json.h"
+#include "order.h"
 #include "table.h"
 #include "textout.h"
 #include "util.h"
@@ -68,7 +69,28 @@ static int group_name_cmp(const void *a, const void *b)
 		      ((const struct group *)b)->name);
 }
 
-static int group_bytes_cmp(const void *pa, const void *pb)
+/* The keys of the groups, for -s: sites is the count of sites summed. */
+#define GROUP_KEYS	(ORDER_BIT(ORDER_BYTES) | ORDER_BIT(ORDER_CALLS) | \
+			 ORDER_BIT(ORDER_SLACK) | ORDER_BIT(ORDER_SITES))
+
+static long double group_value(const void *row, enum order_key key)
+{
+	const struct group *g = row;
+
+	switch (key) {
+	case ORDER_CALLS:
+		return g->calls;
+	case ORDER_SLACK:
+		return g->slack;
+	case ORDER_SITES:
+		return g->sites;
+	default:
+		return g->bytes;
+	}
+}
+
+/* Ties: by bytes, then calls, then name. */
+static int group_tie(const void *pa, const void *pb)
 {
 	const struct group *a = pa, *b = pb;
 
@@ -80,9 +102,8 @@ static int group_bytes_cmp(const void *pa, const void *pb)
 }
 
 /*
- * --by node: a group per node id that a row names, in id order, then
- * "(none)" for the rows that name none; largest first. Returns the
- * group count.
+ * --by node: a group per node id that a row names, then "(none)" for the
+ * rows that name none. Returns the group count.
  */
 static size_t group_nodes(const struct table *t, struct group **out)
 {
@@ -109,12 +130,11 @@ static size_t group_nodes(const struct table *t, struct group **out)
 		g[n++].name = k < t->node_ids ? xasprintf("node%u", k) :
 					       xstrdup("(none)");
 	}
-	qsort(g, n, sizeof(*g), group_bytes_cmp);
 	*out = g;
 	return n;
 }
 
-/* One group per distinct key, largest first. Returns the group count. */
+/* One group per distinct key, in name order. Returns the group count. */
 static size_t group_table(const struct table *t, enum group_by by,
 			  struct group **out)
 {
@@ -143,7 +163,6 @@ static size_t group_table(const struct table *t, enum group_by by,
 			g[n++] = g[i];
 		}
 	}
-	qsort(g, n, sizeof(*g), group_bytes_cmp);
 	*out = g;
 	return n;
 }
@@ -199,12 +218,15 @@ static void group_text(const struct table *t, enum group_by by,
 	}
 }
 
-/* The groups, the @lines largest (0: all), as text or JSON. */
+/* The groups in order @o, the @lines first (0: all), as text or JSON. */
 static void group_print(const struct table *t, enum group_by by, bool json,
-			long long lines)
+			long long lines, const struct order *o)
 {
+	static const struct order_ops ops = { group_value, group_tie };
 	struct group *g;
 	size_t i, all = group_table(t, by, &g), n = all;
+
+	order_rows(g, all, sizeof(*g), o, &ops);
 
 	if (lines > 0 && (unsigned long long)lines < n)
 		n = lines;
@@ -224,6 +246,9 @@ static const struct option group_opts[] = {
 
 static const struct cmd_option group_option_help[] = {
 	{ 'B', "module, subsystem, function, file or node" },
+	{ 's', "bytes (default), calls, slack or sites (the sites\n"
+	  "summed)" },
+	{ 'r', "the smallest first (the order reversed)" },
 	{ 'j', "the groups as JSON (slack null for the kernel's table)" },
 	{ 'l', "the N largest groups (0, the default: all)" },
 	{ 'm', "only the sites of module NAME (vmlinux: built-in)" },
@@ -260,6 +285,7 @@ static int group_parse_by(const char *s, enum group_by *by)
 
 int cmd_group(int argc, char **argv)
 {
+	struct order order = { .key = ORDER_BYTES };
 	enum group_by by = GROUP_MODULE;
 	bool have_by = false, json = false;
 	const char *module = NULL;
@@ -272,6 +298,10 @@ int cmd_group(int argc, char **argv)
 			have_by = true;
 		} else if (c == 'j') {
 			json = true;
+		} else if (c == 'r') {
+			order.reverse = true;
+		} else if (c == 's' && !order_parse(optarg, GROUP_KEYS, &order.key)) {
+			continue;
 		} else if (c == 'm') {
 			module = optarg;
 		} else if (c == 'l' && parse_ll(optarg, &lines) && lines >= 0) {
@@ -290,7 +320,7 @@ int cmd_group(int argc, char **argv)
 		return cmd_usage_error(argv[0]);
 	}
 	if (!table_load_module(&t, argv[optind], module)) {
-		group_print(&t, by, json, lines);
+		group_print(&t, by, json, lines, &order);
 		ret = stdout_close() ? AIE_EXIT_FAIL : 0;
 	}
 	table_free(&t);

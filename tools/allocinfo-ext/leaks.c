@@ -22,6 +22,7 @@
 #include "allocinfo_ext.h"
 #include "cmd.h"
 #include "json.h"
+#include "order.h"
 #include "table.h"
 #include "textout.h"
 #include "util.h"
@@ -248,6 +249,18 @@ static int leaks_hit_cmp(const void *pa, const void *pb)
 	return strcmp(a->key, b->key);
 }
 
+/* The keys of leaks' rows, for -s: growth the default. */
+#define LEAKS_KEYS	(ORDER_BIT(ORDER_GROWTH) | ORDER_BIT(ORDER_BYTES) | \
+			 ORDER_BIT(ORDER_OLDEST))
+
+static long double leaks_value(const void *row, enum order_key key)
+{
+	const struct leaks_hit *h = row;
+
+	return key == ORDER_BYTES ? h->bytes : key == ORDER_OLDEST ?
+	       h->oldest : h->growth;
+}
+
 /*
  * A key, "<location>[ [<module>]] func:<func> type:<type>", as a row's
  * site in every command's JSON (json_site_key()), and its type.
@@ -298,16 +311,17 @@ static void leaks_json(const struct leaks_hit *hits, size_t nr, int n,
 	fputs(nr ? "\n ]}\n" : "]}\n", stdout);
 }
 
-/* The sites that leak, the @lines first (0: all), as text or JSON. */
+/* The sites that leak in order @o, the @lines first (0: all), as text or JSON. */
 static void leaks_report(const struct leaks_round *r, int n, double interval,
-			 bool json, long long lines)
+			 bool json, long long lines, const struct order *o)
 {
+	static const struct order_ops ops = { leaks_value, leaks_hit_cmp };
 	struct leaks_hit *hits = xcalloc(r[0].bytes.nr + 1, sizeof(*hits));
 	size_t i, nr = 0, shown;
 
 	for (i = 0; i < r[0].bytes.nr; i++)
 		nr += leaks_site(r, n, r[0].bytes.e[i].key, &hits[nr]);
-	qsort(hits, nr, sizeof(*hits), leaks_hit_cmp);
+	order_rows(hits, nr, sizeof(*hits), o, &ops);
 	shown = lines > 0 && (unsigned long long)lines < nr ? (size_t)lines : nr;
 	if (json) {
 		leaks_json(hits, shown, n, interval, r[0].bytes.nr);
@@ -328,6 +342,9 @@ static void leaks_report(const struct leaks_round *r, int n, double interval,
 static const struct cmd_option leaks_option_help[] = {
 	{ 'd', "seconds between rounds (default 10)" },
 	{ 'n', "rounds read, at least 2 (default 3)" },
+	{ 's', "growth (default), bytes or oldest (the age of the\n"
+	  "oldest object)" },
+	{ 'r', "the smallest first (the order reversed)" },
 	{ 'j', "the sites listed as JSON" },
 	{ 'l', "the N first sites (0, the default: all)" },
 	{ 0 },
@@ -367,6 +384,7 @@ static int leaks_read(struct leaks_round *r, int n, double interval,
 
 int cmd_leaks(int argc, char **argv)
 {
+	struct order order = { .key = ORDER_GROWTH };
 	long long rounds = 3, lines = 0;
 	double interval = 10;
 	bool json = false;
@@ -381,6 +399,11 @@ int cmd_leaks(int argc, char **argv)
 			continue;
 		} else if (opt == 'j') {
 			json = true;
+			continue;
+		} else if (opt == 'r') {
+			order.reverse = true;
+			continue;
+		} else if (opt == 's' && !order_parse(optarg, LEAKS_KEYS, &order.key)) {
 			continue;
 		} else if (opt == 'l' && parse_ll(optarg, &lines) && lines >= 0) {
 			continue;
@@ -402,7 +425,7 @@ int cmd_leaks(int argc, char **argv)
 	}
 	r = xcalloc(rounds, sizeof(*r));
 	if (!leaks_read(r, rounds, interval, argc > optind ? argv + optind : NULL)) {
-		leaks_report(r, rounds, interval, json, lines);
+		leaks_report(r, rounds, interval, json, lines, &order);
 		ret = stdout_close() ? AIE_EXIT_FAIL : 0;
 	}
 	for (i = 0; i < rounds; i++) {

@@ -52,7 +52,8 @@ static const struct letter letters[] = {
 	{ 'f', "format", "FMT", "the output format", { NULL } },
 	{ 'i', "input", "FILE", "the sites from FILE", { NULL } },
 	{ 'm', "module", "NAME", "only the sites of module NAME", { NULL } },
-	{ 's', "sort", "KEY", "the sort key", { NULL } },
+	{ 's', "sort", "KEY", "the sort key, the largest first", { NULL } },
+	{ 'r', "reverse", NULL, "the order reversed, the smallest first", { NULL } },
 	{ 'v', "verbose", NULL, "say more", { NULL } },
 	{ 'h', "help", NULL, "the command's help", { NULL } },
 };
@@ -62,13 +63,13 @@ static const struct letter letters[] = {
 #define DRY_RUN_WHAT	"check and print, write nothing"
 
 static const struct command commands[] = {
-	{ "top", cmd_top, false, "[-s KEY] [-b] [-j] [-n N] [-d SEC] [-l N] [-m NAME] [FILE]",
+	{ "top", cmd_top, false, "[-s KEY] [-r] [-b] [-j] [-n N] [-d SEC] [-l N] [-m NAME] [FILE]",
 	  "live view of the sites, refreshed like top" },
 	{ "snapshot", cmd_snapshot, false, "[-o FILE] [--kernel REL] [--uptime SEC] [SOURCE]",
 	  "a copy of the table with time, kernel, uptime, module version" },
-	{ "diff", cmd_diff, false, "[-a] [-l N] [-j] [-m NAME] [--exit-code] A B",
+	{ "diff", cmd_diff, false, "[-a] [-s KEY] [-r] [-l N] [-j] [-m NAME] [--exit-code] A B",
 	  "per-site change from A to B, sorted by growth" },
-	{ "group", cmd_group, false, "--by KEY [-j] [-l N] [-m NAME] [FILE]",
+	{ "group", cmd_group, false, "--by KEY [-s KEY] [-r] [-j] [-l N] [-m NAME] [FILE]",
 	  "live figures summed per group" },
 	{ "export", cmd_export, false, "--format json|csv|prometheus [-m NAME] [-o FILE] [FILE]\n"
 	  "--format prometheus [--top N] [--min-bytes B] [--zeros] [--site-label] [-m NAME] [-o FILE] [FILE]",
@@ -83,7 +84,7 @@ static const struct command commands[] = {
 	{ "context", cmd_context, false,
 	  "[-d SEC [--depth N]] [--stacks FILE] [--calls FILE] [-j] SEL",
 	  "who calls the selected sites: calls, bytes and share per caller" },
-	{ "leaks", cmd_leaks, false, "[-d SEC] [-n N] [-j] [-l N] [TABLE LIFETIMES]...",
+	{ "leaks", cmd_leaks, false, "[-d SEC] [-n N] [-s KEY] [-r] [-j] [-l N] [TABLE LIFETIMES]...",
 	  "sites whose live bytes keep growing and oldest objects keep aging" },
 	{ "ledger", cmd_ledger, false, "[-j] [-l N] [--root DIR] [--log FILE]",
 	  "all kernel memory per meminfo category: call sites, named, unexplained" },
@@ -91,7 +92,7 @@ static const struct command commands[] = {
 	  "--baseline FILE [-m NAME] [-l N] [-j] [--ours FILE] [--theirs FILE]",
 	  "byte agreement with /proc/allocinfo, site by site and overall" },
 	{ "query", cmd_query, false,
-	  "[-m NAME] [--function NAME] [--min-bytes B] [--inaccurate] [--via WAY] [-l N] [-j] [-v] [SOURCE]\n"
+	  "[-m NAME] [--function NAME] [--min-bytes B] [--inaccurate] [--via WAY] [-s KEY] [-r] [-l N] [-j] [-v] [SOURCE]\n"
 	  "--bench [-n N] [-m NAME] [--function NAME] [--min-bytes B] [--inaccurate] [SOURCE]",
 	  "the rows that match, filtered by the kernel (its ioctls) or read as text" },
 };

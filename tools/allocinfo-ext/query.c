@@ -27,6 +27,7 @@
 
 #include "cmd.h"
 #include "json.h"
+#include "order.h"
 #include "table.h"
 #include "textout.h"
 #include "util.h"
@@ -43,6 +44,7 @@ struct query_opts {
 	enum query_via via;
 	long long lines;	/* rows printed at most; 0: all */
 	long long runs;		/* --bench: runs of each path */
+	struct order order;	/* -s bytes or calls (default: as read); -r */
 	bool bench, json, verbose;
 	const char *source;
 };
@@ -246,12 +248,43 @@ static void query_json_site(const struct allocinfo_ext_tag_data *d)
 	free(site);
 }
 
-static void query_print(const char *path, const struct query_rows *r,
+/* The keys of query's rows, for -s. */
+#define QUERY_KEYS	(ORDER_BIT(ORDER_BYTES) | ORDER_BIT(ORDER_CALLS))
+
+static long double query_value(const void *row, enum order_key key)
+{
+	const struct allocinfo_ext_tag_data *d = row;
+
+	return key == ORDER_CALLS ? d->counter.calls : d->counter.bytes;
+}
+
+/* Ties: by bytes, then module, function, file and line. */
+static int query_tie(const void *pa, const void *pb)
+{
+	const struct allocinfo_ext_tag_data *a = pa, *b = pb;
+	int c;
+
+	if (a->counter.bytes != b->counter.bytes)
+		return a->counter.bytes < b->counter.bytes ? 1 : -1;
+	c = strncmp(a->tag.modname, b->tag.modname, AIE_IOC_STR_SIZE);
+	if (!c)
+		c = strncmp(a->tag.function, b->tag.function, AIE_IOC_STR_SIZE);
+	if (!c)
+		c = strncmp(a->tag.filename, b->tag.filename, AIE_IOC_STR_SIZE);
+	if (!c && a->tag.lineno != b->tag.lineno)
+		c = a->tag.lineno < b->tag.lineno ? -1 : 1;
+	return c;
+}
+
+static void query_print(const char *path, struct query_rows *r,
 			const struct query_opts *o)
 {
+	static const struct order_ops ops = { query_value, query_tie };
+
 	const struct allocinfo_ext_tag_data *d;
 	size_t i, n = r->nr;
 
+	order_rows(r->d, r->nr, sizeof(*r->d), &o->order, &ops);
 	if (o->lines > 0 && (size_t)o->lines < n)
 		n = o->lines;
 	if (!o->json)
@@ -369,6 +402,8 @@ static const struct cmd_option query_option_help[] = {
 	  "(K, M, G, T after it: 1024s)" },
 	{ OPT_INACCURATE, "only the rows that say accurate:no" },
 	{ OPT_VIA, "auto (default), ioctl (or fail) or text" },
+	{ 's', "bytes or calls, the largest first (default: as read)" },
+	{ 'r', "the order reversed" },
 	{ 'l', "at most N rows (0, the default: all)" },
 	{ 'j', "the rows as JSON" },
 	{ 'v', "say on stderr which way the rows were read" },
@@ -449,6 +484,11 @@ static int query_option(int c, struct query_opts *o)
 		}
 		aie_err("bad count \"%s\"", optarg);
 		return -1;
+	case 's':
+		return order_parse(optarg, QUERY_KEYS, &o->order.key);
+	case 'r':
+		o->order.reverse = true;
+		return 0;
 	case 'j':
 		o->json = true;
 		return 0;
@@ -461,7 +501,9 @@ static int query_option(int c, struct query_opts *o)
 
 int cmd_query(int argc, char **argv)
 {
-	struct query_opts o = { .via = VIA_AUTO, .runs = 10 };
+	struct query_opts o = {
+		.via = VIA_AUTO, .runs = 10, .order = { .key = ORDER_INPUT },
+	};
 	struct query_rows r = { 0 };
 	enum query_via used;
 	const char *path;

@@ -10,25 +10,6 @@
 #include "top.h"
 #include "util.h"
 
-static const char * const top_key_names[] = {
-	[TOP_BYTES] = "bytes", [TOP_CALLS] = "calls",
-	[TOP_SLACK] = "slack", [TOP_GROWTH] = "growth",
-};
-
-int top_parse_key(const char *s, enum top_key *key)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(top_key_names); i++) {
-		if (!strcmp(s, top_key_names[i])) {
-			*key = i;
-			return 0;
-		}
-	}
-	aie_err("cannot sort by \"%s\": expected bytes, calls, slack or growth", s);
-	return -1;
-}
-
 /* By key, then by line in the input: duplicates pair up in order. */
 static int top_key_cmp(const void *pa, const void *pb)
 {
@@ -79,36 +60,36 @@ size_t top_rows(const struct table *cur, const struct table *prev, double dt,
 	return cur->nr;
 }
 
-static double top_value(const struct top_row *r, enum top_key key)
+static long double top_value(const void *row, enum order_key key)
 {
+	const struct top_row *r = row;
+
 	switch (key) {
-	case TOP_CALLS:
+	case ORDER_CALLS:
 		return r->site->calls;
-	case TOP_SLACK:
+	case ORDER_SLACK:
 		return r->site->slack;
-	case TOP_GROWTH:
+	case ORDER_GROWTH:
 		return r->growth;
 	default:
 		return r->site->bytes;
 	}
 }
 
-static int top_order_cmp(const void *pa, const void *pb, void *arg)
+static int top_tie(const void *pa, const void *pb)
 {
 	const struct top_row *a = pa, *b = pb;
-	enum top_key key = *(const enum top_key *)arg;
-	double va = top_value(a, key), vb = top_value(b, key);
 
-	if (va != vb)
-		return va < vb ? 1 : -1;
 	if (a->site->bytes != b->site->bytes)
 		return a->site->bytes < b->site->bytes ? 1 : -1;
 	return top_key_cmp(&a->site, &b->site);
 }
 
-void top_sort(struct top_row *rows, size_t n, enum top_key key)
+void top_sort(struct top_row *rows, size_t n, const struct order *o)
 {
-	qsort_r(rows, n, sizeof(*rows), top_order_cmp, &key);
+	static const struct order_ops ops = { top_value, top_tie };
+
+	order_rows(rows, n, sizeof(*rows), o, &ops);
 }
 
 /* "+1.5K", "-512", "0"; "-" when unknown. */
@@ -147,9 +128,9 @@ static size_t top_sites(const struct top_row *rows, size_t n)
 	return sites;
 }
 
-enum top_key top_sort_key(const struct table *t, enum top_key key)
+enum order_key top_sort_key(const struct table *t, enum order_key key)
 {
-	return key == TOP_SLACK && t->format != TABLE_EXT ? TOP_BYTES : key;
+	return key == ORDER_SLACK && t->format != TABLE_EXT ? ORDER_BYTES : key;
 }
 
 void top_render_head(FILE *f, const struct table *t,
@@ -173,11 +154,12 @@ void top_render_head(FILE *f, const struct table *t,
 	if (t->format == TABLE_EXT)
 		format_size(slack, sizeof(slack), sl);
 	top_growth(growth, sizeof(growth), known, g);
-	fprintf(f, "allocinfo-ext top%s%s - %s - sorted by %s%s - every %.1fs\n",
+	fprintf(f, "allocinfo-ext top%s%s - %s - sorted by %s%s%s - every %.1fs\n",
 		v->clock ? " - " : "", v->clock ? v->clock : "", v->source,
-		top_key_names[top_sort_key(t, v->key)],
+		order_key_name(top_sort_key(t, v->key)),
 		top_sort_key(t, v->key) != v->key ?
-		" (the kernel's table has no slack)" : "", v->delay);
+		" (the kernel's table has no slack)" : "",
+		v->reverse ? ", smallest first" : "", v->delay);
 	if (sites != n)
 		snprintf(nrows, sizeof(nrows), " (%zu rows)", n);
 	fprintf(f, "Sites: %zu%s  Live: %s in %lld calls  Slack: %s  Growth: %s/s\n",
@@ -263,8 +245,9 @@ void top_render_json(FILE *f, const struct table *t, const struct top_row *rows,
 	json_key_string(f, "source", v->source);
 	fputs(", ", f);
 	json_key_string(f, "time", v->utc);
-	fprintf(f, ", \"sorted_by\": \"%s\", \"sites\": %zu, \"site_rows\": %zu, \"bytes\": %lld, \"calls\": %lld, ",
-		top_key_names[top_sort_key(t, v->key)], top_sites(rows, n), n,
+	fprintf(f, ", \"sorted_by\": \"%s\", \"reverse\": %s, \"sites\": %zu, \"site_rows\": %zu, \"bytes\": %lld, \"calls\": %lld, ",
+		order_key_name(top_sort_key(t, v->key)),
+		v->reverse ? "true" : "false", top_sites(rows, n), n,
 		table_total_bytes(t), calls);
 	if (ext)
 		fprintf(f, "\"slack\": %lld, ", slack);

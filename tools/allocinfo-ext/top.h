@@ -9,9 +9,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "order.h"
 #include "table.h"
-
-enum top_key { TOP_BYTES, TOP_CALLS, TOP_SLACK, TOP_GROWTH };
 
 struct top_row {
 	const struct site *site;
@@ -21,7 +20,8 @@ struct top_row {
 
 struct top_view {
 	const char *source;
-	enum top_key key;
+	enum order_key key;	/* bytes, calls, slack or growth */
+	bool reverse;		/* -r: the smallest first */
 	double delay;
 	long lines;		/* rows at most, 0 for all */
 	int width;		/* columns to cut the site at, 0 for none */
@@ -36,8 +36,11 @@ struct top_view {
 size_t top_rows(const struct table *cur, const struct table *prev, double dt,
 		struct top_row **rows);
 
-/* Largest first by @key; ties by bytes, then by site key. */
-void top_sort(struct top_row *rows, size_t n, enum top_key key);
+/*
+ * Largest first by o->key; ties by bytes, then by site key; all turned
+ * over with o->reverse.
+ */
+void top_sort(struct top_row *rows, size_t n, const struct order *o);
 
 void top_render(FILE *f, const struct table *t, const struct top_row *rows,
 		size_t n, const struct top_view *v);
@@ -55,7 +58,7 @@ void top_render_rows(FILE *f, const struct table *t, const struct top_row *rows,
 		     size_t n, const struct top_view *v);
 
 /* The key rows are sorted by: bytes for slack in the kernel's table. */
-enum top_key top_sort_key(const struct table *t, enum top_key key);
+enum order_key top_sort_key(const struct table *t, enum order_key key);
 
 /*
  * The same as one line of JSON: the header's figures (slack null for the
@@ -64,6 +67,8 @@ enum top_key top_sort_key(const struct table *t, enum top_key key);
 void top_render_json(FILE *f, const struct table *t, const struct top_row *rows,
 		     size_t n, const struct top_view *v);
 
-int top_parse_key(const char *s, enum top_key *key);
+/* The keys of top's rows, for order_parse(). */
+#define TOP_KEYS	(ORDER_BIT(ORDER_BYTES) | ORDER_BIT(ORDER_CALLS) | \
+			 ORDER_BIT(ORDER_SLACK) | ORDER_BIT(ORDER_GROWTH))
 
 #endif /* _AIE_TOOL_TOP_H */

@@ -75,10 +75,14 @@ void top_samples_free(struct top_samples *s)
 size_t top_sorted_rows(struct top_samples *s, struct top_opts *o,
 		       struct top_row **rows)
 {
+	struct order order = {
+		.key = top_sort_key(&s->cur, o->view.key),
+		.reverse = o->view.reverse,
+	};
 	size_t n = top_rows(&s->cur, s->have_older ? &s->older : NULL,
 			    s->t_cur - s->t_older, rows);
 
-	top_sort(*rows, n, top_sort_key(&s->cur, o->view.key));
+	top_sort(*rows, n, &order);
 	return n;
 }
 
@@ -148,6 +152,7 @@ static int top_run(struct top_opts *o)
 
 static const struct cmd_option top_option_help[] = {
 	{ 's', "bytes (default), calls, slack or growth" },
+	{ 'r', "the smallest first (the order reversed)" },
 	{ 'b', "plain text, no screen control (also when stdout\n"
 	  "is not a terminal)" },
 	{ 'j', "batch mode, one line of JSON per sample (time in UTC;\n"
@@ -166,9 +171,10 @@ static void top_usage(FILE *f)
 	fprintf(f, "Show the sites of FILE (default: /proc/allocinfo_ext, else /proc/allocinfo),\n"
 		"largest first, read again every SEC seconds. GROWTH/s is the change of\n"
 		"live bytes per second since the previous sample. In a terminal, keys\n"
-		"b, c, s, g sort by bytes, calls, slack, growth; / filters; arrows,\n"
-		"PgUp, PgDn scroll; p pauses; r samples now; + - d change the delay;\n"
-		"? helps; q quits. SHARE is the site's part of the table's live bytes.\n\n");
+		"b, c, s, g sort by bytes, calls, slack, growth; I reverses the order;\n"
+		"/ filters; arrows, PgUp, PgDn scroll; p pauses; r samples now; + - d\n"
+		"change the delay; ? helps; q quits. SHARE is the site's part of the\n"
+		"table's live bytes.\n\n");
 	cmd_options(f, "top", NULL, top_option_help);
 	fprintf(f, "Examples:\n"
 		"  allocinfo-ext top -s growth -d 1\n"
@@ -181,7 +187,10 @@ static int top_option(int c, struct top_opts *o)
 
 	switch (c) {
 	case 's':
-		return top_parse_key(optarg, &o->view.key);
+		return order_parse(optarg, TOP_KEYS, &o->view.key);
+	case 'r':
+		o->view.reverse = true;
+		return 0;
 	case 'b':
 		o->batch = true;
 		return 0;
@@ -212,7 +221,7 @@ static int top_option(int c, struct top_opts *o)
 int cmd_top(int argc, char **argv)
 {
 	struct top_opts o = {
-		.view = { .key = TOP_BYTES, .delay = 3 },
+		.view = { .key = ORDER_BYTES, .delay = 3 },
 		.lines = -1,
 	};
 	int c;

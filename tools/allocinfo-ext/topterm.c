@@ -3,7 +3,8 @@
  * topterm.c - `allocinfo-ext top` in a terminal, through ncurses: the
  * largest sites, sampled every delay seconds (topcmd.c has the samples).
  *
- * Keys: b, c, s, g sort by bytes, calls, slack, growth; / filters by
+ * Keys: b, c, s, g sort by bytes, calls, slack, growth; I reverses the
+ * order (as -r does); / filters by
  * module, function, type or location, whatever the case (empty: all);
  * arrows, j, k, PgUp, PgDn, Home and End scroll; p or space pauses; r
  * samples at once; + and - double and halve the delay, d asks for one;
@@ -37,6 +38,7 @@ static const char * const top_help[] = {
 	"allocinfo-ext top: keys",
 	"",
 	"  b c s g        sort by bytes, calls, slack, growth",
+	"  I              reverse the order: the smallest first, or not",
 	"  /              filter: sites whose module, function, type or",
 	"                 location holds the text, any case (empty: all)",
 	"  Up Down j k    scroll a row",
@@ -231,7 +233,7 @@ static bool top_key(struct top_screen *sc, struct top_opts *o, int c)
 		return c != 'q';
 	}
 	if (k && *k) {
-		o->view.key = (enum top_key)(k - keys);
+		o->view.key = (enum order_key)(k - keys);
 		return true;
 	}
 	switch (c) {
@@ -247,6 +249,9 @@ static bool top_key(struct top_screen *sc, struct top_opts *o, int c)
 		break;
 	case 'r':
 		sc->refresh = true;
+		break;
+	case 'I':
+		o->view.reverse = !o->view.reverse;
 		break;
 	case '+':
 		o->view.delay = o->view.delay * 2 > TOP_DELAY_MAX ? TOP_DELAY_MAX :

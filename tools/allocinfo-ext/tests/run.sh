@@ -141,6 +141,7 @@ make_cflags_test() {
 . "$HERE/stdin-tests.sh"
 . "$HERE/sanitize-tests.sh"
 . "$HERE/schema-tests.sh"
+. "$HERE/order-tests.sh"
 
 cd "$FIX" || exit 1
 parse_tests
@@ -156,6 +157,8 @@ leaks_tests
 ledger_tests
 compare_tests
 query_tests
+order_tests
+order_screen_test
 json_tests
 schema_tests
 options_tests

@@ -88,14 +88,14 @@ static void test_top_growth(struct unit *u)
 	x = row_of(r, n, "new.c:9", 0);
 	EXPECT(u, x && !x->has_growth);
 
-	top_sort(r, n, TOP_GROWTH);
+	top_sort(r, n, &(struct order){ ORDER_GROWTH, false });
 	EXPECT_STR(u, "a.c:1", r[0].site->location);
 	EXPECT(u, r[1].site->bytes == 60 && r[2].site->bytes == 30);
 	/* Equal growth (0): larger bytes first, so b before c and new. */
 	EXPECT_STR(u, "b.c:2", r[3].site->location);
 	EXPECT_STR(u, "c.c:3", r[4].site->location);
 	EXPECT_STR(u, "new.c:9", r[5].site->location);
-	top_sort(r, n, TOP_CALLS);
+	top_sort(r, n, &(struct order){ ORDER_CALLS, false });
 	EXPECT_STR(u, "a.c:1", r[0].site->location);
 	EXPECT_STR(u, "b.c:2", r[1].site->location);
 	free(r);
