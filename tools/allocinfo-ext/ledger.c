@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ledger.h"
@@ -143,11 +144,30 @@ static int ledger_reclaim(struct ledger_src *s, const char *name)
 }
 
 /*
+ * SLUB's sysfs is there: else no cache's reclaim_account can be read,
+ * and every cache would be misfiled as unreclaimable. 0, or -1 after
+ * saying so.
+ */
+static int ledger_slab_sysfs(const struct ledger_src *s)
+{
+	char *p = ledger_path(s, "/sys/kernel/slab");
+	struct stat st;
+	int ret = stat(p, &st) || !S_ISDIR(st.st_mode) ? -1 : 0;
+
+	if (ret)
+		aie_err("ledger: no %s: which slab caches are reclaimable is unknown%s",
+			p, *s->root ? " (copy /sys/kernel/slab into the root too)" : "");
+	free(p);
+	return ret;
+}
+
+/*
  * slabinfo 2.x: "<name> <active_objs> <num_objs> <objsize> <objperslab>
  * <pagesperslab> : tunables <3> : slabdata <active_slabs> <num_slabs>
- * <sharedavail>". A cache holds num_slabs * pagesperslab pages.
+ * <sharedavail>". A cache holds num_slabs * pagesperslab pages. 0, or -1
+ * when it names caches and SLUB's sysfs is missing.
  */
-static void ledger_slabinfo(struct ledger_src *s)
+static int ledger_slabinfo(struct ledger_src *s)
 {
 	char *text = ledger_file(s, "/proc/slabinfo",
 				 "slab memory is not named by cache");
@@ -158,7 +178,11 @@ static void ledger_slabinfo(struct ledger_src *s)
 	int n, r;
 
 	if (!text)
-		return;
+		return 0;
+	if (ledger_slab_sysfs(s)) {
+		free(text);
+		return -1;
+	}
 	s->have_reclaim = true;
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -198,6 +222,7 @@ static void ledger_slabinfo(struct ledger_src *s)
 		aie_err("ledger: no /sys/kernel/slab/<cache>/reclaim_account for %u cache%s: counted as unreclaimable",
 			unknown, unknown == 1 ? "" : "s");
 	}
+	return 0;
 }
 
 /*
@@ -448,7 +473,8 @@ int ledger_read(struct ledger_src *s, const char *root, const char *log,
 	s->page_size = sysconf(_SC_PAGESIZE);
 	if (ledger_meminfo(s))
 		return -1;
-	ledger_slabinfo(s);
+	if (ledger_slabinfo(s))
+		return -1;
 	ledger_vmallocinfo(s);
 	ledger_table(s);
 	if (ledger_log(s, log, log_given))

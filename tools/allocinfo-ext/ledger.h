@@ -59,7 +59,8 @@ void ledger_list_free(struct ledger_list *l);
  * Read every source under @root ("" for the running system) and @log (a
  * saved kernel log, or NULL for the kernel's ring buffer). What cannot be
  * read or makes no sense is said on stderr, and left out. 0, or -1 when
- * /proc/meminfo does not give used memory.
+ * /proc/meminfo does not give used memory, or /proc/slabinfo names caches
+ * and /sys/kernel/slab is missing (whether each is reclaimable unknown).
  */
 int ledger_read(struct ledger_src *s, const char *root, const char *log,
 		bool log_given);

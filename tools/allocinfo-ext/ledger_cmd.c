@@ -369,7 +369,8 @@ static const struct option ledger_opts[] = {
 static const struct cmd_option ledger_option_help[] = {
 	{ 'l', "named parts shown per category (default 5, 0: all)" },
 	{ 'j', "the ledger as JSON, every part" },
-	{ 'R', "read DIR/proc/... and DIR/sys/... instead (a copy)" },
+	{ 'R', "read DIR/proc/... and DIR/sys/kernel/slab/...\n"
+	  "instead (a copy; both, when it has /proc/slabinfo)" },
 	{ 'L', "the kernel log from FILE (default: the kernel's,\n"
 	  "or DIR/dmesg with --root)" },
 	{ 0 },

@@ -98,6 +98,17 @@ assert c["slab_unreclaimable"]["sites_bytes"] == 640 + 16384 and b["kmalloc-64"]
 		"allocinfo-ext: ledger: cannot read /proc/slabinfo: No such file or directory: slab memory is not named by cache
 $NOEXPORT" 'assert c["slab_reclaimable"]["unexplained_bytes"] == 61440000 and c["vmalloc"]["before_load"]'
 
+	# a root without sys/: refused, not every cache misfiled
+	rm -rf "$r" && cp -r ledger "$r" && rm -r "$r/sys"
+	expect_err "ledger: a root without sys/kernel/slab: refused, exit 1" 1 \
+		"allocinfo-ext: ledger: no $r/sys/kernel/slab: which slab caches are reclaimable is unknown (copy /sys/kernel/slab into the root too)" \
+		"$TOOL" ledger --root "$r"
+	# without slabinfo too, sys/ is not needed: the rest explained
+	rm "$r/proc/slabinfo"
+	ledger_case "no sys/ and no slabinfo: said, the rest explained" "$r" \
+		"allocinfo-ext: ledger: cannot read /proc/slabinfo: No such file or directory: slab memory is not named by cache
+$NOEXPORT" 'assert c["slab_reclaimable"]["unexplained_bytes"] == 61440000 and c["vmalloc"]["before_load"]'
+
 	# vmallocinfo without callers
 	rm -rf "$r" && cp -r ledger "$r"
 	sed -i 's/ [a-z_]*+0x[0-9a-f]*\/0x[0-9a-f]*\( \[[a-z_]*\]\)\? / 0xffffffff81234567 /' "$r/proc/vmallocinfo"
