@@ -25,7 +25,9 @@
  * allocinfo_ext_sites and allocinfo_ext_table_bytes carry a label source,
  * allocinfo_ext or allocinfo (the table's format), so that the exports of
  * both files can sit in one textfile directory; allocinfo_ext_info says
- * what was exported.
+ * what was exported, and allocinfo_ext_export_timestamp_seconds when the
+ * figures were taken (a gauge: the textfile collector refuses sample
+ * timestamps).
  *
  * The node<N>: keys (format 1.4) are allocinfo_ext_node_bytes, a series'
  * labels and node="N", for the series that --top and --min-bytes keep;
@@ -35,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 
 #include "export.h"
 #include "util.h"
@@ -290,6 +293,38 @@ static void prom_nodes(FILE *f, const struct table *t,
 	}
 }
 
+/* @t is a /proc file read now: this machine's figures, at this moment. */
+static bool prom_live(const struct table *t)
+{
+	return !t->meta.time && (!strcmp(t->name, AIE_PROC_EXT) ||
+				 !strcmp(t->name, AIE_PROC_KERNEL));
+}
+
+/*
+ * allocinfo_ext_export_timestamp_seconds: when the figures were taken,
+ * Unix seconds: a snapshot's head's time, or now for a /proc file read
+ * now; left out when unknown (a file without a head, standard input).
+ */
+static void prom_timestamp(FILE *f, const struct table *t)
+{
+	struct tm tm = { 0 };
+	const char *end;
+	time_t when;
+
+	if (prom_live(t)) {
+		when = time(NULL);
+	} else {
+		end = t->meta.time ? strptime(t->meta.time, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
+		if (!end || *end)
+			return;
+		when = timegm(&tm);
+	}
+	fputs("# HELP allocinfo_ext_export_timestamp_seconds When the figures were taken, in seconds since the epoch.\n"
+	      "# TYPE allocinfo_ext_export_timestamp_seconds gauge\n", f);
+	fprintf(f, "allocinfo_ext_export_timestamp_seconds{source=\"%s\"} %lld\n",
+		table_format_name(t->format), (long long)when);
+}
+
 /*
  * allocinfo_ext_info, 1: the table's source (its format), format version,
  * and the kernel release and module version: a snapshot's head's, or,
@@ -297,8 +332,7 @@ static void prom_nodes(FILE *f, const struct table *t,
  */
 static void prom_info(FILE *f, const struct table *t)
 {
-	bool live = !t->meta.time && (!strcmp(t->name, AIE_PROC_EXT) ||
-				      !strcmp(t->name, AIE_PROC_KERNEL));
+	bool live = prom_live(t);
 	char version[16], module[256] = "";
 	const char *sep = "", *kernel = t->meta.kernel;
 	struct utsname u;
@@ -354,6 +388,7 @@ void export_prometheus(FILE *f, const struct table *t,
 	fprintf(f, "allocinfo_ext_table_bytes{source=\"%s\"} %lld\n",
 		table_format_name(t->format), table_total_bytes(t));
 	prom_info(f, t);
+	prom_timestamp(f, t);
 	for (j = 0; j < n; j++) {
 		free(rows[j].labels);
 		free(rows[j].nodes);

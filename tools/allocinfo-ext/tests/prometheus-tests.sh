@@ -195,3 +195,31 @@ prom_name_tests() {
 		not_ok "$name" "want allocinfo_ext.prom only, found:" "${bad[@]}"
 	fi
 }
+
+# allocinfo_ext_export_timestamp_seconds: a snapshot's time, exactly; a
+# snapshot taken now, between the clock before and after; none for a file
+# without a head, whose time is unknown.
+prom_timestamp_tests() {
+	local before after got
+
+	expect_out "prometheus: the export timestamp is the snapshot's time" \
+		<(printf '# HELP allocinfo_ext_export_timestamp_seconds When the figures were taken, in seconds since the epoch.\n# TYPE allocinfo_ext_export_timestamp_seconds gauge\nallocinfo_ext_export_timestamp_seconds{source="allocinfo_ext"} %s\n' \
+			"$(date -d 2026-11-21T10:40:00Z +%s)") \
+		bash -c '"$1" export -f prometheus ext-b.txt | grep timestamp_seconds' _ "$TOOL"
+	before=$(date +%s)
+	"$TOOL" snapshot -o "$TMP/now.snap" kernel.txt
+	after=$(date +%s)
+	got=$("$TOOL" export -f prometheus "$TMP/now.snap" |
+		sed -n 's/^allocinfo_ext_export_timestamp_seconds{source="allocinfo"} \([0-9]*\)$/\1/p')
+	if [ -n "$got" ] && [ "$got" -ge "$before" ] && [ "$got" -le "$after" ]; then
+		ok "prometheus: a snapshot taken now: its timestamp, $got, within [$before, $after]"
+	else
+		not_ok "prometheus: a snapshot taken now: its timestamp" "got '$got', want [$before, $after]"
+	fi
+	if "$TOOL" export -f prometheus ext-a.txt >"$TMP/out" 2>&1 &&
+		! grep -q timestamp "$TMP/out" && grep -q '^allocinfo_ext_info{' "$TMP/out"; then
+		ok "prometheus: no timestamp for a file without a head, its time unknown"
+	else
+		not_ok "prometheus: no timestamp for a file without a head" "$(grep timestamp "$TMP/out")"
+	fi
+}

@@ -174,6 +174,7 @@ report_tests
 prometheus_tests
 prom_rules_tests
 prom_name_tests
+prom_timestamp_tests
 install_tests
 if command -v systemd-analyze >/dev/null; then
 	systemd_tests
