@@ -36,13 +36,17 @@ aie_apt_install() {
 		aie_die "apt-get install ${missing[*]} failed"
 }
 
+# aie_deps [run]: the packages make check needs; with run, those of make
+# run's boot alone: the build, QEMU, busybox and the tool's static libraries.
 aie_deps() {
 	aie_apt_install make gcc libc6-dev bc flex bison libelf-dev cpio gzip \
-		rsync xz-utils qemu-system-x86 qemu-system-arm busybox-static \
-		linux-source-6.12
-	# tools/allocinfo-ext (static too, for the guest) and its host tests
-	aie_apt_install libdw-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev libncurses-dev \
-		binutils python3 curl tmux chromium prometheus prometheus-node-exporter
+		rsync xz-utils qemu-system-x86 qemu-system-arm busybox-static binutils
+	# tools/allocinfo-ext, static too, for the guest
+	aie_apt_install libdw-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev libncurses-dev
+	[ "${1:-}" = run ] && return 0
+	# the kselftest framework's sources; the tool's host tests
+	aie_apt_install linux-source-6.12 python3 curl tmux chromium prometheus \
+		prometheus-node-exporter
 	# tools/fuzz: the control parser under libFuzzer
 	aie_apt_install clang-14 libfuzzer-14-dev
 }
@@ -185,9 +189,7 @@ aie_build() {
 	if [ "${AIE_MODE:-}" = smoke ]; then
 		nomod=(TEST_GEN_MODS_DIR= TEST_FILES=)
 	else
-		aie_make -s -C "$AIE_TOP" clean KDIR="$AIE_KDIR" >/dev/null 2>&1 || true
-		aie_make -s -C "$AIE_TOP" KDIR="$AIE_KDIR" AIE_WERROR=y >&2 ||
-			aie_die "module build failed"
+		aie_build_module
 	fi
 	# lib.mk's CC is $(CROSS_COMPILE)gcc; the helper module's kbuild
 	# takes the kernel's own from its .kernelvariables
@@ -209,10 +211,39 @@ aie_build() {
 	aie_tool_static "$st/kselftest/allocinfo_ext/allocinfo-ext"
 	mkdir -p "$st/kselftest/allocinfo_ext/alloc_tag"
 	aie_alloc_tag_build "$st/kselftest/allocinfo_ext/alloc_tag/allocinfo_ioctl_test"
+	aie_stage_guest "${nomod[@]}"
+}
+
+aie_build_module() {
+	aie_make -s -C "$AIE_TOP" clean KDIR="$AIE_KDIR" >/dev/null 2>&1 || true
+	aie_make -s -C "$AIE_TOP" KDIR="$AIE_KDIR" AIE_WERROR=y >&2 ||
+		aie_die "module build failed"
+}
+
+# aie_stage_guest [nomod]: the module (unless an argument is given), the
+# guest's scripts and the allocator functions into $AIE_OUT/stage/aie.
+aie_stage_guest() {
+	local st=$AIE_OUT/stage
 	mkdir -p "$st/aie"
-	[ ${#nomod[@]} -gt 0 ] || cp "$AIE_TOP/module/allocinfo_ext.ko" "$st/aie/"
+	[ $# -gt 0 ] || cp "$AIE_TOP/module/allocinfo_ext.ko" "$st/aie/"
 	cp "$AIE_TOP/tools/vm/guest/"* "$st/aie/"
 	aie_allocator_functions > "$st/aie/allocator-functions"
+}
+
+# make run's build: what workload.sh uses and nothing else, the module
+# and the static tool (where the kselftest tree would have it), staged;
+# no kselftest, so no linux-source-6.12 or 7.x.
+aie_build_run() {
+	local st
+	AIE_OUT=$AIE_BUILD/$AIE_KREL
+	st=$AIE_OUT/stage
+	rm -rf "$st" && mkdir -p "$st/kselftest/allocinfo_ext"
+	aie_log "building the module and the tool for $AIE_KREL ($AIE_ARCH)"
+	aie_build_module
+	make -s -C "$AIE_TOP/tools/allocinfo-ext" allocinfo-ext.static >&2 ||
+		aie_die "tools/allocinfo-ext build failed"
+	aie_tool_static "$st/kselftest/allocinfo_ext/allocinfo-ext"
+	aie_stage_guest
 }
 
 # aie_tool_static DEST: the static allocinfo-ext for the guest, as DEST:
@@ -435,5 +466,13 @@ aie_prepare() {
 	aie_kernel "${KERNEL:-6.12}"
 	aie_ksft_sources
 	aie_build
+	aie_initramfs
+}
+
+# The same for make run: what its boot uses alone.
+aie_prepare_run() {
+	aie_deps run
+	aie_kernel "${KERNEL:-6.12}"
+	aie_build_run
 	aie_initramfs
 }

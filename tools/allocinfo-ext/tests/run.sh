@@ -142,6 +142,7 @@ make_cflags_test() {
 . "$HERE/sanitize-tests.sh"
 . "$HERE/schema-tests.sh"
 . "$HERE/order-tests.sh"
+. "$HERE/vmrun-tests.sh"
 
 cd "$FIX" || exit 1
 parse_tests
@@ -183,5 +184,6 @@ else
 	ok "install-systemd: annotate's units: systemd-analyze verify # SKIP no systemd-analyze"
 fi
 make_cflags_test
+make_run_tests
 "$HERE/unit" || FAILED=1
 exit $FAILED
