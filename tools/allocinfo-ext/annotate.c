@@ -353,7 +353,7 @@ out:
 
 enum { OPT_VMLINUX = 256, OPT_MODULE_DIR, OPT_PROC, OPT_DRY_RUN, OPT_INNERMOST };
 
-static const struct option annotate_opts[] = {
+const struct option annotate_opts[] = {
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 	{ "module-dir", required_argument, NULL, OPT_MODULE_DIR },
 	{ "proc", required_argument, NULL, OPT_PROC },
@@ -362,7 +362,7 @@ static const struct option annotate_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const struct cmd_option annotate_option_help[] = {
+const struct cmd_option annotate_option_help[] = {
 	{ OPT_VMLINUX, "vmlinux with DWARF (default: /usr/lib/debug/boot/\n"
 	  "vmlinux-$(uname -r), from linux-image-*-dbg)" },
 	{ OPT_MODULE_DIR, "look for <module>.ko below DIR first (repeatable)" },
@@ -383,7 +383,7 @@ static void annotate_usage(FILE *f)
 		"function+offset. The line is that of the call in the innermost function\n"
 		"that is not in a header: for an inlined kmalloc(), its caller's line.\n"
 		"The row's func: then names that function, as /proc/allocinfo does.\n\n");
-	cmd_options(f, "annotate", annotate_opts, annotate_option_help);
+	cmd_options(f, "annotate");
 	fprintf(f, "Examples:\n"
 		"  apt-get install linux-image-$(uname -r)-dbg && allocinfo-ext annotate\n"
 		"  allocinfo-ext annotate --module-dir ~/src/mydriver --dry-run\n");
@@ -428,7 +428,7 @@ int cmd_annotate(int argc, char **argv)
 	int c;
 
 	memset(&o, 0, sizeof(o));
-	while ((c = cmd_getopt(argc, argv, annotate_opts)) != -1) {
+	while ((c = cmd_getopt(argc, argv)) != -1) {
 		if (c == 'h') {
 			annotate_usage(stdout);
 			return 0;

@@ -337,7 +337,7 @@ static int compare_save(const char *from, const char *to)
 	return ret ? AIE_EXIT_FAIL : 0;
 }
 
-static const struct option compare_opts[] = {
+const struct option compare_opts[] = {
 	{ "save-baseline", required_argument, NULL, 'S' },
 	{ "baseline", required_argument, NULL, 'B' },
 	{ "ours", required_argument, NULL, 'O' },
@@ -345,7 +345,7 @@ static const struct option compare_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const struct cmd_option compare_option_help[] = {
+const struct cmd_option compare_option_help[] = {
 	{ 'S', "copy /proc/allocinfo to FILE and stop" },
 	{ 'B', "/proc/allocinfo as it was at load" },
 	{ 'm', "only the sites of module NAME" },
@@ -364,7 +364,7 @@ static void compare_usage(FILE *f)
 		"file:line (see annotate), else by function. Per site and overall:\n"
 		"  agreement = 1 - |ours - theirs| / max(|ours|, |theirs|)\n"
 		"overall weighted by max(|ours|, |theirs|).\n\n");
-	cmd_options(f, "compare", compare_opts, compare_option_help);
+	cmd_options(f, "compare");
 	fprintf(f, "Example:\n"
 		"  allocinfo-ext compare --save-baseline /run/base.txt && insmod allocinfo_ext.ko\n"
 		"  ... later: allocinfo-ext compare --baseline /run/base.txt -l 20\n");
@@ -392,7 +392,7 @@ int cmd_compare(int argc, char **argv)
 	int opt, ret = AIE_EXIT_FAIL;
 	size_t i;
 
-	while ((opt = cmd_getopt(argc, argv, compare_opts)) != -1) {
+	while ((opt = cmd_getopt(argc, argv)) != -1) {
 		switch (opt) {
 		case 'S': save = optarg; break;
 		case 'B': base = optarg; break;

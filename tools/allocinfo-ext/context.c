@@ -218,14 +218,14 @@ out:
 	return ret;
 }
 
-static const struct option context_opts[] = {
+const struct option context_opts[] = {
 	{ "depth", required_argument, NULL, 'D' },
 	{ "stacks", required_argument, NULL, 's' },
 	{ "calls", required_argument, NULL, 'c' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static const struct cmd_option context_option_help[] = {
+const struct cmd_option context_option_help[] = {
 	{ 'd', "capture for SEC seconds first (needs root)" },
 	{ 'D', "frames per stack for -d, 1..16 (default 8)" },
 	{ 's', "bytes per stack (default /proc/" AIE_STACKS_PROC_NAME ")" },
@@ -241,7 +241,7 @@ static void context_usage(FILE *f)
 		"share, from the stacks a capture recorded (ctl capture SEL [DEPTH]).\n"
 		"SEL: all | func:NAME | [MODULE] | FUNC+0xOFF | FILE:LINE; the last two\n"
 		"take every stack recorded.\n\n");
-	cmd_options(f, "context", context_opts, context_option_help);
+	cmd_options(f, "context");
 	fprintf(f, "Examples:\n"
 		"  allocinfo-ext context -d 10 func:xas_alloc\n"
 		"  allocinfo-ext ctl capture func:xas_alloc 4; sleep 60; allocinfo-ext context func:xas_alloc\n");
@@ -259,7 +259,7 @@ int cmd_context(int argc, char **argv)
 	bool json = false;
 	size_t i;
 
-	while ((opt = cmd_getopt(argc, argv, context_opts)) != -1) {
+	while ((opt = cmd_getopt(argc, argv)) != -1) {
 		if (opt == 'd' && parse_ll(optarg, &seconds) && seconds >= 0) {
 			continue;
 		} else if (opt == 'D' && parse_ll(optarg, &depth) && depth >= 1 &&

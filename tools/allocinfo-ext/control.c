@@ -95,13 +95,13 @@ int control_write(struct control *c, const char *word)
 	return -1;
 }
 
-static const struct option ctl_opts[] = {
+const struct option ctl_opts[] = {
 	{ "dry-run", no_argument, NULL, 'N' },
 	{ "proc", required_argument, NULL, 'P' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static const struct cmd_option ctl_option_help[] = {
+const struct cmd_option ctl_option_help[] = {
 	{ 'N', "only check the command, as the module would" },
 	{ 'P', "write to FILE instead of /proc/allocinfo_ext" },
 	{ 0 },
@@ -119,7 +119,7 @@ static void ctl_usage(FILE *f)
 		"  capture SEL [DEPTH]         record the call stacks of SEL's sites (1..16 frames)\n"
 		"  capture off                 stop recording them\n"
 		"SEL: all | func:NAME | [MODULE] | FUNC+0xOFF | FILE:LINE\n\n");
-	cmd_options(f, "ctl", ctl_opts, ctl_option_help);
+	cmd_options(f, "ctl");
 	fprintf(f, "Examples:\n"
 		"  allocinfo-ext ctl disable '[nf_conntrack]'\n"
 		"  allocinfo-ext ctl enable all\n"
@@ -173,7 +173,7 @@ int cmd_ctl(int argc, char **argv)
 	char *word;
 	int c, ret;
 
-	while ((c = cmd_getopt(argc, argv, ctl_opts)) != -1) {
+	while ((c = cmd_getopt(argc, argv)) != -1) {
 		if (c == 'N') {
 			dry_run = true;
 		} else if (c == 'P') {

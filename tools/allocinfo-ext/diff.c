@@ -220,12 +220,12 @@ static void diff_json(const struct table *a, const struct table *b,
 	fputs(shown ? "\n ]}\n" : "]}\n", stdout);
 }
 
-static const struct option diff_opts[] = {
+const struct option diff_opts[] = {
 	{ "exit-code", no_argument, NULL, 'E' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static const struct cmd_option diff_option_help[] = {
+const struct cmd_option diff_option_help[] = {
 	{ 'a', "list unchanged sites too" },
 	{ 's', "growth (default: the change of live bytes), calls\n"
 	  "(the change of calls) or bytes (live bytes in B)" },
@@ -245,7 +245,7 @@ static void diff_usage(FILE *f)
 		"(snapshots, or a /proc file), largest growth first. State \"new\": the\n"
 		"site is in B only; \"gone\": in A only. Rows of one site in a table are\n"
 		"summed: the header counts sites, and rows when they differ.\n\n");
-	cmd_options(f, "diff", diff_opts, diff_option_help);
+	cmd_options(f, "diff");
 	fprintf(f, "Example:\n"
 		"  allocinfo-ext snapshot -o a.snap; sleep 60; allocinfo-ext diff a.snap /proc/allocinfo_ext\n");
 }
@@ -305,7 +305,7 @@ int cmd_diff(int argc, char **argv)
 	long long n;
 	int c;
 
-	while ((c = cmd_getopt(argc, argv, diff_opts)) != -1) {
+	while ((c = cmd_getopt(argc, argv)) != -1) {
 		if (c == 'a') {
 			o.all = true;
 		} else if (c == 'E') {

@@ -209,7 +209,7 @@ static int export_parse_format(const char *s, int *fmt)
 	return -1;
 }
 
-static const struct option export_opts[] = {
+const struct option export_opts[] = {
 	{ "top", required_argument, NULL, 'T' },
 	{ "min-bytes", required_argument, NULL, 'M' },
 	{ "zeros", no_argument, NULL, 'Z' },
@@ -217,7 +217,7 @@ static const struct option export_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const struct cmd_option export_option_help[] = {
+const struct cmd_option export_option_help[] = {
 	{ 'f', "json, csv or prometheus" },
 	{ 'o', "write there instead of stdout" },
 	{ 'm', "only the sites of module NAME (vmlinux: built-in)" },
@@ -241,7 +241,7 @@ static void export_usage(FILE *f)
 		"Prometheus series are labelled by func, module, file, line and type;\n"
 		"sites that share them are summed. Live bytes per NUMA node (format 1.4's\n"
 		"node<N>: keys) are allocinfo_ext_node_bytes, with a label node.\n\n");
-	cmd_options(f, "export", export_opts, export_option_help);
+	cmd_options(f, "export");
 	fprintf(f, "Example:\n"
 		"  allocinfo-ext export -f prometheus --top 500 -o /var/lib/prometheus/node-exporter/allocinfo_ext.prom\n");
 }
@@ -283,7 +283,7 @@ int cmd_export(int argc, char **argv)
 	bool prom_only = false;
 	int c, fmt = -1, bad = 0;
 
-	while ((c = cmd_getopt(argc, argv, export_opts)) != -1) {
+	while ((c = cmd_getopt(argc, argv)) != -1) {
 		switch (c) {
 		case 'h':
 			export_usage(stdout);

@@ -239,12 +239,12 @@ static void group_print(const struct table *t, enum group_by by, bool json,
 	free(g);
 }
 
-static const struct option group_opts[] = {
+const struct option group_opts[] = {
 	{ "by", required_argument, NULL, 'B' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static const struct cmd_option group_option_help[] = {
+const struct cmd_option group_option_help[] = {
 	{ 'B', "module, subsystem, function, file or node" },
 	{ 's', "bytes (default), calls, slack or sites (the sites\n"
 	  "summed)" },
@@ -264,7 +264,7 @@ static void group_usage(FILE *f)
 		"else \"vmlinux\"; file is \"(unknown)\" for sites without file:line\n"
 		"(see annotate). node sums the rows' node<N>: keys, live bytes per NUMA\n"
 		"node (no calls or slack), \"(none)\" for rows without them.\n\n");
-	cmd_options(f, "group", group_opts, group_option_help);
+	cmd_options(f, "group");
 	fprintf(f, "Example:\n"
 		"  allocinfo-ext group --by module | head\n");
 }
@@ -293,7 +293,7 @@ int cmd_group(int argc, char **argv)
 	struct table t;
 	int c, ret = AIE_EXIT_FAIL;
 
-	while ((c = cmd_getopt(argc, argv, group_opts)) != -1) {
+	while ((c = cmd_getopt(argc, argv)) != -1) {
 		if (c == 'B' && !group_parse_by(optarg, &by)) {
 			have_by = true;
 		} else if (c == 'j') {

@@ -339,7 +339,7 @@ static void leaks_report(const struct leaks_round *r, int n, double interval,
 	free(hits);
 }
 
-static const struct cmd_option leaks_option_help[] = {
+const struct cmd_option leaks_option_help[] = {
 	{ 'd', "seconds between rounds (default 10)" },
 	{ 'n', "rounds read, at least 2 (default 3)" },
 	{ 's', "growth (default), bytes or oldest (the age of the\n"
@@ -359,7 +359,7 @@ static void leaks_usage(FILE *f)
 		"(the module loaded with lifetimes=1) N times, SEC apart; or takes\n"
 		"each round from a TABLE and LIFETIMES pair of files, SEC apart.\n\n",
 		AIE_PROC_EXT, LEAKS_PROC);
-	cmd_options(f, "leaks", NULL, leaks_option_help);
+	cmd_options(f, "leaks");
 	fprintf(f, "Examples:\n"
 		"  allocinfo-ext leaks\n"
 		"  allocinfo-ext leaks -d 60 -n 5\n");
@@ -391,7 +391,7 @@ int cmd_leaks(int argc, char **argv)
 	struct leaks_round *r;
 	int opt, i, ret = AIE_EXIT_FAIL;
 
-	while ((opt = cmd_getopt(argc, argv, NULL)) != -1) {
+	while ((opt = cmd_getopt(argc, argv)) != -1) {
 		if (opt == 'd' && parse_seconds(optarg, &interval) && interval > 0) {
 			continue;
 		} else if (opt == 'n' && parse_ll(optarg, &rounds) && rounds >= 2 &&

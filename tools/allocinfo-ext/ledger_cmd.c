@@ -360,13 +360,13 @@ static void ledger_json(const struct ledger *l, const char *root)
 	printf("\n ]}\n");
 }
 
-static const struct option ledger_opts[] = {
+const struct option ledger_opts[] = {
 	{ "root", required_argument, NULL, 'R' },
 	{ "log", required_argument, NULL, 'L' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static const struct cmd_option ledger_option_help[] = {
+const struct cmd_option ledger_option_help[] = {
 	{ 'l', "named parts shown per category (default 5, 0: all)" },
 	{ 'j', "the ledger as JSON, every part" },
 	{ 'R', "read DIR/proc/... and DIR/sys/kernel/slab/...\n"
@@ -384,7 +384,7 @@ static void ledger_usage(FILE *f)
 		"the part the kernel names (a slab cache in /proc/slabinfo, a vmalloc caller\n"
 		"in /proc/vmallocinfo, a boot-time hash table in the kernel log), and the\n"
 		"rest, unexplained. Run as root: the kernel's files are for root.\n\n", AIE_PROC_EXT);
-	cmd_options(f, "ledger", ledger_opts, ledger_option_help);
+	cmd_options(f, "ledger");
 	fprintf(f, "Examples:\n"
 		"  allocinfo-ext ledger\n"
 		"  allocinfo-ext ledger -j -l 0\n");
@@ -422,7 +422,7 @@ int cmd_ledger(int argc, char **argv)
 	bool json = false;
 	int opt, ret = AIE_EXIT_FAIL;
 
-	while ((opt = cmd_getopt(argc, argv, ledger_opts)) != -1) {
+	while ((opt = cmd_getopt(argc, argv)) != -1) {
 		if (opt == 'l' && parse_ll(optarg, &top) && top >= 0) {
 			continue;
 		} else if (opt == 'j') {

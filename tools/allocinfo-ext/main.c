@@ -5,8 +5,8 @@
  * module) or /proc/allocinfo (CONFIG_MEM_ALLOC_PROFILING), and give sites
  * their file:line from DWARF debug info.
  *
- * main.c: the command table, the option vocabulary, the top-level help
- * and the man page's sections made from them.
+ * main.c: the command table, the option vocabulary, the top-level help;
+ * man.c makes the man page's sections of them.
  */
 #include <getopt.h>
 #include <stdbool.h>
@@ -14,33 +14,10 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmdtab.h"
 #include "util.h"
 
-struct command {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	bool in_order;		/* options end at the first word (ctl's words) */
-	const char *args;	/* its synopses, one a line: its options */
-	const char *what;
-};
-
-/*
- * The option vocabulary: a letter means one thing in every command that
- * takes it, with one long name (and old names, still taken). A command
- * takes -h and the letters its synopses name; its long-only options are its
- * own (cmd_getopt()). The usages, each command's option lines
- * (cmd_options()), "help options" and the man page's SYNOPSIS and OPTION
- * LETTERS ("help man") are all made from this table and the commands'.
- */
-struct letter {
-	char c;
-	const char *name;
-	const char *arg;	/* NULL: it takes none */
-	const char *what;
-	const char *old[2];	/* earlier long names, still taken */
-};
-
-static const struct letter letters[] = {
+const struct letter letters[] = {
 	{ 'l', "lines", "N", "rows shown, at most", { "rows" } },
 	{ 'n', "count", "N", "samples, rounds or runs", { "iterations", "rounds" } },
 	{ 'd', "interval", "SEC", "seconds between samples, or of a capture",
@@ -58,44 +35,55 @@ static const struct letter letters[] = {
 	{ 'h', "help", NULL, "the command's help", { NULL } },
 };
 
-/* The one long-only option of more than one command (ctl, annotate). */
-#define DRY_RUN		"--dry-run"
-#define DRY_RUN_WHAT	"check and print, write nothing"
-
-static const struct command commands[] = {
+const struct command commands[] = {
 	{ "top", cmd_top, false, "[-s KEY] [-r] [-b] [-j] [-n N] [-d SEC] [-l N] [-m NAME] [FILE]",
-	  "live view of the sites, refreshed like top" },
+	  "live view of the sites, refreshed like top",
+	  NULL, top_option_help },
 	{ "snapshot", cmd_snapshot, false, "[-o FILE] [--kernel REL] [--uptime SEC] [SOURCE]",
-	  "a copy of the table with time, kernel, uptime, module version" },
+	  "a copy of the table with time, kernel, uptime, module version",
+	  snapshot_opts, snapshot_option_help },
 	{ "diff", cmd_diff, false, "[-a] [-s KEY] [-r] [-l N] [-j] [-m NAME] [--exit-code] A B",
-	  "per-site change from A to B, sorted by growth" },
+	  "per-site change from A to B, sorted by growth",
+	  diff_opts, diff_option_help },
 	{ "group", cmd_group, false, "--by KEY [-s KEY] [-r] [-j] [-l N] [-m NAME] [FILE]",
-	  "live figures summed per group" },
+	  "live figures summed per group",
+	  group_opts, group_option_help },
 	{ "export", cmd_export, false, "--format json|csv|prometheus [-m NAME] [-o FILE] [FILE]\n"
 	  "--format prometheus [--top N] [--min-bytes B] [--zeros] [--site-label] [-m NAME] [-o FILE] [FILE]",
-	  "the table for other programs" },
+	  "the table for other programs",
+	  export_opts, export_option_help },
 	{ "ctl", cmd_ctl, true, "[--dry-run] [--proc FILE] COMMAND...",
-	  "control writes to /proc/allocinfo_ext" },
+	  "control writes to /proc/allocinfo_ext",
+	  ctl_opts, ctl_option_help },
 	{ "annotate", cmd_annotate, false,
 	  "[--vmlinux FILE] [--module-dir DIR]... [-i FILE] [--proc FILE] [--dry-run] [--innermost] [-v]",
-	  "give sites their file:line from DWARF debug info" },
+	  "give sites their file:line from DWARF debug info",
+	  annotate_opts, annotate_option_help },
 	{ "report", cmd_report, false, "-o FILE [--width W] [--height H] [SOURCE]",
-	  "a treemap picture: subsystem, function, site" },
+	  "a treemap picture: subsystem, function, site",
+	  report_opts, report_option_help },
 	{ "context", cmd_context, false,
 	  "[-d SEC [--depth N]] [--stacks FILE] [--calls FILE] [-j] SEL",
-	  "who calls the selected sites: calls, bytes and share per caller" },
+	  "who calls the selected sites: calls, bytes and share per caller",
+	  context_opts, context_option_help },
 	{ "leaks", cmd_leaks, false, "[-d SEC] [-n N] [-s KEY] [-r] [-j] [-l N] [TABLE LIFETIMES]...",
-	  "sites whose live bytes keep growing and oldest objects keep aging" },
+	  "sites whose live bytes keep growing and oldest objects keep aging",
+	  NULL, leaks_option_help },
 	{ "ledger", cmd_ledger, false, "[-j] [-l N] [--root DIR] [--log FILE]",
-	  "all kernel memory per meminfo category: call sites, named, unexplained" },
+	  "all kernel memory per meminfo category: call sites, named, unexplained",
+	  ledger_opts, ledger_option_help },
 	{ "compare", cmd_compare, false, "--save-baseline FILE\n"
 	  "--baseline FILE [-m NAME] [-l N] [-j] [--ours FILE] [--theirs FILE]",
-	  "byte agreement with /proc/allocinfo, site by site and overall" },
+	  "byte agreement with /proc/allocinfo, site by site and overall",
+	  compare_opts, compare_option_help },
 	{ "query", cmd_query, false,
 	  "[-m NAME] [--function NAME] [--min-bytes B] [--inaccurate] [--via WAY] [-s KEY] [-r] [-l N] [-j] [-v] [SOURCE]\n"
 	  "--bench [-n N] [-m NAME] [--function NAME] [--min-bytes B] [--inaccurate] [SOURCE]",
-	  "the rows that match, filtered by the kernel (its ioctls) or read as text" },
+	  "the rows that match, filtered by the kernel (its ioctls) or read as text",
+	  query_opts, query_option_help },
 };
+
+const size_t nr_letters = ARRAY_SIZE(letters), nr_commands = ARRAY_SIZE(commands);
 
 #define SYNOPSIS_WIDTH	79
 
@@ -140,7 +128,7 @@ static void synopsis(FILE *f, const char *lead, const char *name,
 	}
 }
 
-static const struct command *command(const char *name)
+const struct command *command(const char *name)
 {
 	size_t i;
 
@@ -220,13 +208,14 @@ static int has(const struct letter *l)
 
 /*
  * getopt_long() with the letters @argv[0]'s synopses name, their long and
- * old names, and the command's long-only options @own.
+ * old names, and the command's long-only options.
  */
-int cmd_getopt(int argc, char **argv, const struct option *own)
+int cmd_getopt(int argc, char **argv)
 {
 	static struct option opts[64];
 	static char spec[2 * ARRAY_SIZE(letters) + 2];
 	const struct command *cmd = command(argv[0]);
+	const struct option *own = cmd->own;
 	const struct letter *l;
 	size_t n = 0, k = 0, i;
 
@@ -253,7 +242,7 @@ int cmd_getopt(int argc, char **argv, const struct option *own)
  * An option's words for its help line: "-l, --lines N" from the
  * vocabulary, or "    --depth N" from @own and the synopses.
  */
-static void option_spec(const struct command *cmd, const struct option *own,
+void option_spec(const struct command *cmd, const struct option *own,
 			int val, char *spec, size_t size)
 {
 	const struct letter *l = letter(val);
@@ -271,11 +260,11 @@ static void option_spec(const struct command *cmd, const struct option *own,
 	snprintf(spec, size, "    %s%s%s", opt, *arg ? " " : "", arg);
 }
 
-void cmd_options(FILE *f, const char *name, const struct option *own,
-		 const struct cmd_option *o)
+void cmd_options(FILE *f, const char *name)
 {
 	const struct command *cmd = command(name);
-	const struct cmd_option *p;
+	const struct option *own = cmd->own;
+	const struct cmd_option *o = cmd->options, *p;
 	const char *what, *nl;
 	char spec[96];
 	int width = 0;
@@ -299,7 +288,7 @@ void cmd_options(FILE *f, const char *name, const struct option *own,
  * The commands taking letter @c, or the long-only option @opt when @c is
  * 0 ("every command" when all do), in @buf.
  */
-static const char *users(char c, const char *opt, char *buf, size_t size)
+const char *users(char c, const char *opt, char *buf, size_t size)
 {
 	size_t i, n = 0, len = 0;
 
@@ -338,119 +327,6 @@ static void letters_usage(FILE *f)
 			fprintf(f, " --%s (-%c)", l->old[i], l->c);
 	}
 	fputc('\n', f);
-}
-
-/* @s for troff: '-' as "\-", '\' as "\e". */
-static void troff_puts(FILE *f, const char *s, size_t n)
-{
-	for (; n && *s; s++, n--) {
-		if (*s == '-' || *s == '\\')
-			fputs(*s == '-' ? "\\-" : "\\e", f);
-		else
-			fputc(*s, f);
-	}
-}
-
-/*
- * One synopsis line in troff: options and literal words bold, placeholders
- * (capitals) italic, spaces inside brackets unbreakable.
- */
-static void troff_synopsis(FILE *f, const char *name, const char *line,
-			   const char *end)
-{
-	const char *w;
-	int depth = 0;
-	size_t n;
-
-	fprintf(f, ".SY \"%s %s\"\n", AIE_TOOL_NAME, name);
-	for (w = line; w < end; w += n) {
-		n = strcspn(w, " []|.\n");
-		if (w + n > end)
-			n = end - w;
-		if (!n) {
-			n = *w == '.' ? strspn(w, ".") : 1;
-			if (*w == ' ')
-				fputs(depth ? "\\ " : " ", f);
-			else
-				fprintf(f, "%.*s", (int)n, w);
-			depth += *w == '[' ? 1 : *w == ']' ? -1 : 0;
-			continue;
-		}
-		fputs(*w >= 'A' && *w <= 'Z' ? "\\fI" : "\\fB", f);
-		troff_puts(f, w, n);
-		fputs("\\fR", f);
-	}
-	fputs("\n.YS\n", f);
-}
-
-static void troff_section(FILE *f, const char *section)
-{
-	const struct letter *l;
-	const char *line, *end;
-	char buf[160];
-	size_t i;
-
-	if (!strcmp(section, "SYNOPSIS")) {
-		for (i = 0; i < ARRAY_SIZE(commands); i++) {
-			for (line = commands[i].args; *line; line = *end ? end + 1 : end) {
-				end = line + strcspn(line, "\n");
-				troff_synopsis(f, commands[i].name, line, end);
-			}
-		}
-		return;
-	}
-	for (l = letters; l < letters + ARRAY_SIZE(letters); l++) {
-		fprintf(f, ".TP\n\\fB\\-%c\\fR, \\fB", l->c);
-		troff_puts(f, "--", 2);
-		troff_puts(f, l->name, strlen(l->name));
-		fprintf(f, "\\fR%s%s%s\n", l->arg ? " \\fI" : "",
-			l->arg ? l->arg : "", l->arg ? "\\fR" : "");
-		fprintf(f, "%s: %s.\n", l->what, users(l->c, NULL, buf, sizeof(buf)));
-	}
-	fputs(".TP\n\\fB", f);
-	troff_puts(f, DRY_RUN, strlen(DRY_RUN));
-	fprintf(f, "\\fR\n%s: %s.\n.PP\nOld names, still taken:", DRY_RUN_WHAT,
-		users(0, DRY_RUN, buf, sizeof(buf)));
-	for (l = letters; l < letters + ARRAY_SIZE(letters); l++) {
-		for (i = 0; i < ARRAY_SIZE(l->old) && l->old[i]; i++)
-			fprintf(f, "\n\\fB\\-\\-%s\\fR (\\fB\\-%c\\fR)", l->old[i], l->c);
-	}
-	fputs(".\n", f);
-}
-
-/*
- * The man page from standard input, with what follows each line
- * '.\" generated: SECTION' up to '.\" end generated' made anew.
- */
-static int man_page(void)
-{
-	static const char begin[] = ".\\\" generated: ", end[] = ".\\\" end generated\n";
-	char line[1024];
-	bool skip = false;
-
-	while (fgets(line, sizeof(line), stdin)) {
-		if (skip) {
-			skip = strcmp(line, end);
-			continue;
-		}
-		fputs(line, stdout);
-		skip = !strncmp(line, begin, strlen(begin));
-		if (!skip)
-			continue;
-		line[strcspn(line, "\n")] = 0;
-		if (strcmp(line + strlen(begin), "SYNOPSIS") &&
-		    strcmp(line + strlen(begin), "OPTION LETTERS")) {
-			aie_err("unknown generated section \"%s\"", line + strlen(begin));
-			return AIE_EXIT_FAIL;
-		}
-		troff_section(stdout, line + strlen(begin));
-		fputs(end, stdout);
-	}
-	if (skip) {
-		aie_err("no '.\\\" end generated' line");
-		return AIE_EXIT_FAIL;
-	}
-	return stdout_close() ? AIE_EXIT_FAIL : 0;
 }
 
 void cmd_usage_head(FILE *f, const char *name)

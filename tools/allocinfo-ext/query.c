@@ -386,7 +386,7 @@ static int query_bench(const char *path, const struct query_opts *o)
 
 enum { OPT_FUNCTION = 256, OPT_MIN_BYTES, OPT_INACCURATE, OPT_VIA, OPT_BENCH };
 
-static const struct option query_opts[] = {
+const struct option query_opts[] = {
 	{ "function", required_argument, NULL, OPT_FUNCTION },
 	{ "min-bytes", required_argument, NULL, OPT_MIN_BYTES },
 	{ "inaccurate", no_argument, NULL, OPT_INACCURATE },
@@ -395,7 +395,7 @@ static const struct option query_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const struct cmd_option query_option_help[] = {
+const struct cmd_option query_option_help[] = {
 	{ 'm', "only the sites of module NAME" },
 	{ OPT_FUNCTION, "only the sites in function NAME" },
 	{ OPT_MIN_BYTES, "only the sites with at least B live bytes\n"
@@ -423,7 +423,7 @@ static void query_usage(FILE *f)
 		"/proc/allocinfo_ext answers too; a file or a kernel without them is\n"
 		"read as text and filtered here, to the same rows (names keep their last\n"
 		"63 characters).\n\n");
-	cmd_options(f, "query", query_opts, query_option_help);
+	cmd_options(f, "query");
 	fprintf(f, "Examples:\n"
 		"  allocinfo-ext query -m nf_conntrack --min-bytes 1048576\n"
 		"  allocinfo-ext query --bench -n 20 --min-bytes 1048576\n");
@@ -509,7 +509,7 @@ int cmd_query(int argc, char **argv)
 	const char *path;
 	int c, ret = AIE_EXIT_FAIL;
 
-	while ((c = cmd_getopt(argc, argv, query_opts)) != -1) {
+	while ((c = cmd_getopt(argc, argv)) != -1) {
 		if (c == 'h') {
 			query_usage(stdout);
 			return 0;

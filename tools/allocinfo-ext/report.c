@@ -301,13 +301,13 @@ static void report_svg(FILE *f, const struct table *t, const struct rnode *root,
 	fputs("</svg>\n", f);
 }
 
-static const struct option report_opts[] = {
+const struct option report_opts[] = {
 	{ "width", required_argument, NULL, 'W' },
 	{ "height", required_argument, NULL, 'H' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static const struct cmd_option report_option_help[] = {
+const struct cmd_option report_option_help[] = {
 	{ 'o', "where to write the picture (-: stdout)" },
 	{ 'W', "pixels (default 1200)" },
 	{ 'H', "pixels (default 800)" },
@@ -321,7 +321,7 @@ static void report_usage(FILE *f)
 		"/proc/allocinfo) is, as an SVG treemap: a rectangle per subsystem, in it\n"
 		"one per function, in that one per call site; areas are live bytes.\n"
 		"Hovering a rectangle shows its figures. Open FILE in a web browser.\n\n");
-	cmd_options(f, "report", report_opts, report_option_help);
+	cmd_options(f, "report");
 	fprintf(f, "Example:\n"
 		"  allocinfo-ext annotate; allocinfo-ext report -o memory.svg\n");
 }
@@ -361,7 +361,7 @@ int cmd_report(int argc, char **argv)
 	struct report_opts o = { .width = 1200, .height = 800 };
 	int c, bad = 0;
 
-	while ((c = cmd_getopt(argc, argv, report_opts)) != -1) {
+	while ((c = cmd_getopt(argc, argv)) != -1) {
 		if (c == 'o')
 			o.svg = optarg;
 		else if (c == 'W')

@@ -104,13 +104,13 @@ static const char *snapshot_body(const struct table *t)
 	return p;
 }
 
-static const struct option snapshot_opts[] = {
+const struct option snapshot_opts[] = {
 	{ "kernel", required_argument, NULL, 'K' },
 	{ "uptime", required_argument, NULL, 'U' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static const struct cmd_option snapshot_option_help[] = {
+const struct cmd_option snapshot_option_help[] = {
 	{ 'o', "write there, a regular file replaced atomically" },
 	{ 'K', "the kernel release of the machine SOURCE was copied\n"
 	  "from (default: this machine's, uname -r)" },
@@ -125,7 +125,7 @@ static void snapshot_usage(FILE *f)
 		"/proc/allocinfo) to FILE (default: stdout), after '#' lines with the\n"
 		"time, kernel release, uptime, module version and source. Every command\n"
 		"reads a snapshot as it reads the /proc file.\n\n");
-	cmd_options(f, "snapshot", snapshot_opts, snapshot_option_help);
+	cmd_options(f, "snapshot");
 	fprintf(f, "Examples:\n"
 		"  allocinfo-ext snapshot -o /var/tmp/allocinfo-$(date +%%s).snap\n"
 		"  allocinfo-ext snapshot --kernel 6.12.48+deb13-amd64 --uptime 5400 copied.txt\n");
@@ -139,7 +139,7 @@ int cmd_snapshot(int argc, char **argv)
 	struct table t;
 	int c, ret = AIE_EXIT_FAIL;
 
-	while ((c = cmd_getopt(argc, argv, snapshot_opts)) != -1) {
+	while ((c = cmd_getopt(argc, argv)) != -1) {
 		if (c == 'o') {
 			out_path = optarg;
 		} else if (c == 'K' && !snapshot_kernel_opt(optarg)) {

@@ -150,7 +150,7 @@ static int top_run(struct top_opts *o)
 	return o->batch ? top_batch(o) : top_screen(o);
 }
 
-static const struct cmd_option top_option_help[] = {
+const struct cmd_option top_option_help[] = {
 	{ 's', "bytes (default), calls, slack or growth" },
 	{ 'r', "the smallest first (the order reversed)" },
 	{ 'b', "plain text, no screen control (also when stdout\n"
@@ -175,7 +175,7 @@ static void top_usage(FILE *f)
 		"/ filters; arrows, PgUp, PgDn scroll; p pauses; r samples now; + - d\n"
 		"change the delay; ? helps; q quits. SHARE is the site's part of the\n"
 		"table's live bytes.\n\n");
-	cmd_options(f, "top", NULL, top_option_help);
+	cmd_options(f, "top");
 	fprintf(f, "Examples:\n"
 		"  allocinfo-ext top -s growth -d 1\n"
 		"  allocinfo-ext top -b -n 2 -d 10 -s growth -l 10 >> /var/log/allocinfo-top.log\n");
@@ -226,7 +226,7 @@ int cmd_top(int argc, char **argv)
 	};
 	int c;
 
-	while ((c = cmd_getopt(argc, argv, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv)) != -1) {
 		if (c == 'h') {
 			top_usage(stdout);
 			return 0;

@@ -3,8 +3,9 @@
 # (one table in main.c, printed by the command and the top-level help) and
 # the man page's SYNOPSIS name the same options; a letter means one thing in
 # every command: main.c's vocabulary ("help options"), each command's help
-# and what its getopt() takes agree; the man page's SYNOPSIS and OPTION
-# LETTERS are what "help man" makes of the tables. Sourced by run.sh.
+# and what its getopt() takes agree; the man page's SYNOPSIS, OPTION
+# LETTERS and each command's options are what "help man" makes of the
+# tables, the same words as the command's help. Sourced by run.sh.
 
 options_tests() {
 	local name="options: each command's help, the top-level help and the man page agree"
@@ -135,10 +136,10 @@ vocab_tests() {
 	# The man page's generated sections, as help man makes them anew from
 	# the tables: a page edited by hand there, or a table changed without
 	# "make man", fails.
-	name="options: the man page's SYNOPSIS and OPTION LETTERS are help man's"
+	name="options: the man page's SYNOPSIS, OPTION LETTERS and each command's options are help man's"
 	if "$TOOL" help man <"$MAN" >"$TMP/man" 2>"$TMP/err" && [ ! -s "$TMP/err" ] &&
 		cmp -s "$MAN" "$TMP/man" &&
-		[ "$(grep -c '^\.\\" generated: ' "$MAN")" = 2 ]; then
+		[ "$(grep -c '^\.\\" generated: ' "$MAN")" = 15 ]; then
 		ok "$name"
 	else
 		not_ok "$name" "$(cat "$TMP/err")" "$(diff -u "$MAN" "$TMP/man")" \
@@ -148,7 +149,10 @@ vocab_tests() {
 	name="options: help man refuses a section it does not know"
 	if ! printf '.\\" generated: FOO\n.\\" end generated\n' |
 		"$TOOL" help man >/dev/null 2>"$TMP/err" &&
-		[ "$(cat "$TMP/err")" = 'allocinfo-ext: unknown generated section "FOO"' ]; then
+		[ "$(cat "$TMP/err")" = 'allocinfo-ext: unknown generated section "FOO"' ] &&
+		! printf '.\\" generated: OPTIONS bogus\n.\\" end generated\n' |
+		"$TOOL" help man >/dev/null 2>"$TMP/err" &&
+		[ "$(cat "$TMP/err")" = 'allocinfo-ext: unknown generated section "OPTIONS bogus"' ]; then
 		ok "$name"
 	else
 		not_ok "$name" "$(cat "$TMP/err")"
@@ -163,5 +167,54 @@ vocab_tests() {
 		ok "$name"
 	else
 		not_ok "$name" "one of --delay, --iterations, --duration, --rounds, --rows, --svg refused"
+	fi
+}
+
+# Each command's option lines: its --help's (help COMMAND's, the same) and
+# the man page's under it are one text, option for option, word for word.
+man_options_tests() {
+	local name="options: each command's --help and its man page entry list the same options, the same words"
+
+	if python3 - "$TOOL" "$MAN" >"$TMP/out" 2>&1 <<-'EOT'; then
+	import re, subprocess, sys
+	tool, man = sys.argv[1], sys.argv[2]
+	page = open(man).read()
+	cmds = "top snapshot diff group export ctl annotate report context leaks ledger compare query".split()
+
+	def norm(t):
+	    return " ".join(t.split())
+
+	bad = []
+	for c in cmds:
+	    h = subprocess.run([tool, c, "--help"], capture_output=True, text=True,
+	                       check=True).stdout
+	    # the option lines: "  -s, --sort KEY  what", continued under what
+	    helped, cur = [], None
+	    for l in h.splitlines():
+	        m = re.match(r" +((?:-\w, )?--[\w-]+(?: [A-Z]+)?)  +(.*)", l)
+	        if m:
+	            cur = [m.group(1), m.group(2)]
+	            helped.append(cur)
+	        elif cur and l.startswith("      ") and l.strip():
+	            cur[1] += " " + l.strip()
+	        elif not l.strip():
+	            cur = None
+	    m = re.search(r'^\.\\" generated: OPTIONS %s\n(.*?)^\.\\" end generated' % c,
+	                  page, re.S | re.M)
+	    if not m:
+	        bad.append("%s: no generated OPTIONS section" % c)
+	        continue
+	    body = re.sub(r"\\f[BIR]", "", m.group(1)).replace("\\-", "-").replace("\\e", "\\")
+	    manned = [l.split("\n", 1) for l in body.split(".TP\n")[1:]]
+	    want = [(norm(a), norm(b)) for a, b in helped]
+	    got = [(norm(a), norm(b)) for a, b in manned]
+	    if not want or want != got:
+	        bad.append("%s: --help %s\n  man page %s" % (c, want, got))
+	print("\n".join(bad))
+	sys.exit(1 if bad else 0)
+	EOT
+		ok "$name"
+	else
+		not_ok "$name" "$(cat "$TMP/out")"
 	fi
 }

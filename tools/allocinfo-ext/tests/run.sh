@@ -163,6 +163,7 @@ order_screen_test
 json_tests
 schema_tests
 options_tests
+man_options_tests
 vocab_tests
 hostile_tests
 output_tests

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cmdtab.h - main.c's command table and option vocabulary, for man.c,
+ * which writes the man page's sections from them.
+ */
+#ifndef _AIE_TOOL_CMDTAB_H
+#define _AIE_TOOL_CMDTAB_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cmd.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	bool in_order;		/* options end at the first word (ctl's words) */
+	const char *args;	/* its synopses, one a line: its options */
+	const char *what;
+	const struct option *own;	/* its long-only options, or NULL */
+	const struct cmd_option *options;	/* its help's option lines */
+};
+
+/*
+ * The option vocabulary: a letter means one thing in every command that
+ * takes it, with one long name (and old names, still taken). A command
+ * takes -h and the letters its synopses name; its long-only options are its
+ * own (cmd_getopt()). The usages, each command's option lines
+ * (cmd_options()), "help options" and the man page's SYNOPSIS, OPTION
+ * LETTERS and each command's options ("help man", man.c) are all made
+ * from this table and the commands'.
+ */
+struct letter {
+	char c;
+	const char *name;
+	const char *arg;	/* NULL: it takes none */
+	const char *what;
+	const char *old[2];	/* earlier long names, still taken */
+};
+
+/* The one long-only option of more than one command (ctl, annotate). */
+#define DRY_RUN		"--dry-run"
+#define DRY_RUN_WHAT	"check and print, write nothing"
+
+extern const struct letter letters[];
+extern const struct command commands[];
+extern const size_t nr_letters, nr_commands;
+
+const struct command *command(const char *name);
+
+/*
+ * The commands taking letter @c, or the long-only option @opt when @c is
+ * 0 ("every command" when all do), in @buf.
+ */
+const char *users(char c, const char *opt, char *buf, size_t size);
+
+/*
+ * An option's words for its help line: "-l, --lines N" from the
+ * vocabulary, or "    --depth N" from @own and the synopses.
+ */
+void option_spec(const struct command *cmd, const struct option *own,
+		 int val, char *spec, size_t size);
+
+/* "help man": the man page from standard input, its sections made anew. */
+int man_page(void);
+
+#endif /* _AIE_TOOL_CMDTAB_H */

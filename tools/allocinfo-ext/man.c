@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * man.c - `allocinfo-ext help man`: the man page's SYNOPSIS, OPTION
+ * LETTERS and each command's option lines, written in troff from main.c's
+ * tables, the ones its usages and help texts are made of.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmdtab.h"
+#include "util.h"
+
+/* @s for troff: '-' as "\-", '\' as "\e". */
+static void troff_puts(FILE *f, const char *s, size_t n)
+{
+	for (; n && *s; s++, n--) {
+		if (*s == '-' || *s == '\\')
+			fputs(*s == '-' ? "\\-" : "\\e", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/*
+ * One synopsis line in troff: options and literal words bold, placeholders
+ * (capitals) italic, spaces inside brackets unbreakable.
+ */
+static void troff_synopsis(FILE *f, const char *name, const char *line,
+			   const char *end)
+{
+	const char *w;
+	int depth = 0;
+	size_t n;
+
+	fprintf(f, ".SY \"%s %s\"\n", AIE_TOOL_NAME, name);
+	for (w = line; w < end; w += n) {
+		n = strcspn(w, " []|.\n");
+		if (w + n > end)
+			n = end - w;
+		if (!n) {
+			n = *w == '.' ? strspn(w, ".") : 1;
+			if (*w == ' ')
+				fputs(depth ? "\\ " : " ", f);
+			else
+				fprintf(f, "%.*s", (int)n, w);
+			depth += *w == '[' ? 1 : *w == ']' ? -1 : 0;
+			continue;
+		}
+		fputs(*w >= 'A' && *w <= 'Z' ? "\\fI" : "\\fB", f);
+		troff_puts(f, w, n);
+		fputs("\\fR", f);
+	}
+	fputs("\n.YS\n", f);
+}
+
+/*
+ * The option lines of @cmd's help in troff, one .TP each: options bold,
+ * placeholders italic, what they do as one line.
+ */
+static void troff_options(FILE *f, const struct command *cmd)
+{
+	const struct cmd_option *p;
+	const char *w, *what, *nl;
+	char spec[96];
+	size_t n;
+
+	for (p = cmd->options; p->val; p++) {
+		option_spec(cmd, cmd->own, p->val, spec, sizeof(spec));
+		fputs(".TP\n", f);
+		for (w = spec + strspn(spec, " "); *w; w += n) {
+			n = strcspn(w, ", ");
+			if (!n) {
+				n = 1;
+				fputc(*w, f);
+				continue;
+			}
+			fputs(*w == '-' ? "\\fB" : "\\fI", f);
+			troff_puts(f, w, n);
+			fputs("\\fR", f);
+		}
+		fputc('\n', f);
+		for (what = p->what; (nl = strchr(what, '\n')); what = nl + 1) {
+			troff_puts(f, what, nl - what);
+			fputc(' ', f);
+		}
+		troff_puts(f, what, strlen(what));
+		fputc('\n', f);
+	}
+}
+
+static void troff_section(FILE *f, const char *section)
+{
+	const struct letter *l;
+	const char *line, *end;
+	char buf[160];
+	size_t i;
+
+	if (!strncmp(section, "OPTIONS ", 8)) {
+		troff_options(f, command(section + 8));
+		return;
+	}
+	if (!strcmp(section, "SYNOPSIS")) {
+		for (i = 0; i < nr_commands; i++) {
+			for (line = commands[i].args; *line; line = *end ? end + 1 : end) {
+				end = line + strcspn(line, "\n");
+				troff_synopsis(f, commands[i].name, line, end);
+			}
+		}
+		return;
+	}
+	for (l = letters; l < letters + nr_letters; l++) {
+		fprintf(f, ".TP\n\\fB\\-%c\\fR, \\fB", l->c);
+		troff_puts(f, "--", 2);
+		troff_puts(f, l->name, strlen(l->name));
+		fprintf(f, "\\fR%s%s%s\n", l->arg ? " \\fI" : "",
+			l->arg ? l->arg : "", l->arg ? "\\fR" : "");
+		fprintf(f, "%s: %s.\n", l->what, users(l->c, NULL, buf, sizeof(buf)));
+	}
+	fputs(".TP\n\\fB", f);
+	troff_puts(f, DRY_RUN, strlen(DRY_RUN));
+	fprintf(f, "\\fR\n%s: %s.\n.PP\nOld names, still taken:", DRY_RUN_WHAT,
+		users(0, DRY_RUN, buf, sizeof(buf)));
+	for (l = letters; l < letters + nr_letters; l++) {
+		for (i = 0; i < ARRAY_SIZE(l->old) && l->old[i]; i++)
+			fprintf(f, "\n\\fB\\-\\-%s\\fR (\\fB\\-%c\\fR)", l->old[i], l->c);
+	}
+	fputs(".\n", f);
+}
+
+/*
+ * The man page from standard input, with what follows each line
+ * '.\" generated: SECTION' up to '.\" end generated' made anew: SECTION
+ * is SYNOPSIS, OPTION LETTERS, or OPTIONS and a command (its help's
+ * option lines).
+ */
+int man_page(void)
+{
+	static const char begin[] = ".\\\" generated: ", end[] = ".\\\" end generated\n";
+	char line[1024];
+	bool skip = false;
+
+	while (fgets(line, sizeof(line), stdin)) {
+		if (skip) {
+			skip = strcmp(line, end);
+			continue;
+		}
+		fputs(line, stdout);
+		skip = !strncmp(line, begin, strlen(begin));
+		if (!skip)
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		if (strcmp(line + strlen(begin), "SYNOPSIS") &&
+		    strcmp(line + strlen(begin), "OPTION LETTERS") &&
+		    (strncmp(line + strlen(begin), "OPTIONS ", 8) ||
+		     !command(line + strlen(begin) + 8))) {
+			aie_err("unknown generated section \"%s\"", line + strlen(begin));
+			return AIE_EXIT_FAIL;
+		}
+		troff_section(stdout, line + strlen(begin));
+		fputs(end, stdout);
+	}
+	if (skip) {
+		aie_err("no '.\\\" end generated' line");
+		return AIE_EXIT_FAIL;
+	}
+	return stdout_close() ? AIE_EXIT_FAIL : 0;
+}
