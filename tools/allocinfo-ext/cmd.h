@@ -53,7 +53,7 @@ void cmd_options(FILE *f, const char *name);
 
 /*
  * Each command's long-only options (getopt_long()'s, ended by { NULL })
- * and its option lines (ended by { 0 }): main.c's command table points at
+ * and its option lines (ended by { 0 }): cmdtab.c's command table points at
  * them, for its getopt(), its help and the man page alike.
  */
 extern const struct option annotate_opts[];

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cmdtab.h - main.c's command table and option vocabulary, for man.c,
- * which writes the man page's sections from them.
+ * cmdtab.h - the command table and the option vocabulary (cmdtab.c), for
+ * main.c's getopt() and help texts and man.c's man page.
  */
 #ifndef _AIE_TOOL_CMDTAB_H
 #define _AIE_TOOL_CMDTAB_H
@@ -49,6 +49,10 @@ extern const struct command commands[];
 extern const size_t nr_letters, nr_commands;
 
 const struct command *command(const char *name);
+const struct letter *letter(int c);
+
+/* @cmd takes letter @c: -h, or its synopses name it, short or long. */
+bool takes(const struct command *cmd, char c);
 
 /*
  * The commands taking letter @c, or the long-only option @opt when @c is

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * man.c - `allocinfo-ext help man`: the man page's SYNOPSIS, OPTION
- * LETTERS and each command's option lines, written in troff from main.c's
+ * LETTERS and each command's option lines, written in troff from cmdtab.c's
  * tables, the ones its usages and help texts are made of.
  */
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * textout.c - control characters and stray bytes written as \xHH in text
- * meant for a terminal (textout.h).
+ * textout.c - stdout's text through text_clean() (util.c), a line at a
+ * time (textout.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,48 +11,6 @@
 
 #include "textout.h"
 #include "util.h"
-
-/* How many bytes at @p text_clean() keeps as they are; 0: escape one. */
-static size_t text_safe(const unsigned char *p)
-{
-	size_t n;
-
-	if (*p == '\n' || *p == '\t')
-		return 1;
-	if (*p < 0x20 || *p == 0x7f)
-		return 0;
-	if (*p < 0x80)
-		return 1;
-	n = utf8_len((const char *)p);
-	if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)	/* C1: U+0080..U+009F */
-		return 0;
-	return n;
-}
-
-char *text_clean(const char *s, size_t len)
-{
-	char *out = xmalloc(4 * len + 1), *o = out, *copy = xmalloc(len + 1);
-	const unsigned char *p = (const unsigned char *)copy;
-	const unsigned char *end = p + len;
-	size_t n;
-
-	memcpy(copy, s, len);	/* NULs too */
-	copy[len] = '\0';
-	/* the copy ends in a NUL: utf8_len() stops there, not past @len */
-	while (p < end) {
-		n = *p ? text_safe(p) : 0;
-		if (n) {
-			memcpy(o, p, n);
-			o += n;
-			p += n;
-		} else {
-			o += sprintf(o, "\\x%02x", *p++);
-		}
-	}
-	*o = '\0';
-	free(copy);
-	return out;
-}
 
 /* What stdout was given after its last line feed, kept for the next write. */
 struct text_stream {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * topcmd.c - `allocinfo-ext top`: its options, the samples of the table
- * every delay seconds, and batch mode, plain text for scripts (-b, or
- * when stdout is no terminal; -j: JSON). In batch mode a sample that
+ * topcmd.c - `allocinfo-ext top`: its options, and batch mode, plain
+ * text for scripts (-b, or when stdout is no terminal; -j: JSON), a
+ * sample every delay seconds (topsample.c). In batch mode a sample that
  * cannot be read is fatal. The screen, in a terminal, is topterm.c's.
  * SIGINT and SIGTERM end either loop, the screen before leaving.
  */
@@ -16,74 +16,14 @@
 
 #include "cmd.h"
 #include "textout.h"
-#include "topcmd.h"
+#include "topsample.h"
+#include "topterm.h"
 #include "util.h"
-
-volatile sig_atomic_t top_stop;
 
 static void top_on_signal(int sig)
 {
 	(void)sig;
 	top_stop = 1;
-}
-
-double top_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-void top_clock(char *buf, size_t len, bool utc)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-
-	if (utc ? !gmtime_r(&now, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm) :
-	    !localtime_r(&now, &tm) || !strftime(buf, len, "%H:%M:%S", &tm))
-		snprintf(buf, len, "?");
-}
-
-int top_sample(struct top_samples *s, const struct top_opts *o)
-{
-	struct table t;
-
-	if (table_load_module(&t, o->path, o->module)) {
-		table_free(&t);
-		return -1;
-	}
-	if (s->have_older)
-		table_free(&s->older);
-	s->older = s->cur;
-	s->t_older = s->t_cur;
-	s->have_older = s->have_cur;
-	s->cur = t;
-	s->t_cur = top_now();
-	s->have_cur = true;
-	return 0;
-}
-
-void top_samples_free(struct top_samples *s)
-{
-	if (s->have_older)
-		table_free(&s->older);
-	if (s->have_cur)
-		table_free(&s->cur);
-}
-
-size_t top_sorted_rows(struct top_samples *s, struct top_opts *o,
-		       struct top_row **rows)
-{
-	struct order order = {
-		.key = top_sort_key(&s->cur, o->view.key),
-		.reverse = o->view.reverse,
-	};
-	size_t n = top_rows(&s->cur, s->have_older ? &s->older : NULL,
-			    s->t_cur - s->t_older, rows);
-
-	top_sort(*rows, n, &order);
-	return n;
 }
 
 /* Batch mode: a block of text (or a line of JSON) per sample. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * topterm.c - `allocinfo-ext top` in a terminal, through ncurses: the
- * largest sites, sampled every delay seconds (topcmd.c has the samples).
+ * largest sites, sampled every delay seconds (topsample.c has the samples).
  *
  * Keys: b, c, s, g sort by bytes, calls, slack, growth; I reverses the
  * order (as -r does); / filters by
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topcmd.h"
+#include "topterm.h"
 #include "util.h"
 
 /* What the terminal shows besides the sample. */

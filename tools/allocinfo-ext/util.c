@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "textout.h"
 #include "util.h"
 
 static void *oom_check(void *p)
@@ -391,4 +390,46 @@ bool str_ends(const char *s, const char *suffix)
 	size_t n = strlen(s), m = strlen(suffix);
 
 	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* How many bytes at @p text_clean() keeps as they are; 0: escape one. */
+static size_t text_safe(const unsigned char *p)
+{
+	size_t n;
+
+	if (*p == '\n' || *p == '\t')
+		return 1;
+	if (*p < 0x20 || *p == 0x7f)
+		return 0;
+	if (*p < 0x80)
+		return 1;
+	n = utf8_len((const char *)p);
+	if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)	/* C1: U+0080..U+009F */
+		return 0;
+	return n;
+}
+
+char *text_clean(const char *s, size_t len)
+{
+	char *out = xmalloc(4 * len + 1), *o = out, *copy = xmalloc(len + 1);
+	const unsigned char *p = (const unsigned char *)copy;
+	const unsigned char *end = p + len;
+	size_t n;
+
+	memcpy(copy, s, len);	/* NULs too */
+	copy[len] = '\0';
+	/* the copy ends in a NUL: utf8_len() stops there, not past @len */
+	while (p < end) {
+		n = *p ? text_safe(p) : 0;
+		if (n) {
+			memcpy(o, p, n);
+			o += n;
+			p += n;
+		} else {
+			o += sprintf(o, "\\x%02x", *p++);
+		}
+	}
+	*o = '\0';
+	free(copy);
+	return out;
 }

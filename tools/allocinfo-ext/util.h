@@ -88,6 +88,14 @@ int read_build_id(const char *path, char *hex, size_t len);
  */
 size_t utf8_len(const char *s);
 
+/*
+ * For a terminal: a copy of the @len bytes at @s where each control
+ * character but a line feed and a tab (C0, DEL, and C1 as UTF-8 U+0080 to
+ * U+009F) and each byte that is not part of UTF-8 is written "\xHH"
+ * (textout.h has why).
+ */
+char *text_clean(const char *s, size_t len);
+
 /* U+FFFD, what the writers of JSON, CSV, Prometheus and SVG put for a byte
  * that is not UTF-8. */
 #define UTF8_REPLACEMENT	"\xef\xbf\xbd"

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # options-tests.sh - the options each command's help lists, its synopsis
-# (one table in main.c, printed by the command and the top-level help) and
+# (one table in cmdtab.c, printed by the command and the top-level help) and
 # the man page's SYNOPSIS name the same options; a letter means one thing in
-# every command: main.c's vocabulary ("help options"), each command's help
+# every command: cmdtab.c's vocabulary ("help options"), each command's help
 # and what its getopt() takes agree; the man page's SYNOPSIS, OPTION
 # LETTERS and each command's options are what "help man" makes of the
 # tables, the same words as the command's help. Sourced by run.sh.

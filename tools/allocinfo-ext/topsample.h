@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * topcmd.h - what `allocinfo-ext top`'s command (topcmd.c: options,
- * samples, batch mode) and its terminal screen (topterm.c) share.
+ * topsample.h - what `allocinfo-ext top`'s command (topcmd.c: options,
+ * batch mode) and its terminal screen (topterm.c) share: the options, and
+ * the samples (topsample.c).
  */
-#ifndef _AIE_TOOL_TOPCMD_H
-#define _AIE_TOOL_TOPCMD_H
+#ifndef _AIE_TOOL_TOPSAMPLE_H
+#define _AIE_TOOL_TOPSAMPLE_H
 
 #include <signal.h>
 #include <stdbool.h>
@@ -45,7 +46,4 @@ void top_samples_free(struct top_samples *s);
 size_t top_sorted_rows(struct top_samples *s, struct top_opts *o,
 		       struct top_row **rows);
 
-/* The terminal: samples every delay, keys between them (topterm.c). */
-int top_screen(struct top_opts *o);
-
-#endif /* _AIE_TOOL_TOPCMD_H */
+#endif /* _AIE_TOOL_TOPSAMPLE_H */
