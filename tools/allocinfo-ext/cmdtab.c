@@ -158,7 +158,7 @@ static void synopsis_arg(const struct command *cmd, const char *opt,
  * vocabulary, or "    --depth N" from @own and the synopses.
  */
 void option_spec(const struct command *cmd, const struct option *own,
-			int val, char *spec, size_t size)
+		 int val, char *spec, size_t size)
 {
 	const struct letter *l = letter(val);
 	char opt[64], arg[32];

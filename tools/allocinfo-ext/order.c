@@ -42,15 +42,21 @@ int order_parse(const char *s, unsigned int keys, enum order_key *key)
 	return -1;
 }
 
+/* What order_cmp() compares by. */
+struct order_ctx {
+	const struct order_ops *ops;
+	enum order_key key;
+};
+
 static int order_cmp(const void *a, const void *b, void *arg)
 {
-	const struct order_ops *ops = ((const void * const *)arg)[0];
-	enum order_key key = *(const enum order_key *)((const void * const *)arg)[1];
-	long double va = ops->value(a, key), vb = ops->value(b, key);
+	const struct order_ctx *ctx = arg;
+	long double va = ctx->ops->value(a, ctx->key);
+	long double vb = ctx->ops->value(b, ctx->key);
 
 	if (va != vb)
 		return va < vb ? 1 : -1;
-	return ops->tie(a, b);
+	return ctx->ops->tie(a, b);
 }
 
 /* Swap rows @a and @b of @size bytes. */
@@ -68,13 +74,13 @@ static void order_swap(char *a, char *b, size_t size)
 void order_rows(void *base, size_t n, size_t size, const struct order *o,
 		const struct order_ops *ops)
 {
-	const void *arg[2] = { ops, &o->key };
+	struct order_ctx ctx = { ops, o->key };
 	char *lo = base, *hi;
 
 	if (!n)		/* qsort_r(NULL, 0) is undefined */
 		return;
 	if (o->key != ORDER_INPUT)
-		qsort_r(base, n, size, order_cmp, arg);
+		qsort_r(base, n, size, order_cmp, &ctx);
 	if (!o->reverse)
 		return;
 	for (hi = lo + (n - 1) * size; lo < hi; lo += size, hi -= size)

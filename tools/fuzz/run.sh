@@ -57,10 +57,10 @@ cp "$here"/corpus/* "$out/corpus/"
 fuzz ctl_fuzz "control parser, no crash, every accepted command reads back as itself" \
 	"$runs" -max_len=600 corpus -- \
 	-I"$top/module/lib" "$here/ctl_fuzz.c" "$top/module/lib/ctl.c"
-fuzz table_fuzz "table reader (tables, snapshots, OOM logs) and Prometheus writer, no crash" \
+fuzz table_fuzz "table reader (tables, snapshots, OOM logs), Prometheus writer and -s/-r order, no crash" \
 	"$table_runs" -max_len=4096 -dict="$here/table.dict" table-corpus "$tool/tests/fixtures" -- \
 	-I"$tool" "$here/table_fuzz.c" "$tool/parse.c" "$tool/table.c" "$tool/util.c" \
-	"$tool/textout.c" "$tool/oomlog.c" "$tool/prom.c"
+	"$tool/textout.c" "$tool/oomlog.c" "$tool/prom.c" "$tool/order.c"
 # The readers of the lifetimes and stacks files, through leaks and context
 # (the whole tool linked, main() renamed), seeded with the fixtures' files.
 mkdir -p "$out/lifetimes-corpus" "$out/stacks-corpus"
