@@ -12,6 +12,9 @@
 #     mass_ns                the helper's mass allocation
 #     none_<op>, live_<op>   instr/op of aie_bench's pairs, with none of
 #                            the helper's objects and with them all live
+#     base_none_<op>, base_live_<op>
+#                            the same without allocinfo_ext: before its
+#                            insmod, and unloaded with them all live
 #     tracked, untracked, memory_bytes
 #                            the stats file's, after the mass allocation
 #     read<n>_first_ns, read<n>_ns, read<n>_rows
@@ -144,7 +147,7 @@ echo "S possible $(awk -F- '{ print $NF + 1 }' /sys/devices/system/cpu/possible)
 echo "S memtotal $(awk '$1 == "MemTotal:" { print $2 * 1024 }' /proc/meminfo)"
 insmod /aie/aie_bench.ko || exit 1
 insmod /aie/aie_helper.ko || exit 1
-settle
+pairs base_none
 # the module first, as at boot, with its defaults
 mark "insmod begin"
 insmod /aie/allocinfo_ext.ko || exit 1
@@ -164,9 +167,11 @@ done
 pairs live
 read_sites 16384
 oom_report
+# the pairs without the module, the helper's objects still live
+rmmod allocinfo_ext || exit 1
+pairs base_live
 # 65,536 sites want max_sites=65536: the module again, with it (the
 # helper's objects, made before, are not tracked by this one)
-rmmod allocinfo_ext || exit 1
 insmod /aie/allocinfo_ext.ko max_sites=65536 || exit 1
 held=0
 read_sites 65536
