@@ -81,8 +81,8 @@
  *   It is taken at the first allocation in a slab, at the first spill in
  *   a block, and at the free of a block that has an array (any context
  *   but NMI, preemption disabled); and by a reader of the caches file,
- *   4096 page frames at a time (aie_slab_walk()). Nothing is allocated
- *   under it; it nests inside whatever the allocator's caller
+ *   a bounded part of its walk at a time (aie_slab_walk()). Nothing is
+ *   allocated under it; it nests inside whatever the allocator's caller
  *   holds. Under it run the counters' updates of track/ (no lock) and,
  *   for a weighted record charged back at its block's free, the weight
  *   map's shard lock, innermost; the object map's shard lock is taken
@@ -405,52 +405,82 @@ unlock:
 }
 
 /*
- * For the page frames from @pfn, @nr of them at most, call @fn on each
- * block that has records, at its first page (whose record index starts an
- * array), with its live records' count and bytes (a weighted record
- * counts once), and on each large kmalloc() whose record is in its
- * pages' entries. Under aie_slab_lock, which holds off every block's
- * drop: @fn may read the block's struct page, and must not sleep. Returns
- * the page frame to go on from; aie_slab_npfn at the end. Process
- * context (a reader of the caches file).
+ * The records of the block whose first page frame is @pfn, with entry @e
+ * (neither 0 nor AIE_SLAB_NONE), into *@objects and *@bytes (a weighted
+ * record counts once); the records read, 0 if @pfn is not a block's
+ * first page. Under aie_slab_lock.
  */
-unsigned long aie_slab_walk(unsigned long pfn, unsigned long nr,
+static unsigned int aie_slab_block_sum(unsigned long pfn, u32 e,
+				       u64 *objects, u64 *bytes)
+{
+	unsigned long base = aie_slab_index(e, (unsigned long)pfn_to_kaddr(pfn));
+	unsigned int order = aie_slab_array_order(base), n, k;
+	u64 v, *rec;
+
+	if (!order)
+		return 0;	/* not a block's first page */
+	n = (PAGE_SIZE << (order - 1)) >> aie_slab_shift(e);
+	rec = aie_slab_record(base);
+	*objects = 0;
+	*bytes = 0;
+	for (k = 0; k < n; k++) {
+		v = READ_ONCE(rec[k]);
+		if (v) {
+			++*objects;
+			*bytes += FIELD_GET(AIE_OBJ_SIZE, v);
+		}
+	}
+	return n;
+}
+
+/*
+ * For the page frames from @pfn on, call @fn on each block that has
+ * records, at its first page (whose record index starts an array), with
+ * its live records' count and bytes, and on each large kmalloc() whose
+ * record is in its pages' entries. Under aie_slab_lock, interrupts off,
+ * which holds off every block's drop: @fn may read the block's struct
+ * page, and must not sleep; it returns what it did, in records read.
+ *
+ * One hold does about @budget records' reads: a page frame looked at
+ * counts one, a block its records, @fn what it returns. A block is read
+ * whole in the hold that reaches its first page, so a hold goes past
+ * @budget by one block (AIE_SLAB_MAX_RECORDS) and one call of @fn at
+ * most. Returns the page frame to go on from, in a later hold; the
+ * caller may sleep between holds. aie_slab_npfn at the end.
+ *
+ * What a walk in holds sees: each block once at most, at its first page,
+ * with its records as they were in that hold. A block made or dropped
+ * between holds is seen or not as its first page is ahead of the walk or
+ * behind it, as an object allocated or freed during the walk is; at
+ * quiescence the walk is exact. Process context (a reader of the caches
+ * file).
+ */
+unsigned long aie_slab_walk(unsigned long pfn, unsigned long budget,
 			    aie_slab_walk_fn fn, void *arg)
 {
-	unsigned long end = min(pfn + nr, aie_slab_npfn), flags, base, k, n;
-	u64 objects, bytes, v, *rec;
-	unsigned int order;
+	unsigned long flags, spent = 0;
+	u64 objects, bytes, v;
+	unsigned int n;
 	u32 e;
 
 	raw_spin_lock_irqsave(&aie_slab_lock, flags);
-	for (; pfn < end; pfn++) {
+	for (; pfn < aie_slab_npfn && spent < budget; pfn++) {
+		spent++;
 		e = READ_ONCE(aie_slab_pfn[pfn]);
 		if (e == AIE_SLAB_LARGE && pfn + 2 < aie_slab_npfn) {
 			v = (u64)READ_ONCE(aie_slab_pfn[pfn + 2]) << 32 |
 			    READ_ONCE(aie_slab_pfn[pfn + 1]);
 			if (v)
-				fn(arg, NULL, 1, FIELD_GET(AIE_OBJ_SIZE, v));
+				spent += fn(arg, NULL, 1,
+					    FIELD_GET(AIE_OBJ_SIZE, v));
 			continue;
 		}
 		if (!e || e == AIE_SLAB_NONE)
 			continue;
-		base = aie_slab_index(e, (unsigned long)pfn_to_kaddr(pfn));
-		order = aie_slab_array_order(base);
-		if (!order)
-			continue;	/* not a block's first page */
-		n = (PAGE_SIZE << (order - 1)) >> aie_slab_shift(e);
-		rec = aie_slab_record(base);
-		objects = 0;
-		bytes = 0;
-		for (k = 0; k < n; k++) {
-			v = READ_ONCE(rec[k]);
-			if (v) {
-				objects++;
-				bytes += FIELD_GET(AIE_OBJ_SIZE, v);
-			}
-		}
-		if (objects)
-			fn(arg, pfn_to_page(pfn), objects, bytes);
+		n = aie_slab_block_sum(pfn, e, &objects, &bytes);
+		spent += n;
+		if (n && objects)
+			spent += fn(arg, pfn_to_page(pfn), objects, bytes);
 	}
 	raw_spin_unlock_irqrestore(&aie_slab_lock, flags);
 	return pfn;

@@ -161,10 +161,11 @@ static inline bool aie_slab_large_take(const void *ptr, u64 *val)
 /*
  * What aie_slab_walk() calls for each block with records: its first page
  * (NULL for a large kmalloc()), and its live records' count and bytes.
+ * Returns its work, in records read (aie_slab_walk()'s budget).
  */
-typedef void (*aie_slab_walk_fn)(void *arg, struct page *head, u64 objects,
-				 u64 bytes);
-unsigned long aie_slab_walk(unsigned long pfn, unsigned long nr,
+typedef unsigned int (*aie_slab_walk_fn)(void *arg, struct page *head,
+					 u64 objects, u64 bytes);
+unsigned long aie_slab_walk(unsigned long pfn, unsigned long budget,
 			    aie_slab_walk_fn fn, void *arg);
 
 void aie_slab_spill(const void *ptr, u32 entry);

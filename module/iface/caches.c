@@ -14,9 +14,27 @@
  * "# off"), and the first word of the cache that points at a copy of its
  * name is the name's: SLUB's kobject, further on, has a copy too, which
  * for a merged cache is its sysfs name, not the one /proc/slabinfo
- * gives. Both are read with copy_from_kernel_nofault(). A read holds the
- * slab map's lock for 4096 page frames at a time, which holds off the
- * drop of any block, so the cache of a block seen is alive.
+ * gives. Both are read with copy_from_kernel_nofault().
+ *
+ * Notes on locking
+ * ----------------
+ * A read walks the map in holds of the slab map's raw lock, interrupts
+ * off (aie_slab_walk()), which hold off the drop of any block: the cache
+ * of a block seen is alive while its name is read. Each hold does about
+ * AIE_CACHES_HOLD records' reads, this file's work counted in them too
+ * (aie_caches_add()); between holds the reader takes interrupts, lets
+ * the hooks that wait for the lock in, and may sleep. So a hold is
+ * bounded whatever the map holds: AIE_CACHES_HOLD, plus one block's
+ * records (512 at most) and one cache's first sight (a name of 64
+ * bytes, its hash probes). Documentation/benchmarks.rst gives the
+ * longest section with interrupts off that a read makes.
+ *
+ * The figures are exact when no object of the cache comes or goes during
+ * the read; meanwhile each block counts once at most, with its records
+ * as they were when the walk reached its first page (aie_slab_walk()).
+ * A cache is named at its first block seen: one destroyed between two
+ * holds, and another made at its address, would count under the first
+ * one's name for the rest of that read.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -34,7 +52,8 @@
 
 #define AIE_CACHES_ENTRIES	1024	/* caches per read; the rest: "other" */
 #define AIE_CACHES_NAME		64
-#define AIE_CACHES_CHUNK	4096	/* page frames per hold of the lock */
+#define AIE_CACHES_HOLD		1024	/* records' reads per hold of the lock */
+#define AIE_CACHES_BYTE_COST	16	/* a name's byte read, in records' reads */
 #define AIE_CACHES_SCAN		256	/* bytes of struct kmem_cache searched */
 #define AIE_CACHES_PROBE	"aie_caches_probe"
 
@@ -143,14 +162,18 @@ void aie_caches_init(void)
 	}
 }
 
-/* Add a block's records to its cache's sum. Under the slab map's lock. */
-static void aie_caches_add(void *arg, struct page *head, u64 objects,
-			   u64 bytes)
+/*
+ * Add a block's records to its cache's sum. Under the slab map's lock,
+ * interrupts off. Returns the work done, in records' reads: a hash
+ * probe counts one, a byte of a name read AIE_CACHES_BYTE_COST.
+ */
+static unsigned int aie_caches_add(void *arg, struct page *head,
+				   u64 objects, u64 bytes)
 {
 	struct aie_caches_walk *w = arg;
 	struct aie_cache_sum *s = &w->other;
+	unsigned int i = 0, h, len = 0;
 	const void *cache;
-	unsigned int i, h;
 
 	if (!head) {
 		s = &w->large;
@@ -166,9 +189,9 @@ static void aie_caches_add(void *arg, struct page *head, u64 objects,
 				continue;
 			s->cache = cache;
 			/* alive: a block of it is held */
-			aie_caches_str((const char *)aie_caches_word(cache +
-				       aie_cache_name_off), s->name,
-				       sizeof(s->name));
+			len = aie_caches_str((const char *)aie_caches_word(cache +
+					     aie_cache_name_off), s->name,
+					     sizeof(s->name));
 			break;
 		}
 		if (!cache || i == AIE_CACHES_ENTRIES || !s->name[0])
@@ -176,6 +199,7 @@ static void aie_caches_add(void *arg, struct page *head, u64 objects,
 	}
 	s->objects += objects;
 	s->bytes += bytes;
+	return i + len * AIE_CACHES_BYTE_COST;
 }
 
 static void aie_caches_line(struct seq_file *m, const char *name,
@@ -200,7 +224,7 @@ int aie_caches_show(struct seq_file *m, void *v)
 	if (!w.e)
 		return -ENOMEM;
 	while (pfn < aie_slab_npfn) {
-		pfn = aie_slab_walk(pfn, AIE_CACHES_CHUNK, aie_caches_add, &w);
+		pfn = aie_slab_walk(pfn, AIE_CACHES_HOLD, aie_caches_add, &w);
 		cond_resched();
 	}
 	seq_puts(m, "# <cache> <objects> <bytes>\n");
