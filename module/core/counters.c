@@ -59,11 +59,12 @@
  *   for every figure a reader was shown, as a reader raises it to what it
  *   reads.
  * - "reset" (aie_ctrs_reset()) zeroes the totals of each CPU's slots in
- *   an IPI, then the sites' own. Counts from before the
- *   reset do not survive it: a slot is given away with interrupts off, so
- *   its totals moved before its CPU's IPI, and were zeroed after. Counts
- *   made during the reset may be lost: those moved to a site's own
- *   counters between its CPU's IPI and the zeroing of that site's own.
+ *   IPIs, AIE_CTR_RESET_IPI slots an IPI, then the sites' own. Counts
+ *   from before the reset do not survive it: a slot is given away with
+ *   interrupts off, so its totals moved before its CPU's IPI for it, and
+ *   were zeroed after. Counts made during the reset may be lost: those
+ *   moved to a site's own counters between its CPU's IPI for its slot and
+ *   the zeroing of that site's own.
  */
 
 #include <linux/cpu.h>
@@ -83,6 +84,8 @@
 #define AIE_MOVE_DONE		BIT(16)
 #define AIE_MOVES_BUSY		(AIE_MOVE_DONE - 1)
 #define AIE_SUM_TRIES		8
+/* Slots a "reset" IPI zeroes, interrupts off: a bounded section */
+#define AIE_CTR_RESET_IPI	512U
 
 /* A site's growth between two peak sums, as a shift of its live bytes. */
 #define AIE_PEAK_STEP_SHIFT	6
@@ -432,15 +435,16 @@ bool aie_site_sum(u32 idx, struct aie_site_sums *sums)
 }
 
 /*
- * "reset" for @cpu's slots: zero their totals and restart their highs at
- * their live bytes. On @cpu with interrupts off, or while @cpu is offline.
+ * "reset" for @cpu's slots from @from, AIE_CTR_RESET_IPI of them at most:
+ * zero their totals and restart their highs at their live bytes. On @cpu
+ * with interrupts off, or while @cpu is offline.
  */
-static void aie_ctrs_reset_slots(int cpu)
+static void aie_ctrs_reset_slots(int cpu, u32 from)
 {
+	u32 i, end = min(from + AIE_CTR_RESET_IPI, aie_ctr_nr);
 	struct aie_ctr_slot *s;
-	u32 i;
 
-	for (i = 0; i < aie_ctr_nr; i++) {
+	for (i = from; i < end; i++) {
 		s = per_cpu_ptr(aie_ctr_slot_of(i), cpu);
 		WRITE_ONCE(s->total_calls, 0);
 		WRITE_ONCE(s->total_bytes, 0);
@@ -449,14 +453,14 @@ static void aie_ctrs_reset_slots(int cpu)
 }
 
 /*
- * In an IPI with interrupts off: only this CPU writes its slots, and it
- * gives a slot to another site with interrupts off, so nothing is lost;
- * a hook the IPI interrupts between two counters blurs the reset instant
- * by one event.
+ * In an IPI with interrupts off, for AIE_CTR_RESET_IPI slots from
+ * *@from: only this CPU writes its slots, and it gives a slot to another
+ * site with interrupts off, so nothing is lost; a hook the IPI interrupts
+ * between two counters blurs the reset instant by one event.
  */
-static void aie_ctrs_reset_cpu(void *unused)
+static void aie_ctrs_reset_cpu(void *from)
 {
-	aie_ctrs_reset_slots(smp_processor_id());
+	aie_ctrs_reset_slots(smp_processor_id(), *(u32 *)from);
 }
 
 /*
@@ -476,10 +480,13 @@ void aie_ctrs_reset(void)
 	int cpu;
 
 	cpus_read_lock();
-	on_each_cpu(aie_ctrs_reset_cpu, NULL, 1);
-	for_each_cpu(cpu, &aie_ctr_cpus) {
-		if (!cpu_online(cpu))
-			aie_ctrs_reset_slots(cpu);
+	for (i = 0; i < aie_ctr_nr; i += AIE_CTR_RESET_IPI) {
+		on_each_cpu(aie_ctrs_reset_cpu, &i, 1);
+		for_each_cpu(cpu, &aie_ctr_cpus) {
+			if (!cpu_online(cpu))
+				aie_ctrs_reset_slots(cpu, i);
+		}
+		cond_resched();
 	}
 	cpus_read_unlock();
 	for (i = 0; i < n; i++) {

@@ -106,6 +106,12 @@ FIXTURE_VARIANT_ADD(counters, one_slot) {
 	.slots = 1,
 };
 
+/* The most: "reset" zeroes them in 128 IPIs of 512 slots each */
+FIXTURE_VARIANT_ADD(counters, most_slots) {
+	.params = "counter_slots=65536",
+	.slots = 65536,
+};
+
 FIXTURE_SETUP(counters)
 {
 	if (geteuid())
