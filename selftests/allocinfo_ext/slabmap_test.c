@@ -363,6 +363,35 @@ TEST_F(slabmap, objects_across_pages)
 }
 
 /*
+ * A read of /proc/allocinfo_ext_caches walks the slab map in holds of its
+ * lock, interrupts off, of about 1024 records' reads each
+ * (iface/caches.c), a block read whole in the hold that reaches its first
+ * page. 4096 objects of 16 bytes of the helper's "remade" cache (a
+ * constructor: not merged) take 16 slabs or more, granules of 16 bytes or
+ * more: over 4096 records, four holds' worth at least, so holds end
+ * between its blocks. The cache's line stays exact, each block counted
+ * once with all its records: with all of them live, with half, and none.
+ */
+TEST_F(slabmap, caches_exact_across_holds)
+{
+	long long slot, objects, unseen = aie_stat("unseen_frees");
+	int reused;
+
+	ASSERT_EQ(0, aie_helper("remake 16"));
+	ASSERT_EQ(0, aie_helper_remade(&slot, &reused));
+	ASSERT_LE(16, slot);
+	ASSERT_EQ(0, aie_helper("alloc remade 4096"));
+	EXPECT_EQ(4096 * slot, aie_cache_line("aie_helper_remade", &objects));
+	EXPECT_EQ(4096, objects);
+	ASSERT_EQ(0, aie_helper("free remade 2048"));
+	EXPECT_EQ(2048 * slot, aie_cache_line("aie_helper_remade", &objects));
+	EXPECT_EQ(2048, objects);
+	ASSERT_EQ(0, aie_helper("free remade 2048"));
+	EXPECT_EQ(-1, aie_cache_line("aie_helper_remade", &objects));
+	EXPECT_EQ(unseen, aie_stat("unseen_frees"));
+}
+
+/*
  * A large kmalloc() of four pages or more, tracked at full weight, has its
  * record in the slab map, in the entries of its own second and third
  * pages (slabmap.c): counted in slab_map_objects, not in the object map
