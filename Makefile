@@ -53,6 +53,11 @@
 #                        from the helper, the module loaded first (icount);
 #                        print the table of Documentation/benchmarks.rst
 #                        "Scale" (AIE_SCALE_CONFIGS: other guests)
+#   make bench-latency   the longest section with interrupts off of each
+#                        read path, on 6.12-rt (KERNEL=) under icount,
+#                        with the module before the read paths were
+#                        bounded (AIE_LATENCY_BASE), after, and without:
+#                        the table of Documentation/benchmarks.rst
 #   make bench-boot      the same boot on the allocprof kernel: the share
 #                        of /proc/allocinfo's live bytes that
 #                        /proc/allocinfo_ext holds, at the end of boot
@@ -83,7 +88,7 @@ BOOT_FILES ?= 0
 
 .PHONY: all modules tools install install-module install-tools install-boot \
 	clean check check-all smoke stress dkms-check run bench bench-profile \
-	bench-scale bench-bcc boot-check bench-boot kdir
+	bench-scale bench-latency bench-bcc boot-check bench-boot kdir
 
 all: modules
 
@@ -186,6 +191,10 @@ bench-profile:
 # Debian's 6.12 unless KERNEL is given.
 bench-scale:
 	KERNEL=$(KERNEL) tools/vm/bench-scale.sh
+
+# Debian's 6.12-rt unless KERNEL is given.
+bench-latency:
+	KERNEL=$(if $(filter file,$(origin KERNEL)),6.12-rt,$(KERNEL)) tools/vm/bench-latency.sh
 
 boot-check:
 	KERNEL=$(KERNEL) AIE_BOOT_INITRD=$(BOOT_INITRD) tools/pkg/boot-test.sh
