@@ -490,7 +490,7 @@ void aie_ctrs_reset(void)
 	}
 	cpus_read_unlock();
 	for (i = 0; i < n; i++) {
-		cond_resched();		/* each sum reads every possible CPU */
+		cond_resched();		/* each sum reads every CPU up */
 		site = aie_site_at(i);
 		if (!site)
 			continue;
