@@ -81,13 +81,49 @@ static bool header_top(const char *msg, const char *end, unsigned int *top)
 	return ok;
 }
 
+/*
+ * Whether the line at @s (up to @end) starts as dmesg -x writes a record,
+ * its facility and level first: "kern  :info  : ".
+ */
+static bool dmesg_x_prefix(const char *s, const char *end)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (s == end || !islower((unsigned char)*s))
+			return false;
+		while (s < end && islower((unsigned char)*s))
+			s++;
+		while (s < end && *s == ' ')
+			s++;
+		if (s == end || *s++ != ':')
+			return false;
+	}
+	return s < end && *s == ' ';
+}
+
+/* Whether the line at @s (up to @end) starts as dmesg -r writes: "<6>". */
+static bool dmesg_r_prefix(const char *s, const char *end)
+{
+	if (s == end || *s++ != '<' || s == end || !isdigit((unsigned char)*s))
+		return false;
+	while (s < end && isdigit((unsigned char)*s))
+		s++;
+	return s < end && *s == '>';
+}
+
 bool oomlog_is_log(const char *text, size_t len)
 {
 	const char *line, *nl, *end, *first = NULL, *first_end = NULL;
+	static const char boot[] = "Linux version ";
 
 	for (line = text; line < text + len; line = nl + 1) {
 		end = line_end(line, text + len, &nl);
 		if (after_prefix(line, end))
+			return true;
+		/* a boot's log without prefixes: dmesg -t, journalctl -o cat */
+		if ((size_t)(end - line) >= sizeof(boot) - 1 &&
+		    !memcmp(line, boot, sizeof(boot) - 1))
 			return true;
 		if (!first && end > line) {
 			first = line;
@@ -97,7 +133,9 @@ bool oomlog_is_log(const char *text, size_t len)
 	if (!first)
 		return false;
 	return *first == '[' || !strncmp(first, "-- ", 3) ||
-	       memmem(first, first_end - first, " kernel: ", 9);
+	       memmem(first, first_end - first, " kernel: ", 9) ||
+	       dmesg_x_prefix(first, first_end) ||
+	       dmesg_r_prefix(first, first_end);
 }
 
 /* Append @n bytes at @s and a newline to @o's table, from line @lineno. */

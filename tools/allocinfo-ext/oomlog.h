@@ -32,9 +32,10 @@ struct oom_table {
 int oomlog_table(const char *text, size_t len, struct oom_table *o);
 
 /*
- * Whether @text reads as a kernel log: a line of the module's, or a first
- * line as dmesg ("[   52.3] ..."), journalctl -k or syslog ("... kernel:
- * ...") write them.
+ * Whether @text reads as a kernel log: a line of the module's, a line
+ * "Linux version ..." that starts a boot's log (dmesg -t, journalctl -o
+ * cat), or a first line as dmesg ("[   52.3] ...", -x "kern  :info  : ...",
+ * -r "<6>..."), journalctl -k or syslog ("... kernel: ...") write them.
  */
 bool oomlog_is_log(const char *text, size_t len);
 

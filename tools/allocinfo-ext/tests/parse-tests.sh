@@ -27,6 +27,9 @@ MALFORMED=(
 	"oom-bad-header.txt|an OOM report's header without its count|oom-bad-header.txt:5: expected \"oom: victim <comm> (<pid>): top <n> of ...\""
 	"oom-none.txt|dmesg without an OOM report|oom-none.txt: a kernel log without an OOM report of allocinfo_ext (no \"allocinfo_ext: oom: victim\" line)"
 	"oom-journal.txt|journalctl -k without an OOM report|oom-journal.txt: a kernel log without an OOM report of allocinfo_ext (no \"allocinfo_ext: oom: victim\" line)"
+	"oom-none-t.txt|dmesg -t (no time) without an OOM report|oom-none-t.txt: a kernel log without an OOM report of allocinfo_ext (no \"allocinfo_ext: oom: victim\" line)"
+	"oom-none-x.txt|dmesg -x (facility and level) without an OOM report|oom-none-x.txt: a kernel log without an OOM report of allocinfo_ext (no \"allocinfo_ext: oom: victim\" line)"
+	"oom-none-r.txt|dmesg -r (raw) without an OOM report|oom-none-r.txt: a kernel log without an OOM report of allocinfo_ext (no \"allocinfo_ext: oom: victim\" line)"
 	"bad-empty.txt|snapshot head without a table|bad-empty.txt: no version line: not /proc/allocinfo_ext, /proc/allocinfo or a snapshot of either"
 )
 
