@@ -63,8 +63,12 @@ prometheus_tests() {
 
 	mkdir -p "$dir/textfile" "$dir/data"
 	"$TOOL" export -f prometheus -o "$dir/textfile/allocinfo_ext.prom" ext-a.txt
-	# Names that are not UTF-8: one bad file would drop them all
-	"$TOOL" export -f prometheus -o "$dir/textfile/hostile.prom" hostile-utf8.txt
+	# Names that are not UTF-8: one bad file would drop them all. Its
+	# series only: its totals and info would be a second allocinfo_ext's,
+	# the same series as ext-a's, which node_exporter refuses
+	"$TOOL" export -f prometheus hostile-utf8.txt |
+		grep -v '^allocinfo_ext_\(sites\|table_bytes\|info\|export_timestamp_seconds\){' \
+		>"$dir/textfile/hostile.prom"
 	read -r PROM_NE_PORT PROM_PORT < <(prom_ports)
 	prometheus-node-exporter --web.listen-address="127.0.0.1:$PROM_NE_PORT" \
 		--collector.disable-defaults --collector.textfile \
@@ -110,9 +114,11 @@ prometheus_tests() {
 			"$(cat "$TMP/query.json" 2>/dev/null)" "$(grep -i rule "$dir/prometheus.log" | tail -n 5)"
 	fi
 	# /proc/allocinfo's export beside /proc/allocinfo_ext's (after the
-	# rules' sums, which would count both)
+	# rules' sums, which would count both). A series in both files is
+	# logged by node_exporter as "collected before" and dropped, while
+	# node_textfile_scrape_error stays 0: its log is read too.
 	"$TOOL" export -f prometheus -o "$dir/textfile/allocinfo.prom" kernel.txt
-	if prom_exporter_ok &&
+	if prom_exporter_ok && ! grep -q 'collected before' "$dir/ne.log" &&
 		grep -q '^allocinfo_ext_table_bytes{source="allocinfo"} 2.260992e+06$' "$TMP/ne.metrics" &&
 		grep -qx 'allocinfo_ext_sites{source="allocinfo"} 6' "$TMP/ne.metrics" &&
 		grep -q '^allocinfo_ext_table_bytes{source="allocinfo_ext"} ' "$TMP/ne.metrics" &&
@@ -122,7 +128,7 @@ prometheus_tests() {
 	else
 		not_ok "prometheus: the exports of both files side by side" \
 			"$(grep -E 'allocinfo_ext_(sites|table_bytes|info)' "$TMP/ne.metrics")" \
-			"$(grep -i 'collected before' "$dir/ne.log" | head -n 3)"
+			"$(grep -i 'collected before' "$dir/ne.log" | head -c 2000)"
 	fi
 	prom_stop "$ne_pid" "$pr_pid"
 }
