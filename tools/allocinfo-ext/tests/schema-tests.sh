@@ -2,7 +2,7 @@
 # schema-tests.sh - every command's JSON rows that name a call site have
 # one shape, ../schema/site-row.schema.json (site, module, func, file,
 # line; numbers as numbers), checked by a small validator of the
-# keywords it uses (and the schema by jsonschema where installed); the same
+# keywords it uses (and by python3-jsonschema too where installed); the same
 # table gives the same sites in each. Sourced by run.sh, run in fixtures/.
 
 # Each command, and the key of its rows (top: one JSON line per sample).
@@ -62,8 +62,9 @@ schema_tests() {
 	try:
 	    import jsonschema
 	    jsonschema.Draft202012Validator.check_schema(schema)
+	    library = jsonschema.Draft202012Validator(schema)
 	except ImportError:
-	    pass
+	    library = None
 	ident = {}
 	for entry in open(sys.argv[2]):
 	    key, path, cmd = entry.rstrip("\n").split(" ", 2)
@@ -73,6 +74,9 @@ schema_tests() {
 	    assert rows, cmd
 	    for r in rows:
 	        assert not errors(r, schema), (cmd, r, errors(r, schema))
+	        # the library, where installed, agrees
+	        assert not library or not list(library.iter_errors(r)), \
+	            (cmd, r, [e.message for e in library.iter_errors(r)])
 	    if cmd.endswith(" ext-a.txt") or cmd.startswith("diff"):
 	        ident[cmd.split()[0]] = {(r["site"], r["module"], r["func"], r["file"], r["line"]) for r in rows}
 	    if cmd == "export -f json ext-b.txt":
