@@ -9,7 +9,10 @@
 # the lifetimes and stacks readers and compare's baseline (FILE_RUNS
 # each, default 50000) and the ledger's inputs (LEDGER_RUNS, default
 # 5000: each writes a file, and the leak checks slow it), seeded with the
-# fixtures' files. Prints one TAP line per fuzzer; exits non-zero when one
+# fixtures' files. Each also stops at AIE_FUZZ_SECONDS (default 120) of
+# its own, so that make check's time stays bounded on a slow or shared
+# host: the line says how many inputs it ran. Prints one TAP line per
+# fuzzer; exits non-zero when one
 # found a crash, a leak or broke its check (a command that does not read
 # back as itself, an input refused without a message, sums past 2^61).
 set -euo pipefail
@@ -21,6 +24,7 @@ runs=${1:-300000}
 table_runs=${2:-300000}
 file_runs=${3:-50000}
 ledger_runs=${4:-5000}
+seconds=${AIE_FUZZ_SECONDS:-120}
 # shellcheck disable=SC2054
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 	-std=gnu11 -D_GNU_SOURCE -I"$top/include")
@@ -43,9 +47,10 @@ fuzz() {
 		failed=1
 		return
 	fi
-	if (cd "$out" && "./$name" -runs="$n" -seed=1 -print_final_stats=1 "${args[@]}") \
-		>"$out/$name.log" 2>&1; then
-		echo "ok - host: fuzz: $what, $n inputs"
+	if (cd "$out" && "./$name" -runs="$n" -max_total_time="$seconds" \
+		-seed=1 -print_final_stats=1 "${args[@]}") >"$out/$name.log" 2>&1; then
+		echo "ok - host: fuzz: $what, $(sed -n 's/^stat::number_of_executed_units: *//p' \
+			"$out/$name.log" | tail -n 1) of $n inputs in ${seconds} s at most"
 	else
 		echo "not ok - host: fuzz: $what (see $out/$name.log)"
 		failed=1
