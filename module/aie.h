@@ -52,6 +52,8 @@ enum {
 	AIE_SITE_CAPTURE_SEEN,	/* capture.c decided on it */
 	AIE_SITE_CAPTURE,	/* capture.c records its stacks */
 	AIE_SITE_INEXACT,	/* lost an event: "accurate:no" (track.h) */
+	AIE_SITE_VOID,		/* lost the race to publish: never a row */
+	AIE_SITE_CHARGED,	/* helper or wrapper charged: a row (rows.c) */
 };
 
 /* Site flags that take an allocation off the hooks' fast paths. */

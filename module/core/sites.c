@@ -14,7 +14,10 @@
  *   smp_load_acquire().
  * - Two CPUs that first see the same call site at once both fill an entry;
  *   the one whose cmpxchg() loses finds the winner in the next bucket and
- *   uses it. The loser's entry is never published and never shown.
+ *   uses it. The loser's entry is never published and never shown: it is
+ *   marked AIE_SITE_VOID, so that the ioctls' walks, which end at the
+ *   first entry neither published nor void (aie_site_settled(), sites.h),
+ *   go on past it.
  * - Entries are never removed before the module unloads, so a site pointer
  *   stays valid for the module's lifetime without reference counts.
  * - The counters hooks update on every allocation and free are in a
@@ -58,6 +61,7 @@
 #include "aie.h"
 #include "arch/arch.h"
 #include "callers.h"
+#include "rowset.h"
 #include "rules.h"
 #include "sites.h"
 #include "stats.h"
@@ -340,9 +344,13 @@ static struct aie_site *aie_site_publish(struct aie_site *site, u32 pos)
 			return site;
 		}
 		other = &aie_sites[b - 1];
-		if (aie_site_is(other, site->call_site, site->type))
-			return other;	/* another CPU published it first */
+		if (aie_site_is(other, site->call_site, site->type)) {
+			/* Another CPU published it first: ours is no row. */
+			set_bit(AIE_SITE_VOID, &site->flags);
+			return other;
+		}
 	}
+	set_bit(AIE_SITE_VOID, &site->flags);
 	return NULL;	/* cannot happen: buckets outnumber entries 2:1 */
 }
 
@@ -401,6 +409,20 @@ struct aie_site *aie_site_get(unsigned long call_site, enum aie_type type)
 	if (aie_rules_site_disabled(site, sym))
 		set_bit(AIE_SITE_DISABLED, &site->flags);
 	return aie_site_publish(site, pos);
+}
+
+/*
+ * @site, a helper's or a page allocator wrapper's, is charged for an
+ * event of its own (its caller not found): from now on it has a row
+ * (iface/rows.c), which may come before others, so the content id
+ * changes (rowset.c). Any context but NMI; called while the site is not
+ * marked yet, so once or a few times at most.
+ */
+void aie_site_charged(struct aie_site *site)
+{
+	aie_rowset_begin();
+	set_bit(AIE_SITE_CHARGED, &site->flags);
+	aie_rowset_end();
 }
 
 /*

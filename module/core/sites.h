@@ -64,6 +64,7 @@ size_t aie_sites_memory(void);
 size_t aie_sites_ctrs_memory(void);
 size_t aie_site_caches_memory(void);
 void aie_site_missed(void);
+void aie_site_charged(struct aie_site *site);
 bool aie_site_retire(struct aie_site *site, struct aie_sym *sym);
 void aie_site_caches_retire(void);
 
@@ -86,6 +87,21 @@ static inline struct aie_site *aie_site_at(u32 idx)
 	 * the hash, are read after the bit set behind it (sites.c).
 	 */
 	return test_bit_acquire(AIE_SITE_PUBLISHED, &site->flags) ? site : NULL;
+}
+
+/*
+ * Whether the entry at @idx, below aie_sites_nr(), is settled: published,
+ * or void (its maker lost the race to another CPU's entry for the same
+ * site). One that is neither is being made by a hook, which has
+ * preemption disabled: the ioctls' walks end before it (iface/ioctl.c),
+ * so that the row it gets comes after every row they have shown.
+ */
+static inline bool aie_site_settled(u32 idx)
+{
+	/* Pairs with the cmpxchg() before the bit is set (sites.c). */
+	unsigned long flags = smp_load_acquire(&aie_sites[idx].flags);
+
+	return flags & (BIT(AIE_SITE_PUBLISHED) | BIT(AIE_SITE_VOID));
 }
 
 static inline u32 aie_site_index(const struct aie_site *site)

@@ -9,7 +9,7 @@
  * its own, and keeps charging back the frees of the objects the module
  * left live. A module that leaves live allocations gets one pr_warn.
  * Each module that loads or unloads also changes the ioctls' content id
- * (iface/ioctl.c): one count, read without a lock.
+ * (core/rowset.c).
  *
  * Notes on locking
  * ----------------
@@ -20,7 +20,6 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/atomic.h>
 #include <linux/module.h>
 #include <linux/notifier.h>
 #include <linux/sched.h>
@@ -28,6 +27,7 @@
 
 #include "aie.h"
 #include "core/counters.h"
+#include "core/rowset.h"
 #include "core/rules.h"
 #include "core/sites.h"
 #include "core/symbols.h"
@@ -75,32 +75,28 @@ static void aie_modules_retire(struct module *mod, struct aie_retired *r)
 	kfree(sym);
 }
 
-/* Modules that came and went: the ioctls' content id (iface/ioctl.c). */
-static atomic64_t aie_modules_changed = ATOMIC64_INIT(0);
-
-u64 aie_modules_changes(void)
-{
-	return atomic64_read(&aie_modules_changed);
-}
-
 static int aie_module_notify(struct notifier_block *nb, unsigned long action,
 			     void *data)
 {
 	struct module *mod = data;
 	struct aie_retired r = { };
 
-	if (action == MODULE_STATE_COMING) {
-		atomic64_inc(&aie_modules_changed);
+	switch (action) {
+	case MODULE_STATE_COMING:
+		aie_rowset_begin();
+		aie_rowset_end();
 		return NOTIFY_OK;
-	}
-	if (action != MODULE_STATE_GOING)
+	case MODULE_STATE_GOING:
+		aie_rowset_begin();
+		aie_modules_retire(mod, &r);
+		aie_rowset_end();
+		if (r.live_calls)
+			pr_warn("module %s unloaded with %llu allocations (%llu bytes) live at %u sites\n",
+				mod->name, r.live_calls, r.live_bytes, r.sites);
+		return NOTIFY_OK;
+	default:
 		return NOTIFY_DONE;
-	atomic64_inc(&aie_modules_changed);
-	aie_modules_retire(mod, &r);
-	if (r.live_calls)
-		pr_warn("module %s unloaded with %llu allocations (%llu bytes) live at %u sites\n",
-			mod->name, r.live_calls, r.live_bytes, r.sites);
-	return NOTIFY_OK;
+	}
 }
 
 static struct notifier_block aie_module_nb = {

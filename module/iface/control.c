@@ -26,6 +26,7 @@
 
 #include "aie.h"
 #include "core/counters.h"
+#include "core/rowset.h"
 #include "core/rules.h"
 #include "core/sample.h"
 #include "core/sites.h"
@@ -33,7 +34,6 @@
 #include "extras/capture.h"
 #include "hooks/hooks.h"
 #include "iface/control.h"
-#include "iface/ioctl.h"
 #include "lib/ctl.h"
 #include "track/free.h"
 
@@ -197,8 +197,10 @@ static int aie_control_locate(const struct aie_cmd *cmd, struct aie_sym *sym)
 			break;
 		}
 		/* Replaced under the rules mutex alone, which is held */
-		aie_locate_old_keep(&o, rcu_replace_pointer(site->location,
-							    loc, true));
+		aie_rowset_begin();	/* its row's name changes */
+		loc = rcu_replace_pointer(site->location, loc, true);
+		aie_rowset_end();
+		aie_locate_old_keep(&o, loc);
 		aie_control_apply_site(aie_rules_locked(), site, sym);
 		found++;
 	}
@@ -242,8 +244,9 @@ int aie_ctl_write(const char *buf, size_t len)
 	aie_rules_lock();
 	switch (cmd->verb) {
 	case AIE_CMD_RESET:
+		aie_rowset_begin();
 		aie_ctrs_reset();
-		aie_ioctl_content_changed();
+		aie_rowset_end();
 		break;
 	case AIE_CMD_ENABLE:
 	case AIE_CMD_DISABLE:

@@ -14,9 +14,13 @@
  * table shows them (aie_live(), lib/line.h: a sum below 0 reads 0), and
  * accurate 0 for a row that says "accurate:no".
  *
- * The content id changes when a module loads or unloads
- * (extras/modules.c) and at each "reset" (control.c). Sites seen for the
- * first time add rows under the same id, at the end of the table.
+ * The content id (core/rowset.c) changes when a row appears before
+ * others (a helper's or wrapper's site charged for the first time), a
+ * row's name changes ("locate", control.c), a module loads or unloads
+ * (extras/modules.c), and at each "reset". Sites seen for the
+ * first time add rows under the same id, at the end of the table: a walk
+ * ends before the first site still being made (aie_site_settled()), which
+ * another CPU may have claimed before sites published after it.
  *
  * Notes on locking and context
  * ----------------------------
@@ -29,7 +33,6 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/atomic.h>
 #include <linux/kernel.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -39,9 +42,9 @@
 #include "aie.h"
 #include "compat.h"
 #include "core/counters.h"
+#include "core/rowset.h"
 #include "core/sites.h"
 #include "core/symbols.h"
-#include "extras/modules.h"
 #include "ioctl.h"
 #include "lib/line.h"
 #include "rows.h"
@@ -95,14 +98,6 @@ static_assert(AIE_IOC_CONTENT_ID == ALLOCINFO_IOC_CONTENT_ID);
 static_assert(AIE_IOC_GET_AT == ALLOCINFO_IOC_GET_AT);
 static_assert(AIE_IOC_GET_NEXT == ALLOCINFO_IOC_GET_NEXT);
 #endif
-
-/* "reset" words written (control.c); with modules' changes, the id. */
-static atomic64_t aie_ioctl_resets = ATOMIC64_INIT(0);
-
-void aie_ioctl_content_changed(void)
-{
-	atomic64_inc(&aie_ioctl_resets);
-}
 
 void aie_ioctl_open(struct aie_ioctl_file *f)
 {
@@ -210,9 +205,11 @@ static bool aie_ioctl_row(struct aie_ioctl_file *f, struct aie_site *site,
 
 /*
  * From site @f->next on, the first row that matches @f->filter, into @d;
- * @f->next is then the site after it. -ENOENT past the last row. A filter
- * that matches nothing, or a GET_AT at a huge pos, walks every site,
- * each summed over the possible CPUs: a reschedule point at each.
+ * @f->next is then the site after it. -ENOENT past the last row, or at a
+ * site still being made: its row, and those after it, come at the end
+ * when it is published. A filter that matches nothing, or a GET_AT at a
+ * huge pos, walks every site, each summed over the possible CPUs: a
+ * reschedule point at each.
  */
 static int aie_ioctl_advance(struct aie_ioctl_file *f,
 			     struct allocinfo_ext_tag_data *d)
@@ -222,7 +219,10 @@ static int aie_ioctl_advance(struct aie_ioctl_file *f,
 
 	while (f->next < n) {
 		cond_resched();
-		site = aie_site_at(f->next++);
+		site = aie_site_at(f->next);
+		if (!site && !aie_site_settled(f->next))
+			break;
+		f->next++;
 		if (site && aie_row_shown(site) &&
 		    aie_ioctl_row(f, site, &f->filter, d))
 			return 0;
@@ -233,7 +233,7 @@ static int aie_ioctl_advance(struct aie_ioctl_file *f,
 static long aie_ioctl_content_id(void __user *arg)
 {
 	struct allocinfo_ext_content_id id = {
-		.id = atomic64_read(&aie_ioctl_resets) + aie_modules_changes(),
+		.id = aie_rowset_id(),
 	};
 
 	return copy_to_user(arg, &id, sizeof(id)) ? -EFAULT : 0;

@@ -25,6 +25,5 @@ struct aie_ioctl_file {
 void aie_ioctl_open(struct aie_ioctl_file *f);
 void aie_ioctl_release(struct aie_ioctl_file *f);
 long aie_ioctl(struct aie_ioctl_file *f, unsigned int cmd, void __user *arg);
-void aie_ioctl_content_changed(void);
 
 #endif /* _AIE_IOCTL_H */

@@ -27,20 +27,20 @@ const char * const aie_type_names[] = {
 
 /*
  * Rows show every site but those inside allocators, whose events are
- * ignored, and those inside helpers and page allocator wrappers that never
- * held anything (their events go to the caller above them).
+ * ignored, and those inside helpers and page allocator wrappers never
+ * charged an event of their own (their events go to the caller above
+ * them): such a site has a row from its first (track.c's aie_track_site()
+ * marks it), and keeps it, a reset notwithstanding, so that rows do not
+ * come and go before others (the ioctls' content id, core/rowset.c).
  */
 bool aie_row_shown(struct aie_site *site)
 {
-	struct aie_site_sums sums;
+	unsigned long flags = READ_ONCE(site->flags);
 
-	if (test_bit(AIE_SITE_INTERNAL, &site->flags))
+	if (flags & BIT(AIE_SITE_INTERNAL))
 		return false;
-	if (!(site->flags & (BIT(AIE_SITE_HELPER) | BIT(AIE_SITE_WRAPPER))) ||
-	    atomic64_read(&site->failed))
-		return true;
-	aie_site_sum(aie_site_index(site), &sums);
-	return sums.total_calls || sums.live_calls;
+	return !(flags & (BIT(AIE_SITE_HELPER) | BIT(AIE_SITE_WRAPPER))) ||
+	       (flags & BIT(AIE_SITE_CHARGED));
 }
 
 /*

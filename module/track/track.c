@@ -37,7 +37,9 @@
 
 /*
  * The site an event at @call_site is charged to, or NULL when the event is
- * not recorded (no site to be had, inside an allocator, or disabled).
+ * not recorded (no site to be had, inside an allocator, or disabled). Every
+ * event of a helper's or wrapper's site that is charged to that site (its
+ * caller not found) comes here: the slow paths' only way to a site.
  */
 static inline struct aie_site *
 aie_track_site(unsigned long call_site, enum aie_type type)
@@ -60,6 +62,11 @@ aie_track_site(unsigned long call_site, enum aie_type type)
 		aie_count(disabled);
 		return NULL;
 	}
+	/* A helper's or wrapper's own first event: its row appears. */
+	if (unlikely((site->flags & (BIT(AIE_SITE_HELPER) |
+				     BIT(AIE_SITE_WRAPPER))) &&
+		     !test_bit(AIE_SITE_CHARGED, &site->flags)))
+		aie_site_charged(site);
 	return site;
 }
 

@@ -12,92 +12,16 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <allocinfo_ext_ioctl.h>
 
 #include "kselftest_harness.h"
+#include "aie_ioctl.h"
 #include "aie_util.h"
 
 #define KM96	"aie_helper_kmalloc_96"
 #define MAX_ROWS	256	/* the helper's rows, at most */
-
-/* 0, or -errno of the ioctl. */
-static int ioc(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) ? -errno : 0;
-}
-
-static unsigned long long content_id(int fd)
-{
-	struct allocinfo_ext_content_id id = { .id = ~0ULL };
-
-	if (ioc(fd, AIE_IOC_CONTENT_ID, &id))
-		return ~0ULL;
-	return id.id;
-}
-
-static void set_str(char *dst, const char *src)
-{
-	memset(dst, 0, AIE_IOC_STR_SIZE);
-	snprintf(dst, AIE_IOC_STR_SIZE, "%s", src);
-}
-
-/* A filter on the helper's module, with the bits of @mask besides. */
-static struct allocinfo_ext_filter helper_filter(unsigned long long mask)
-{
-	struct allocinfo_ext_filter f;
-
-	memset(&f, 0, sizeof(f));
-	f.mask = AIE_IOC_FILTER_MODNAME | mask;
-	set_str(f.fields.modname, "aie_helper");
-	return f;
-}
-
-static int get_at(int fd, unsigned long long pos,
-		  const struct allocinfo_ext_filter *f,
-		  struct allocinfo_ext_tag_data *d)
-{
-	struct allocinfo_ext_get_at at;
-	int ret;
-
-	memset(&at, 0, sizeof(at));
-	at.pos = pos;
-	if (f)
-		at.filter = *f;
-	ret = ioc(fd, AIE_IOC_GET_AT, &at);
-	if (!ret && d)
-		*d = at.data;
-	return ret;
-}
-
-/*
- * The rows matching @f, by GET_AT at 0 then GET_NEXT to the end, up to
- * @max of them into @rows (may be NULL); how many, or -errno.
- */
-static int walk(int fd, const struct allocinfo_ext_filter *f,
-		struct allocinfo_ext_tag_data *rows, int max)
-{
-	struct allocinfo_ext_tag_data d;
-	int n = 0, ret;
-
-	ret = get_at(fd, 0, f, &d);
-	while (!ret) {
-		if (rows && n < max)
-			rows[n] = d;
-		n++;
-		ret = ioc(fd, AIE_IOC_GET_NEXT, &d);
-	}
-	return ret == -ENOENT ? n : ret;
-}
-
-/* The one row matching @f into @d: 1; else how many matched, or -errno. */
-static int only_row(int fd, const struct allocinfo_ext_filter *f,
-		    struct allocinfo_ext_tag_data *d)
-{
-	return walk(fd, f, d, 1);
-}
 
 static long long one(const struct aie_row *row, const void *arg)
 {
@@ -203,14 +127,14 @@ TEST_F(ioctl, layouts)
 
 	ASSERT_EQ(0, aie_helper("alloc kmalloc96 3"));
 	memset(&high, 0, sizeof(high));
-	high.filter = helper_filter(AIE_IOC_FILTER_FUNCTION);
-	set_str(high.filter.fields.function, KM96);
+	high.filter = aie_helper_filter(AIE_IOC_FILTER_FUNCTION);
+	aie_set_str(high.filter.fields.function, KM96);
 	low = high;
-	ASSERT_EQ(0, ioc(self->fd, AIE_IOC_GET_AT, &high));
+	ASSERT_EQ(0, aie_ioc(self->fd, AIE_IOC_GET_AT, &high));
 	EXPECT_STREQ(KM96, high.data.tag.function);
 	EXPECT_EQ(3ULL, high.data.counter.calls);
 	EXPECT_EQ(3ULL * self->km96, high.data.counter.bytes);
-	ASSERT_EQ(0, ioc(self->fd, AIE_IOC_GET_AT, &low));
+	ASSERT_EQ(0, aie_ioc(self->fd, AIE_IOC_GET_AT, &low));
 	EXPECT_EQ(0, memcmp(&high.data, &low.data, sizeof(high.data)));
 }
 
@@ -221,56 +145,165 @@ TEST_F(ioctl, layouts)
  */
 TEST_F(ioctl, content_id)
 {
-	unsigned long long id = content_id(self->fd), id2;
+	unsigned long long id = aie_content_id(self->fd), id2;
 
 	ASSERT_NE(~0ULL, id);
 	ASSERT_EQ(0, aie_helper("alloc kmalloc96 3"));
-	EXPECT_EQ(id, content_id(self->fd));
-	EXPECT_EQ(id, content_id(self->fd));
+	EXPECT_EQ(id, aie_content_id(self->fd));
+	EXPECT_EQ(id, aie_content_id(self->fd));
 
 	ASSERT_EQ(0, aie_ctl("reset"));
-	id2 = content_id(self->fd);
+	id2 = aie_content_id(self->fd);
 	EXPECT_NE(id, id2);
-	EXPECT_EQ(id2, content_id(self->fd));
+	EXPECT_EQ(id2, aie_content_id(self->fd));
 
 	ASSERT_EQ(0, aie_helper("free all"));
 	ASSERT_EQ(0, aie_unload("aie_helper"));
-	id = content_id(self->fd);
+	id = aie_content_id(self->fd);
 	EXPECT_NE(id2, id);
 	ASSERT_EQ(0, aie_load(AIE_HELPER_KO, NULL));
-	id2 = content_id(self->fd);
+	id2 = aie_content_id(self->fd);
 	EXPECT_NE(id, id2);
-	EXPECT_EQ(id2, content_id(self->fd));
+	EXPECT_EQ(id2, aie_content_id(self->fd));
+}
+
+/* "alloc <kind> 1", with the NUL strndup_user() stops at. */
+static int helper_alloc1(const char *kind)
+{
+	char cmd[64];
+	int len = snprintf(cmd, sizeof(cmd), "alloc %s 1", kind);
+
+	return aie_helper_raw(cmd, len + 1);
+}
+
+/* The "<function>+0x<offset>" of a row's location, for "locate". */
+static void row_sel(const struct aie_row *r, char *sel, size_t size)
+{
+	const char *slash = strchr(r->location, '/');
+
+	snprintf(sel, size, "%.*s",
+		 (int)(slash ? slash - r->location : 0), r->location);
+}
+
+/*
+ * Rows that change between two walks change the id: a helper's site
+ * charged for the first time, its row appearing before others, and a
+ * row's name given by "locate". The table is made just large enough for
+ * the sites of a fresh load and the helper's, then filled by 768 more
+ * (the helper's "sites"): strndup_user()'s site, found through
+ * aie_helper_strndup_user(), is there; its second caller,
+ * aie_helper_strndup_user_b(), can get no site, so the allocation is
+ * charged to strndup_user() itself (helper_fallbacks). The id stays the
+ * same across a walk with no change.
+ */
+TEST(content_id_rows_change)
+{
+	struct allocinfo_ext_filter f;
+	struct allocinfo_ext_tag_data d;
+	unsigned long long id, id2;
+	long long sites, full, fallbacks, bytes;
+	char params[40], sel[300], cmd[400];
+	struct aie_row r;
+	int fd, n, n2;
+
+	if (geteuid())
+		SKIP(return, "must be root");
+	/* "alloc strndup_user_b 1" and its NUL: 23 bytes */
+	bytes = aie_kmalloc_charge(23);
+	ASSERT_LT(0, bytes);
+	ASSERT_EQ(0, aie_setup(NULL));
+	ASSERT_EQ(0, helper_alloc1("strndup_user"));
+	sites = aie_stat("sites");
+	ASSERT_LT(0, sites);
+	aie_teardown();
+	snprintf(params, sizeof(params), "max_sites=%lld", sites + 200);
+	ASSERT_EQ(0, aie_setup(params));
+	ASSERT_EQ(0, helper_alloc1("strndup_user"));
+	ASSERT_EQ(1, aie_row_get("aie_helper", "aie_helper_strndup_user", &r));
+	EXPECT_EQ(1ULL, r.calls);
+	ASSERT_EQ(0, aie_row_get("", "strndup_user", &r));
+	full = aie_stat("sites_full");
+	ASSERT_EQ(0, aie_helper("sites 768"));
+	ASSERT_LT(full, aie_stat("sites_full"));
+
+	fd = open(AIE_PROC, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	id = aie_content_id(fd);
+	ASSERT_EQ(0ULL, id >> 63);
+	n = aie_walk(fd, NULL, NULL, 0);
+	ASSERT_LT(0, n);
+	EXPECT_EQ(id, aie_content_id(fd));
+
+	fallbacks = aie_stat("helper_fallbacks");
+	ASSERT_EQ(0, helper_alloc1("strndup_user_b"));
+	EXPECT_EQ(fallbacks + 1, aie_stat("helper_fallbacks"));
+	EXPECT_EQ(0, aie_row_get("aie_helper", "aie_helper_strndup_user_b",
+				 &r));
+	ASSERT_EQ(1, aie_row_get("", "strndup_user", &r));
+	EXPECT_EQ(1ULL, r.calls);
+	EXPECT_EQ(bytes, r.bytes);
+	n2 = aie_walk(fd, NULL, NULL, 0);
+	EXPECT_EQ(n + 1, n2);
+	/* Its one row came before others: the last is not it. */
+	memset(&f, 0, sizeof(f));
+	f.mask = AIE_IOC_FILTER_FUNCTION | AIE_IOC_FILTER_MODNAME;
+	aie_set_str(f.fields.function, "strndup_user");
+	EXPECT_EQ(1, aie_walk(fd, &f, NULL, 0));
+	ASSERT_EQ(0, aie_get_at(fd, n2 - 1, NULL, &d));
+	EXPECT_STRNE("strndup_user", d.tag.function);
+	id2 = aie_content_id(fd);
+	EXPECT_NE(id, id2);
+	ASSERT_EQ(0ULL, id2 >> 63);
+	EXPECT_EQ(id2, aie_content_id(fd));
+
+	/* A name given between two walks: the same rows, a new id. */
+	ASSERT_EQ(1, aie_row_get("aie_helper", "aie_helper_strndup_user", &r));
+	row_sel(&r, sel, sizeof(sel));
+	snprintf(cmd, sizeof(cmd), "locate %s lib/aie_content_id.c:77", sel);
+	ASSERT_EQ(0, aie_ctl(cmd));
+	EXPECT_EQ(n2, aie_walk(fd, NULL, NULL, 0));
+	id = aie_content_id(fd);
+	EXPECT_NE(id2, id);
+	ASSERT_EQ(0ULL, id >> 63);
+	EXPECT_EQ(id, aie_content_id(fd));
+	memset(&f, 0, sizeof(f));
+	f.mask = AIE_IOC_FILTER_FILENAME;
+	aie_set_str(f.fields.filename, "lib/aie_content_id.c");
+	EXPECT_EQ(1, aie_walk(fd, &f, NULL, 0));
+
+	close(fd);
+	ASSERT_EQ(0, aie_helper("free all"));
+	aie_teardown();
 }
 
 /* GET_AT 0 is the first row, GET_NEXT's first; past the last: ENOENT. */
 TEST_F(ioctl, get_at_bounds)
 {
-	struct allocinfo_ext_filter f = helper_filter(0);
+	struct allocinfo_ext_filter f = aie_helper_filter(0);
 	struct allocinfo_ext_tag_data first, d;
 	int fd2 = open(AIE_PROC, O_RDONLY | O_CLOEXEC), n;
 
 	ASSERT_LE(0, fd2);
-	ASSERT_EQ(0, get_at(self->fd, 0, NULL, &first));
+	ASSERT_EQ(0, aie_get_at(self->fd, 0, NULL, &first));
 	EXPECT_NE('\0', first.tag.function[0]);
 	/* A new file's GET_NEXT starts at row 0, with no filter. */
-	ASSERT_EQ(0, ioc(fd2, AIE_IOC_GET_NEXT, &d));
+	ASSERT_EQ(0, aie_ioc(fd2, AIE_IOC_GET_NEXT, &d));
 	EXPECT_STREQ(first.tag.function, d.tag.function);
 	EXPECT_STREQ(first.tag.modname, d.tag.modname);
 	close(fd2);
 
-	n = walk(self->fd, NULL, NULL, 0);
+	n = aie_walk(self->fd, NULL, NULL, 0);
 	ASSERT_LT(0, n);
-	EXPECT_EQ(-ENOENT, get_at(self->fd, n + 1000000, NULL, &d));
-	EXPECT_EQ(-ENOENT, get_at(self->fd, ~0ULL, NULL, &d));
+	EXPECT_EQ(-ENOENT, aie_get_at(self->fd, n + 1000000, NULL, &d));
+	EXPECT_EQ(-ENOENT, aie_get_at(self->fd, ~0ULL, NULL, &d));
 
 	/* The helper's rows: n of them, and GET_AT n is past them. */
 	ASSERT_EQ(0, aie_helper("alloc kmalloc96 3"));
-	n = walk(self->fd, &f, NULL, 0);
+	n = aie_walk(self->fd, &f, NULL, 0);
 	ASSERT_EQ(aie_count_rows("aie_helper"), n);
-	EXPECT_EQ(0, get_at(self->fd, n - 1, &f, &d));
+	EXPECT_EQ(0, aie_get_at(self->fd, n - 1, &f, &d));
 	EXPECT_STREQ("aie_helper", d.tag.modname);
-	EXPECT_EQ(-ENOENT, get_at(self->fd, n, &f, &d));
+	EXPECT_EQ(-ENOENT, aie_get_at(self->fd, n, &f, &d));
 }
 
 /*
@@ -284,7 +317,7 @@ TEST_F(ioctl, get_next_walks_the_rows)
 	static struct allocinfo_ext_tag_data rows[MAX_ROWS];
 	static char text[MAX_ROWS][AIE_IOC_STR_SIZE];
 	static char got[MAX_ROWS][AIE_IOC_STR_SIZE];
-	struct allocinfo_ext_filter f = helper_filter(0);
+	struct allocinfo_ext_filter f = aie_helper_filter(0);
 	struct allocinfo_ext_tag_data d, first;
 	long long before, after;
 	struct aie_row r;
@@ -293,15 +326,15 @@ TEST_F(ioctl, get_next_walks_the_rows)
 	ASSERT_EQ(0, aie_helper("alloc kmalloc96 3"));
 	ASSERT_EQ(0, aie_helper("alloc kmalloc192 1"));
 	before = aie_sum_rows(one, NULL);
-	all = walk(self->fd, NULL, NULL, 0);
+	all = aie_walk(self->fd, NULL, NULL, 0);
 	after = aie_sum_rows(one, NULL);
 	EXPECT_LE(before, all);
 	EXPECT_GE(after, all);
-	ASSERT_EQ(0, ioc(self->fd, AIE_IOC_GET_NEXT, &d));
-	ASSERT_EQ(0, get_at(self->fd, 0, NULL, &first));
+	ASSERT_EQ(0, aie_ioc(self->fd, AIE_IOC_GET_NEXT, &d));
+	ASSERT_EQ(0, aie_get_at(self->fd, 0, NULL, &first));
 	EXPECT_STREQ(first.tag.function, d.tag.function);
 
-	n = walk(self->fd, &f, rows, MAX_ROWS);
+	n = aie_walk(self->fd, &f, rows, MAX_ROWS);
 	nt = text_helper_funcs(text, MAX_ROWS);
 	ASSERT_EQ(nt, n);
 	ASSERT_GE(MAX_ROWS, n);
@@ -342,64 +375,64 @@ TEST_F(ioctl, filters)
 	/* Function alone: the one row, whatever the module. */
 	memset(&f, 0, sizeof(f));
 	f.mask = AIE_IOC_FILTER_FUNCTION;
-	set_str(f.fields.function, KM96);
-	ASSERT_EQ(1, only_row(self->fd, &f, &d));
+	aie_set_str(f.fields.function, KM96);
+	ASSERT_EQ(1, aie_only_row(self->fd, &f, &d));
 	EXPECT_STREQ(KM96, d.tag.function);
 	EXPECT_STREQ("aie_helper", d.tag.modname);
 	EXPECT_EQ(3ULL, d.counter.calls);
 
 	/* Module alone: only the helper's rows. */
-	f = helper_filter(0);
-	n = walk(self->fd, &f, NULL, 0);
+	f = aie_helper_filter(0);
+	n = aie_walk(self->fd, &f, NULL, 0);
 	EXPECT_EQ(aie_count_rows("aie_helper"), n);
 	/* Built-in code: module "". */
-	set_str(f.fields.modname, "");
-	ASSERT_EQ(0, get_at(self->fd, 0, &f, &d));
+	aie_set_str(f.fields.modname, "");
+	ASSERT_EQ(0, aie_get_at(self->fd, 0, &f, &d));
 	EXPECT_STREQ("", d.tag.modname);
-	for (i = 0; i < 50 && !ioc(self->fd, AIE_IOC_GET_NEXT, &d); i++)
+	for (i = 0; i < 50 && !aie_ioc(self->fd, AIE_IOC_GET_NEXT, &d); i++)
 		EXPECT_STREQ("", d.tag.modname);
 
 	/* Size: min and max alone, then both. */
-	f = helper_filter(AIE_IOC_FILTER_MIN_SIZE);
+	f = aie_helper_filter(AIE_IOC_FILTER_MIN_SIZE);
 	f.min_size = 3 * self->km96;
-	n = walk(self->fd, &f, NULL, 0);
+	n = aie_walk(self->fd, &f, NULL, 0);
 	EXPECT_LE(1, n);
-	f = helper_filter(AIE_IOC_FILTER_FUNCTION | AIE_IOC_FILTER_MIN_SIZE);
-	set_str(f.fields.function, KM96);
+	f = aie_helper_filter(AIE_IOC_FILTER_FUNCTION | AIE_IOC_FILTER_MIN_SIZE);
+	aie_set_str(f.fields.function, KM96);
 	f.min_size = 3 * self->km96 + 1;
-	EXPECT_EQ(0, only_row(self->fd, &f, &d));
-	f = helper_filter(AIE_IOC_FILTER_FUNCTION | AIE_IOC_FILTER_MAX_SIZE);
-	set_str(f.fields.function, KM96);
+	EXPECT_EQ(0, aie_only_row(self->fd, &f, &d));
+	f = aie_helper_filter(AIE_IOC_FILTER_FUNCTION | AIE_IOC_FILTER_MAX_SIZE);
+	aie_set_str(f.fields.function, KM96);
 	f.max_size = 3 * self->km96 - 1;
-	EXPECT_EQ(0, only_row(self->fd, &f, &d));
+	EXPECT_EQ(0, aie_only_row(self->fd, &f, &d));
 	f.max_size = 3 * self->km96;
-	EXPECT_EQ(1, only_row(self->fd, &f, &d));
-	f = helper_filter(AIE_IOC_FILTER_MIN_SIZE | AIE_IOC_FILTER_MAX_SIZE);
+	EXPECT_EQ(1, aie_only_row(self->fd, &f, &d));
+	f = aie_helper_filter(AIE_IOC_FILTER_MIN_SIZE | AIE_IOC_FILTER_MAX_SIZE);
 	f.min_size = 3 * self->km96;
 	f.max_size = 3 * self->km96;
-	n = walk(self->fd, &f, NULL, 0);
+	n = aie_walk(self->fd, &f, NULL, 0);
 	EXPECT_LE(1, n);
-	ASSERT_EQ(0, get_at(self->fd, 0, &f, &d));
+	ASSERT_EQ(0, aie_get_at(self->fd, 0, &f, &d));
 	for (i = 0; i < n; i++) {
 		EXPECT_EQ(3ULL * self->km96, d.counter.bytes);
 		if (i + 1 < n)
-			ASSERT_EQ(0, ioc(self->fd, AIE_IOC_GET_NEXT, &d));
+			ASSERT_EQ(0, aie_ioc(self->fd, AIE_IOC_GET_NEXT, &d));
 	}
 	/* Rows of 0 bytes and rows of 1 or more: every row, once. */
 	f.min_size = 0;
 	f.max_size = 0;
-	n = walk(self->fd, &f, NULL, 0);
-	f = helper_filter(AIE_IOC_FILTER_MIN_SIZE);
+	n = aie_walk(self->fd, &f, NULL, 0);
+	f = aie_helper_filter(AIE_IOC_FILTER_MIN_SIZE);
 	f.min_size = 1;
 	EXPECT_EQ(aie_count_rows("aie_helper"),
-		  n + walk(self->fd, &f, NULL, 0));
+		  n + aie_walk(self->fd, &f, NULL, 0));
 
 	/* Accuracy: every helper row is exact here. */
-	f = helper_filter(AIE_IOC_FILTER_INACCURATE);
+	f = aie_helper_filter(AIE_IOC_FILTER_INACCURATE);
 	f.inaccurate = 1;
-	EXPECT_EQ(0, walk(self->fd, &f, NULL, 0));
+	EXPECT_EQ(0, aie_walk(self->fd, &f, NULL, 0));
 	f.inaccurate = 0;
-	EXPECT_EQ(aie_count_rows("aie_helper"), walk(self->fd, &f, NULL, 0));
+	EXPECT_EQ(aie_count_rows("aie_helper"), aie_walk(self->fd, &f, NULL, 0));
 
 	/* File and line, once the site is located. */
 	ASSERT_EQ(1, aie_row_get("aie_helper", KM96, &r));
@@ -411,32 +444,32 @@ TEST_F(ioctl, filters)
 	ASSERT_EQ(0, aie_ctl(cmd));
 	memset(&f, 0, sizeof(f));
 	f.mask = AIE_IOC_FILTER_FILENAME;
-	set_str(f.fields.filename, "lib/aie_ioctl_test.c");
-	ASSERT_EQ(1, only_row(self->fd, &f, &d));
+	aie_set_str(f.fields.filename, "lib/aie_ioctl_test.c");
+	ASSERT_EQ(1, aie_only_row(self->fd, &f, &d));
 	EXPECT_STREQ(KM96, d.tag.function);
 	EXPECT_EQ(4242ULL, d.tag.lineno);
 	f.mask = AIE_IOC_FILTER_LINENO;
 	f.fields.lineno = 4242;
-	ASSERT_EQ(1, only_row(self->fd, &f, &d));
+	ASSERT_EQ(1, aie_only_row(self->fd, &f, &d));
 	EXPECT_STREQ(KM96, d.tag.function);
 	EXPECT_STREQ("lib/aie_ioctl_test.c", d.tag.filename);
 
 	/* All together. */
-	f = helper_filter(AIE_IOC_FILTER_FUNCTION | AIE_IOC_FILTER_FILENAME |
+	f = aie_helper_filter(AIE_IOC_FILTER_FUNCTION | AIE_IOC_FILTER_FILENAME |
 			  AIE_IOC_FILTER_LINENO | AIE_IOC_FILTER_INACCURATE |
 			  AIE_IOC_FILTER_MIN_SIZE | AIE_IOC_FILTER_MAX_SIZE);
-	set_str(f.fields.function, KM96);
-	set_str(f.fields.filename, "lib/aie_ioctl_test.c");
+	aie_set_str(f.fields.function, KM96);
+	aie_set_str(f.fields.filename, "lib/aie_ioctl_test.c");
 	f.fields.lineno = 4242;
 	f.min_size = 3 * self->km96;
 	f.max_size = 3 * self->km96;
-	ASSERT_EQ(1, only_row(self->fd, &f, &d));
+	ASSERT_EQ(1, aie_only_row(self->fd, &f, &d));
 	EXPECT_EQ(3ULL, d.counter.calls);
 	f.fields.lineno = 4243;
-	EXPECT_EQ(0, only_row(self->fd, &f, &d));
+	EXPECT_EQ(0, aie_only_row(self->fd, &f, &d));
 	f.fields.lineno = 4242;
-	set_str(f.fields.modname, "aie_helpe");
-	EXPECT_EQ(0, only_row(self->fd, &f, &d));
+	aie_set_str(f.fields.modname, "aie_helpe");
+	EXPECT_EQ(0, aie_only_row(self->fd, &f, &d));
 }
 
 /* Rows of the loaded helper whose accurate:no is @arg (a bool). */
@@ -473,24 +506,24 @@ TEST_F(ioctl, inaccurate)
 	EXPECT_TRUE(r.inaccurate);
 	EXPECT_GE(224ULL, r.calls);
 
-	f = helper_filter(AIE_IOC_FILTER_FUNCTION);
-	set_str(f.fields.function, KM96);
-	ASSERT_EQ(1, only_row(self->fd, &f, &d));
+	f = aie_helper_filter(AIE_IOC_FILTER_FUNCTION);
+	aie_set_str(f.fields.function, KM96);
+	ASSERT_EQ(1, aie_only_row(self->fd, &f, &d));
 	EXPECT_EQ(0, d.counter.accurate);
 	EXPECT_EQ(r.calls, d.counter.calls);
 	f.mask |= AIE_IOC_FILTER_INACCURATE;
 	f.inaccurate = 1;
-	EXPECT_EQ(1, only_row(self->fd, &f, &d));
+	EXPECT_EQ(1, aie_only_row(self->fd, &f, &d));
 	f.inaccurate = 0;
-	EXPECT_EQ(0, only_row(self->fd, &f, &d));
+	EXPECT_EQ(0, aie_only_row(self->fd, &f, &d));
 
-	f = helper_filter(AIE_IOC_FILTER_INACCURATE);
+	f = aie_helper_filter(AIE_IOC_FILTER_INACCURATE);
 	f.inaccurate = 1;
 	EXPECT_EQ(aie_sum_rows(helper_inaccurate, &yes),
-		  walk(self->fd, &f, NULL, 0));
+		  aie_walk(self->fd, &f, NULL, 0));
 	f.inaccurate = 0;
 	EXPECT_EQ(aie_sum_rows(helper_inaccurate, &no),
-		  walk(self->fd, &f, NULL, 0));
+		  aie_walk(self->fd, &f, NULL, 0));
 	EXPECT_EQ(aie_count_rows("aie_helper"),
 		  aie_sum_rows(helper_inaccurate, &yes) +
 		  aie_sum_rows(helper_inaccurate, &no));
@@ -515,28 +548,28 @@ TEST_F(ioctl, errors)
 
 	memset(&f, 0, sizeof(f));
 	f.mask = AIE_IOC_FILTER_MASKS + 1;
-	EXPECT_EQ(-EINVAL, get_at(self->fd, 0, &f, &d));
+	EXPECT_EQ(-EINVAL, aie_get_at(self->fd, 0, &f, &d));
 	f.mask = 1ULL << 63;
-	EXPECT_EQ(-EINVAL, get_at(self->fd, 0, &f, &d));
+	EXPECT_EQ(-EINVAL, aie_get_at(self->fd, 0, &f, &d));
 	f.mask = AIE_IOC_FILTER_MIN_SIZE | AIE_IOC_FILTER_MAX_SIZE;
 	f.min_size = 2;
 	f.max_size = 1;
-	EXPECT_EQ(-EINVAL, get_at(self->fd, 0, &f, &d));
+	EXPECT_EQ(-EINVAL, aie_get_at(self->fd, 0, &f, &d));
 
-	EXPECT_EQ(-EFAULT, ioc(self->fd, AIE_IOC_CONTENT_ID, bad));
-	EXPECT_EQ(-EFAULT, ioc(self->fd, AIE_IOC_GET_AT, bad));
-	EXPECT_EQ(-EFAULT, ioc(self->fd, AIE_IOC_GET_NEXT, bad));
-	EXPECT_EQ(-EFAULT, ioc(self->fd, AIE_IOC_GET_AT, NULL));
-	EXPECT_EQ(-ENOTTY, ioc(self->fd, _IOR(AIE_IOC_BASE, 3, __u64), &d));
-	EXPECT_EQ(-ENOTTY, ioc(self->fd, _IOR('x', 0, __u64), &d));
+	EXPECT_EQ(-EFAULT, aie_ioc(self->fd, AIE_IOC_CONTENT_ID, bad));
+	EXPECT_EQ(-EFAULT, aie_ioc(self->fd, AIE_IOC_GET_AT, bad));
+	EXPECT_EQ(-EFAULT, aie_ioc(self->fd, AIE_IOC_GET_NEXT, bad));
+	EXPECT_EQ(-EFAULT, aie_ioc(self->fd, AIE_IOC_GET_AT, NULL));
+	EXPECT_EQ(-ENOTTY, aie_ioc(self->fd, _IOR(AIE_IOC_BASE, 3, __u64), &d));
+	EXPECT_EQ(-ENOTTY, aie_ioc(self->fd, _IOR('x', 0, __u64), &d));
 
 	/* None of that moved the iterator off a working state. */
-	f = helper_filter(0);
-	EXPECT_EQ(aie_count_rows("aie_helper"), walk(self->fd, &f, NULL, 0));
+	f = aie_helper_filter(0);
+	EXPECT_EQ(aie_count_rows("aie_helper"), aie_walk(self->fd, &f, NULL, 0));
 
 	wfd = open(AIE_PROC, O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, wfd);
-	EXPECT_EQ(-EBADF, ioc(wfd, AIE_IOC_GET_NEXT, &d));
+	EXPECT_EQ(-EBADF, aie_ioc(wfd, AIE_IOC_GET_NEXT, &d));
 	close(wfd);
 }
 

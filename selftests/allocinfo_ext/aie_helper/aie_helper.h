@@ -162,6 +162,7 @@ void *aie_helper_kmemdup_array_5x20(void);
 void *aie_helper_kstrdup_const(void);
 void *aie_helper_vmemdup_user_16(void);
 void *aie_helper_strndup_user(void);
+void *aie_helper_strndup_user_b(void);
 void *aie_helper_kvrealloc_200(void);
 void *aie_helper_krealloc_500(void);
 void *aie_helper_kmalloc_sensitive_96(void);

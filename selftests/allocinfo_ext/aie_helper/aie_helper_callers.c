@@ -43,6 +43,8 @@ AIE_HELPER_VMALLOC(kmemdup_array_5x20, AIE_KMEMDUP_ARRAY(5, 20))
 AIE_HELPER_VMALLOC(kstrdup_const, AIE_KSTRDUP_CONST())
 AIE_HELPER_VMALLOC(vmemdup_user_16, vmemdup_user(aie_helper_ubuf, 16))
 AIE_HELPER_VMALLOC(strndup_user, strndup_user(aie_helper_ubuf, 64))
+/* A second caller of strndup_user(): its site, found by the first. */
+AIE_HELPER_VMALLOC(strndup_user_b, strndup_user(aie_helper_ubuf, 64))
 AIE_HELPER_VMALLOC(kvrealloc_200, AIE_KVREALLOC(200))
 
 /* krealloc() frees the first object by pointer, at its own call site. */

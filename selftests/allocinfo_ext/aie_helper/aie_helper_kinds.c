@@ -85,6 +85,7 @@ struct aie_helper_kind aie_helper_kinds[] = {
 	AIE_HELPER_KIND("vmemdup_user16", aie_helper_vmemdup_user_16, 16,
 			aie_helper_kvfree),
 	AIE_HELPER_KIND("strndup_user", aie_helper_strndup_user, 0, kfree),
+	AIE_HELPER_KIND("strndup_user_b", aie_helper_strndup_user_b, 0, kfree),
 	AIE_HELPER_KIND("kvrealloc200", aie_helper_kvrealloc_200, 200,
 			aie_helper_kvfree),
 	AIE_HELPER_KIND("percpu40", aie_helper_percpu_40, 40,
