@@ -54,6 +54,7 @@ enum {
 	AIE_SITE_INEXACT,	/* lost an event: "accurate:no" (track.h) */
 	AIE_SITE_VOID,		/* lost the race to publish: never a row */
 	AIE_SITE_CHARGED,	/* helper or wrapper charged: a row (rows.c) */
+	AIE_SITE_INIT,		/* __init code's, retired: its module is live */
 };
 
 /* Site flags that take an allocation off the hooks' fast paths. */

@@ -7,7 +7,7 @@
  * A change is made between aie_rowset_begin() and aie_rowset_end(): a row
  * that appears before the last (a helper's or a wrapper's site charged
  * for the first time, core/sites.c), a row's name ("locate"), a module
- * that loads or unloads (extras/modules.c), and "reset".
+ * that loads, ends its init or unloads (extras/modules.c), and "reset".
  * A new site's row needs none: the ioctls' walks end before the first
  * site claimed but not yet published (aie_site_settled(), sites.h), so
  * a row they have not shown comes after every row they have.

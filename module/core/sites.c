@@ -426,7 +426,7 @@ void aie_site_charged(struct aie_site *site)
 }
 
 /*
- * Retire @site, whose module is going: name it from kallsyms while it
+ * Retire @site, whose code is going: name it from kallsyms while it
  * still can (@sym: scratch space), then mark it unloaded. Its bucket
  * keeps pointing at it, so probes walk past it; a lookup of its address
  * no longer matches it and a new site takes the address. False when it

@@ -8,13 +8,30 @@
  * the lookup so that code loaded later at the same address gets sites of
  * its own, and keeps charging back the frees of the objects the module
  * left live. A module that leaves live allocations gets one pr_warn.
- * Each module that loads or unloads also changes the ioctls' content id
- * (core/rowset.c).
+ *
+ * A module's __init code goes the same way once the module is live: the
+ * kernel frees it (and forgets its symbols) after MODULE_STATE_LIVE's
+ * notifiers, and the space may later hold another module's code. The
+ * sites there are retired then, while kallsyms still names them: each
+ * keeps its name and what the init code left live, shows as "unloaded",
+ * and a call at the same address later gets a site of its own.
+ * within_module_init() says where that code is on every kernel built for
+ * (mod->init_layout on 5.10 and 6.1, mod->mem[]'s init types from 6.4).
+ * The kernel frees its own init code (free_initmem()) before it runs the
+ * initramfs's /init, which loads this module at the earliest (its
+ * init-top script or dracut hook): none of it runs while the module is
+ * loaded, and its addresses never hold code again.
+ *
+ * Each module that loads, ends its init or unloads also changes the
+ * ioctls' content id (core/rowset.c).
  *
  * Notes on locking
  * ----------------
- * The notifier runs in process context, after the module's exit function,
- * when none of its code can allocate any more. It takes the rules mutex
+ * The notifier runs in process context: for MODULE_STATE_GOING after the
+ * module's exit function (or its failed init), when none of its code can
+ * allocate any more; for MODULE_STATE_LIVE after its init function, when
+ * none of its __init code can, but for async work its init left running
+ * (see Documentation/limitations.rst). It takes the rules mutex
  * (core/rules.c) so that no control write walks the sites meanwhile.
  */
 
@@ -41,12 +58,34 @@ struct aie_retired {
 	u64 live_bytes;
 };
 
+/* Whether @addr is in @mod's code that goes: all of it, or its __init. */
+static bool aie_modules_going(unsigned long addr, const struct module *mod,
+			      bool init)
+{
+	return init ? within_module_init(addr, mod) : within_module(addr, mod);
+}
+
 /*
- * Retire the sites of @mod (aie_site_retire()), and sum what it left live
- * into @r. A site that cannot be named for want of memory stays as it
+ * Whether @site is one of @mod's __init code, retired when @mod went live
+ * (AIE_SITE_INIT): @mod is going (not @init), and its name, which has no
+ * other loaded module's, is the site's module's.
+ */
+static bool aie_modules_init_site(const struct aie_site *site,
+				  const struct module *mod, bool init)
+{
+	return !init && test_bit(AIE_SITE_INIT, &site->flags) &&
+	       site->name->module && !strcmp(site->name->module, mod->name);
+}
+
+/*
+ * Retire the sites of @mod (aie_site_retire()), of its __init code alone
+ * when @init (marked AIE_SITE_INIT until @mod goes), and sum what they
+ * left live into @r, with, when @mod goes, what its __init code's sites
+ * still hold. A site that cannot be named for want of memory stays as it
  * was: named while it can.
  */
-static void aie_modules_retire(struct module *mod, struct aie_retired *r)
+static void aie_modules_retire(struct module *mod, bool init,
+			       struct aie_retired *r)
 {
 	u32 i, n = aie_sites_nr();
 	struct aie_site_sums sums;
@@ -60,11 +99,16 @@ static void aie_modules_retire(struct module *mod, struct aie_retired *r)
 	for (i = 0; i < n; i++) {
 		cond_resched();
 		site = aie_site_at(i);
-		if (!site || test_bit(AIE_SITE_UNLOADED, &site->flags) ||
-		    !within_module(site->call_site, mod))
+		if (!site)
 			continue;
-		if (!aie_site_retire(site, sym))
+		if (aie_modules_init_site(site, mod, init))
+			clear_bit(AIE_SITE_INIT, &site->flags);
+		else if (test_bit(AIE_SITE_UNLOADED, &site->flags) ||
+			 !aie_modules_going(site->call_site, mod, init) ||
+			 !aie_site_retire(site, sym))
 			continue;
+		else if (init)
+			set_bit(AIE_SITE_INIT, &site->flags);
 		r->sites++;
 		aie_site_sum(i, &sums);
 		r->live_calls += aie_live(sums.live_calls);
@@ -86,9 +130,14 @@ static int aie_module_notify(struct notifier_block *nb, unsigned long action,
 		aie_rowset_begin();
 		aie_rowset_end();
 		return NOTIFY_OK;
+	case MODULE_STATE_LIVE:
+		aie_rowset_begin();
+		aie_modules_retire(mod, true, &r);
+		aie_rowset_end();
+		return NOTIFY_OK;
 	case MODULE_STATE_GOING:
 		aie_rowset_begin();
-		aie_modules_retire(mod, &r);
+		aie_modules_retire(mod, false, &r);
 		aie_rowset_end();
 		if (r.live_calls)
 			pr_warn("module %s unloaded with %llu allocations (%llu bytes) live at %u sites\n",

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * modules.h - sites in modules that unload (modules.c).
+ * modules.h - sites in modules that unload, and in a module's __init code
+ * once it is live (modules.c).
  */
 #ifndef _AIE_MODULES_H
 #define _AIE_MODULES_H

@@ -16,8 +16,8 @@
  *
  * The content id (core/rowset.c) changes when a row appears before
  * others (a helper's or wrapper's site charged for the first time), a
- * row's name changes ("locate", control.c), a module loads or unloads
- * (extras/modules.c), and at each "reset". Sites seen for the
+ * row's name changes ("locate", control.c), a module loads, ends its init
+ * or unloads (extras/modules.c), and at each "reset". Sites seen for the
  * first time add rows under the same id, at the end of the table: a walk
  * ends before the first site still being made (aie_site_settled()), which
  * another CPU may have claimed before sites published after it.

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +13,14 @@
 #include "aie_util.h"
 
 #define MEM_PROFILING	"/proc/sys/vm/mem_profiling"
+
+/* 1 for a row of the helper's __init code: all are retired. */
+static long long init_rows(const struct aie_row *row, const void *arg)
+{
+	(void)arg;
+	return !strcmp(row->module, "aie_helper") &&
+	       !strcmp(row->func, "aie_helper_init_kmalloc") && row->unloaded;
+}
 
 FIXTURE(load) {
 };
@@ -121,6 +130,82 @@ TEST_F(load, unloaded_module_keeps_its_sites)
 	ASSERT_EQ(1, aie_row_get_unloaded("aie_helper", "aie_helper_kmalloc_97",
 					  &r));
 	EXPECT_EQ(4ULL, r.calls);
+}
+
+#define INIT_FN	"aie_helper_init_kmalloc"
+
+/*
+ * A module's __init code goes once the module is live: its sites are
+ * retired then, as an unloaded module's are, named, marked unloaded,
+ * with what the init code left live, while the module stays. Their
+ * objects' frees charge them back exactly; they collect nothing else.
+ * Objects they still hold at the module's unload count in its warning.
+ */
+TEST_F(load, init_sites_retire_when_live)
+{
+	long long km96 = aie_kmalloc_charge(96), profiling;
+	char warn[160];
+	struct aie_row r;
+	int kmsg;
+
+	ASSERT_LT(0, km96);
+	ASSERT_EQ(0, aie_load(AIE_MODULE_KO, NULL));
+	ASSERT_EQ(0, aie_load(AIE_HELPER_KO, "init_kmalloc=5"));
+	ASSERT_TRUE(aie_module_loaded("aie_helper"));
+	EXPECT_EQ(0, aie_row_get("aie_helper", INIT_FN, &r));
+	ASSERT_EQ(1, aie_row_get_unloaded("aie_helper", INIT_FN, &r));
+	EXPECT_EQ(5ULL, r.calls);
+	EXPECT_EQ(5 * km96, r.bytes);
+	EXPECT_EQ(5LL, r.total_calls);
+	EXPECT_EQ(0, strncmp(r.location, INIT_FN "+0x", strlen(INIT_FN) + 3))
+		TH_LOG("%s", r.location);
+
+	/* The helper's other sites are its own, live. */
+	ASSERT_EQ(0, aie_helper("alloc kmalloc96 2"));
+	ASSERT_EQ(1, aie_row_get("aie_helper", "aie_helper_kmalloc_96", &r));
+	EXPECT_EQ(2ULL, r.calls);
+	ASSERT_EQ(1, aie_row_get_unloaded("aie_helper", INIT_FN, &r));
+	EXPECT_EQ(5ULL, r.calls);
+	EXPECT_EQ(5LL, r.total_calls);
+
+	ASSERT_EQ(0, aie_helper("free init"));
+	ASSERT_EQ(1, aie_row_get_unloaded("aie_helper", INIT_FN, &r));
+	EXPECT_EQ(0ULL, r.calls);
+	EXPECT_EQ(0LL, r.bytes);
+	EXPECT_EQ(5LL, r.total_calls);
+
+	/* No warning: the init code's objects are freed, the rest too. */
+	kmsg = aie_kmsg_open();
+	ASSERT_LE(0, kmsg);
+	ASSERT_EQ(0, aie_helper("free all"));
+	ASSERT_EQ(0, aie_unload("aie_helper"));
+	EXPECT_EQ(0, aie_kmsg_count(kmsg, "module aie_helper unloaded with"));
+	close(kmsg);
+	ASSERT_EQ(1, aie_row_get_unloaded("aie_helper", INIT_FN, &r));
+	EXPECT_EQ(0ULL, r.calls);
+	EXPECT_EQ(5LL, r.total_calls);
+
+	/*
+	 * Loaded again: its init code's site is a new one, retired in turn,
+	 * whose objects, left live, the unload's warning counts.
+	 */
+	ASSERT_EQ(0, aie_load(AIE_HELPER_KO, "init_kmalloc=3"));
+	EXPECT_EQ(0, aie_row_get("aie_helper", INIT_FN, &r));
+	profiling = aie_read_long(MEM_PROFILING);
+	if (profiling > 0)
+		ASSERT_EQ(0, aie_write_str(MEM_PROFILING, "0"));
+	ASSERT_EQ(0, aie_helper("leak init"));
+	kmsg = aie_kmsg_open();
+	ASSERT_LE(0, kmsg);
+	ASSERT_EQ(0, aie_unload("aie_helper"));
+	if (profiling > 0)
+		ASSERT_EQ(0, aie_write_str(MEM_PROFILING, "1"));
+	snprintf(warn, sizeof(warn),
+		 "allocinfo_ext: module aie_helper unloaded with 3 allocations (%lld bytes) live at ",
+		 3 * km96);
+	EXPECT_EQ(1, aie_kmsg_count(kmsg, warn)) TH_LOG("%s", warn);
+	close(kmsg);
+	EXPECT_EQ(2, aie_sum_rows(init_rows, NULL));
 }
 
 TEST_F(load, bad_parameters_refused)

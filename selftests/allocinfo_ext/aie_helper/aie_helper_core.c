@@ -56,8 +56,16 @@
  *					until "free all" (EINTR if killed)
  *	write "masspages <n>"		n more pages from
  *					aie_helper_mass_page(), the same
+ *	write "free init"		free the objects the helper's init
+ *					made (init_kmalloc=); "free all"
+ *					frees them too
+ *	write "leak init"		drop them (kmemleak told not to mind)
  *	read				one line per kind:
  *					<kind> <function> <bytes requested> <held>
+ *
+ * Loaded with init_kmalloc=<n> (at most AIE_HELPER_INIT_MAX), the helper's
+ * init makes n kmalloc(96) objects from aie_helper_init_kmalloc(), __init
+ * code that the kernel frees once the helper is live, and holds them.
  *
  * /sys/kernel/debug/aie_helper/storm: per storm kind, "<kind> <allocations>
  * <frees>" made by storms since load; and
@@ -252,10 +260,56 @@ static int aie_helper_free(struct aie_helper_kind *k, unsigned int n)
 	return 0;
 }
 
+#define AIE_HELPER_INIT_MAX	64
+
+static unsigned int init_kmalloc;
+module_param(init_kmalloc, uint, 0400);
+MODULE_PARM_DESC(init_kmalloc, "kmalloc(96) objects the init makes and holds");
+
+static void *aie_helper_init_objs[AIE_HELPER_INIT_MAX];
+static unsigned int aie_helper_init_held;
+
+/* The one call site of the helper's __init code: freed once it is live. */
+static noinline void *__init aie_helper_init_kmalloc(void)
+{
+	void *p = kmalloc(96, GFP_KERNEL);
+
+	barrier();
+	return p;
+}
+
+static int __init aie_helper_init_alloc(void)
+{
+	void *p;
+
+	if (init_kmalloc > AIE_HELPER_INIT_MAX)
+		return -EINVAL;
+	while (aie_helper_init_held < init_kmalloc) {
+		p = aie_helper_init_kmalloc();
+		if (!p)
+			return -ENOMEM;
+		aie_helper_init_objs[aie_helper_init_held++] = p;
+	}
+	return 0;
+}
+
+static void aie_helper_init_free(void)
+{
+	while (aie_helper_init_held)
+		kfree(aie_helper_init_objs[--aie_helper_init_held]);
+}
+
+static void aie_helper_init_leak(void)
+{
+	while (aie_helper_init_held)
+		kmemleak_not_leak(aie_helper_init_objs[--aie_helper_init_held]);
+}
+
 static void aie_helper_free_all(void)
 {
 	unsigned int i;
 
+	aie_helper_init_free();
 	for (i = 0; i < aie_helper_nkinds; i++)
 		aie_helper_free(&aie_helper_kinds[i], aie_helper_kinds[i].held);
 	aie_helper_sites_free_all();
@@ -277,6 +331,16 @@ static int aie_helper_command(char *cmd)
 	if (verb && kind && !cmd && !strcmp(verb, "free") &&
 	    !strcmp(kind, "all")) {
 		aie_helper_free_all();
+		return 0;
+	}
+	if (verb && kind && !cmd && !strcmp(verb, "free") &&
+	    !strcmp(kind, "init")) {
+		aie_helper_init_free();
+		return 0;
+	}
+	if (verb && kind && !cmd && !strcmp(verb, "leak") &&
+	    !strcmp(kind, "init")) {
+		aie_helper_init_leak();
 		return 0;
 	}
 	if (verb && kind && !cmd && !strcmp(verb, "storm"))
@@ -398,16 +462,25 @@ DEFINE_SHOW_ATTRIBUTE(aie_helper_source);
 
 static int __init aie_helper_init(void)
 {
+	int ret = aie_helper_init_alloc();
+
+	if (ret) {
+		aie_helper_init_free();
+		return ret;
+	}
 	aie_helper_cache = kmem_cache_create("aie_helper_obj",
 					     AIE_HELPER_OBJ_SIZE, 8, 0,
 					     aie_helper_ctor);
-	if (!aie_helper_cache)
+	if (!aie_helper_cache) {
+		aie_helper_init_free();
 		return -ENOMEM;
+	}
 	aie_helper_acct_cache = kmem_cache_create("aie_helper_acct",
 						  AIE_HELPER_OBJ_SIZE, 8,
 						  SLAB_ACCOUNT, aie_helper_ctor);
 	if (!aie_helper_acct_cache) {
 		kmem_cache_destroy(aie_helper_cache);
+		aie_helper_init_free();
 		return -ENOMEM;
 	}
 	aie_helper_dir = debugfs_create_dir("aie_helper", NULL);
