@@ -54,9 +54,10 @@
  *   nests inside whatever lock the allocating code holds.
  * - Shards are independent and each has its own cache line: CPUs contend
  *   only when their keys hash to the same shard.
- * Insert and remove run in any context except NMI (the allocators do not
- * run there either). aie_objmap_for_each() runs in process context and
- * holds each shard's lock in turn, for one pass over its slots.
+ * Insert and remove run in any context, NMI included (alloc_pages_nolock(),
+ * kmalloc_nolock()): there the lock is only tried, aie_shard_lock_nmi().
+ * aie_objmap_for_each() runs in process context and holds each shard's
+ * lock in turn, for one pass over its slots.
  */
 
 #include <linux/log2.h>
@@ -65,6 +66,7 @@
 
 #include "aie.h"
 #include "arch/arch.h"
+#include "nmi.h"
 #include "objmap.h"
 
 /*
@@ -174,6 +176,19 @@ bool aie_objmap_remove_stamp(struct aie_objmap *map, unsigned long key,
 }
 
 /*
+ * aie_shard_lock() in an NMI, interrupts already off (@flags as they
+ * were): the lock tried (nmi.h), interrupts restored when not had. Out of
+ * line: only NMIs come here.
+ */
+noinline bool aie_shard_lock_nmi(struct aie_shard *shard, unsigned long flags)
+{
+	if (aie_nmi_arch_trylock(&shard->lock))
+		return true;
+	local_irq_restore(flags);
+	return false;
+}
+
+/*
  * Call @fn on every entry of a map made with stamps: its value, its stamp
  * and @arg. Shard by shard, each under its lock with interrupts off, so
  * @fn must be brief and must not sleep or take a lock. Process context:
@@ -189,7 +204,8 @@ void aie_objmap_for_each(struct aie_objmap *map,
 	for (s = 0; s < aie_objmap_nr_shards(map); s++) {
 		base = &map->slots[s << AIE_SHARD_BITS];
 		stamps = aie_objmap_at(map, map->stamps, base);
-		aie_shard_lock(&map->shards[s], &flags);
+		if (!aie_shard_lock(&map->shards[s], &flags))
+			continue;	/* not in an NMI: cannot happen */
 		for (i = 0; i < AIE_SHARD_SLOTS; i++) {
 			if (base[i].lo)
 				fn(aie_slot_val(&base[i]), stamps[i], arg);

@@ -33,6 +33,13 @@
  * they stand for are kept, though the count of allocations follows the
  * size of the one that takes them.
  *
+ * An NMI (alloc_pages_nolock(), kmalloc_nolock()) is not kept out by the
+ * slow path's local_irq_save(): it draws from a generator of its own, so
+ * that the two never share a state, and an NMI between the slow path's
+ * read of the countdown and its write loses its own bytes and points
+ * from the countdown, which the interrupted draw overwrites (the next
+ * sample point comes that much later; no lock, no wait).
+ *
  * aie_sampling_key follows whether the interval is 0, so that with
  * sampling off the slab and page allocation probes reach the tracking
  * through a patched jump, with no load and no test of the interval. The
@@ -46,6 +53,7 @@
  * Contexts: hooks, preemption disabled; aie_sample_set() process context.
  */
 
+#include <linux/hardirq.h>
 #include <linux/math64.h>
 #include <linux/prandom.h>
 #include <linux/random.h>
@@ -60,7 +68,8 @@ DEFINE_STATIC_KEY_FALSE(aie_sampling_key);
 /* Minus the bytes to the next point: negative until an allocation reaches it */
 DEFINE_PER_CPU(long, aie_sample_pos);
 static DEFINE_PER_CPU(u64, aie_sample_drawn);
-static DEFINE_PER_CPU(struct rnd_state, aie_sample_rnd);
+/* Each CPU's generators: [1] for NMIs, which irqs off does not hold off */
+static DEFINE_PER_CPU(struct rnd_state, aie_sample_rnd[2]);
 
 /* log2(1 + i / 64) for i = 0..64, in units of 2^-16. */
 static const u32 aie_log2_table[65] = {
@@ -111,7 +120,7 @@ u64 aie_sample_slow(unsigned long every, u64 bytes)
 	if (!bytes)
 		return 0;	/* kmalloc(0), not tracked: the points stay */
 	local_irq_save(flags);
-	rnd = this_cpu_ptr(&aie_sample_rnd);
+	rnd = this_cpu_ptr(&aie_sample_rnd[!!in_nmi()]);
 	left = -this_cpu_read(aie_sample_pos);
 	for (; left <= 0; k++) {
 		step = aie_sample_interval(every, prandom_u32_state(rnd));
@@ -185,8 +194,11 @@ void aie_sample_init(unsigned long every)
 {
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		prandom_seed_state(per_cpu_ptr(&aie_sample_rnd, cpu),
+	for_each_possible_cpu(cpu) {
+		prandom_seed_state(per_cpu_ptr(&aie_sample_rnd[0], cpu),
 				   get_random_u64());
+		prandom_seed_state(per_cpu_ptr(&aie_sample_rnd[1], cpu),
+				   get_random_u64());
+	}
 	aie_sample_set(every);
 }

@@ -79,14 +79,16 @@
  * - aie_slab_lock (raw, taken with interrupts off; slabrecs.c) protects
  *   the pool of arrays, and the setting and clearing of a slab's entries.
  *   It is taken at the first allocation in a slab, at the first spill in
- *   a block, and at the free of a block that has an array (any context
- *   but NMI, preemption disabled); and by a reader of the caches file,
- *   a bounded part of its walk at a time (aie_slab_walk()). Nothing is
- *   allocated under it; it nests inside whatever the allocator's caller
- *   holds. Under it run the counters' updates of track/ (no lock) and,
- *   for a weighted record charged back at its block's free, the weight
- *   map's shard lock, innermost; the object map's shard lock is taken
- *   only after it is released (aie_track_unseen_key(), by the probe).
+ *   a block, and at the free of a block that has an array (any context,
+ *   preemption disabled; in an NMI only tried, core/nmi.h, and what it
+ *   guards done without it or skipped, below); and by a reader of the
+ *   caches file, a bounded part of its walk at a time (aie_slab_walk()).
+ *   Nothing is allocated under it; it nests inside whatever the
+ *   allocator's caller holds. Under it run the counters' updates of
+ *   track/ (no lock) and, for a weighted record charged back at its
+ *   block's free, the weight map's shard lock, innermost; the object
+ *   map's shard lock is taken only after it is released
+ *   (aie_track_unseen_key(), by the probe).
  * - Not taken for the pages of a large kmalloc(): one object's, which its
  *   owner alone reaches between its allocation and its free, so no other
  *   hook writes their entries meanwhile (its record among them), and they
@@ -103,9 +105,17 @@
  *   is ready, and read by the hooks with a plain load: the record they
  *   read next is at an address made from the entry, which orders the two
  *   (slabmap.h); records are read and written with no lock (above). An
- *   entry is marked spilt with WRITE_ONCE(), under the lock, by the hook
- *   of the allocation that spills, before the object goes to the object
- *   map; its free comes after that hook.
+ *   entry is marked spilt by the hook of the allocation that spills,
+ *   before the object goes to the object map; its free comes after that
+ *   hook. A slab's entry is set once, from 0 with cmpxchg(), and keeps
+ *   its value (but the spilt bit, set with an atomic or) until the
+ *   block's drop clears it.
+ * - In an NMI that cannot have the lock: a first allocation marks the
+ *   pages still without an entry AIE_SLAB_NONE, with cmpxchg() (the
+ *   block's objects on them go to the object map; a maker holding the
+ *   lock sets only the others); a spill sets its bits without the lock;
+ *   a block's drop clears its entries and charges back its records
+ *   without it, and its array is not given back (nmi_skips counts each).
  */
 
 #include <linux/mmzone.h>
@@ -113,6 +123,7 @@
 
 #include "aie.h"
 #include "compat.h"
+#include "nmi.h"
 #include "pagemap.h"
 #include "slabmap.h"
 #include "slabrecs.h"
@@ -161,6 +172,22 @@ static bool aie_slab_block_of(const void *ptr, unsigned long *head_pfn,
 }
 
 /*
+ * aie_slab_block_make() in an NMI that cannot have the lock: the pages of
+ * the block from @head_pfn to @end_pfn that have no entry yet are marked
+ * AIE_SLAB_NONE, lock-free; the entry of @pfn, whatever set it, is
+ * returned. Nothing of the pool is taken.
+ */
+static u32 aie_slab_block_none(unsigned long head_pfn, unsigned long end_pfn,
+			       unsigned long pfn)
+{
+	unsigned long k;
+
+	for (k = head_pfn; k < end_pfn; k++)
+		cmpxchg(&aie_slab_pfn[k], 0, AIE_SLAB_NONE);
+	return READ_ONCE(aie_slab_pfn[pfn]);
+}
+
+/*
  * The entry of the page of the slab object @ptr, whose slot is @bytes: its
  * block given an array, or marked AIE_SLAB_NONE when it can have none (see
  * the top of this file), or 0 when @ptr is past the map's page frames.
@@ -206,7 +233,8 @@ u32 aie_slab_block_make(const void *ptr, u64 bytes)
 	    shift >= 3 && shift <= PAGE_SHIFT + order)
 		nr = (PAGE_SIZE << order) >> shift;
 
-	raw_spin_lock_irqsave(&aie_slab_lock, flags);
+	if (!aie_raw_lock_any(&aie_slab_lock, &flags))
+		return aie_slab_block_none(head_pfn, end_pfn, pfn);
 	e = aie_slab_pfn[pfn];
 	if (e)
 		goto unlock;	/* another CPU's first allocation made it */
@@ -216,10 +244,13 @@ u32 aie_slab_block_make(const void *ptr, u64 bytes)
 		aie_slab_blocks++;
 	for (k = 0; head_pfn + k < end_pfn; k++) {
 		addr = (unsigned long)pfn_to_kaddr(head_pfn + k);
-		/* The array, then the entry: aie_slab_entry(). */
-		smp_store_release(&aie_slab_pfn[head_pfn + k], base < 0 ?
-				  AIE_SLAB_NONE :
-				  aie_slab_entry_make(base, k, addr, shift));
+		/*
+		 * The array, then the entry (aie_slab_entry()): a release.
+		 * An NMI may have marked the page meanwhile: it stays so.
+		 */
+		cmpxchg_release(&aie_slab_pfn[head_pfn + k], 0, base < 0 ?
+				AIE_SLAB_NONE :
+				aie_slab_entry_make(base, k, addr, shift));
 	}
 	e = aie_slab_pfn[pfn];
 unlock:
@@ -239,8 +270,9 @@ void aie_slab_spill(const void *ptr, u32 e)
 {
 	unsigned long head_pfn, flags;
 	unsigned int order, k;
+	u32 *pe, old_e;
 	u64 *rec, old;
-	u32 *pe;
+	bool locked;
 
 	if (!aie_slab_block_of(ptr, &head_pfn, &order))
 		return;		/* cannot happen: it has an entry */
@@ -253,13 +285,17 @@ void aie_slab_spill(const void *ptr, u32 e)
 	}
 	if (e & AIE_SLAB_SPILT)
 		return;
-	raw_spin_lock_irqsave(&aie_slab_lock, flags);
+	locked = aie_raw_lock_any(&aie_slab_lock, &flags);
 	for (k = 0; k < (1U << order); k++) {
 		pe = &aie_slab_pfn[head_pfn + k];
-		if (*pe)
-			WRITE_ONCE(*pe, *pe | AIE_SLAB_SPILT);
+		old_e = READ_ONCE(*pe);
+		/* Not 0: an entry is set from 0 alone, by cmpxchg(). */
+		while (old_e && !(old_e & AIE_SLAB_SPILT) &&
+		       !try_cmpxchg(pe, &old_e, old_e | AIE_SLAB_SPILT))
+			;
 	}
-	raw_spin_unlock_irqrestore(&aie_slab_lock, flags);
+	if (locked)
+		raw_spin_unlock_irqrestore(&aie_slab_lock, flags);
 }
 
 /*
@@ -338,6 +374,7 @@ bool aie_slab_block_drop(unsigned long pfn, unsigned int order, u32 e)
 {
 	unsigned long first = (unsigned long)pfn_to_kaddr(pfn), base, flags;
 	unsigned int shift = aie_slab_shift(e), nr, k;
+	bool locked;
 	u64 *rec;
 
 	/*
@@ -365,7 +402,7 @@ bool aie_slab_block_drop(unsigned long pfn, unsigned int order, u32 e)
 			WRITE_ONCE(aie_slab_pfn[pfn + k], 0);
 		return true;
 	}
-	raw_spin_lock_irqsave(&aie_slab_lock, flags);
+	locked = aie_raw_lock_any(&aie_slab_lock, &flags);
 	if (aie_slab_pfn[pfn] != e)
 		goto unlock;	/* cannot happen: one free per block */
 	/*
@@ -393,14 +430,18 @@ bool aie_slab_block_drop(unsigned long pfn, unsigned int order, u32 e)
 			this_cpu_dec(aie_stats.slab_records);
 		}
 	}
-	aie_slab_array_put(base, nr);
-	aie_slab_blocks--;
+	/* In an NMI without the lock: the array stays taken (nmi.h). */
+	if (locked) {
+		aie_slab_array_put(base, nr);
+		aie_slab_blocks--;
+	}
 	goto unlock;
 clear:
 	for (k = 0; k < (1U << order) && pfn + k < aie_slab_npfn; k++)
 		WRITE_ONCE(aie_slab_pfn[pfn + k], 0);
 unlock:
-	raw_spin_unlock_irqrestore(&aie_slab_lock, flags);
+	if (locked)
+		raw_spin_unlock_irqrestore(&aie_slab_lock, flags);
 	return false;
 }
 

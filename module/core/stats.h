@@ -30,11 +30,12 @@ struct aie_stats {
 	unsigned long unseen_frees;	/* records left when their slab went */
 	unsigned long slab_site_misses;	/* slab site cache missed (track/slab.c) */
 	unsigned long page_site_misses;	/* page site cache missed (frames.h) */
+	unsigned long nmi_skips;	/* lock not had in an NMI (nmi.h) */
 };
 
 DECLARE_PER_CPU(struct aie_stats, aie_stats);
 
-/* Any context but NMI; an interrupt cannot tear a this-CPU increment. */
+/* Any context: neither an interrupt nor an NMI tears a this-CPU increment. */
 #define aie_count(field)	this_cpu_inc(aie_stats.field)
 
 unsigned long aie_stats_sum(size_t offset);

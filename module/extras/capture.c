@@ -33,8 +33,9 @@
  *   code on every CPU with IPIs, which orders those stores before any hook
  *   that sees the key on.
  * - aie_stack_lock, a raw spinlock taken with interrupts off by the hook
- *   (task, softirq or hardirq context; never NMI, where no allocator
- *   runs), guards the hash buckets and the claim of new entries. It nests
+ *   (any context; in an NMI only tried, core/nmi.h: the stack is then not
+ *   counted, the row's figures are), guards the hash buckets and the
+ *   claim of new entries. It nests
  *   inside nothing and nothing nests inside it. An entry is filled before
  *   aie_stacks_nr covers it (store-release); readers load aie_stacks_nr
  *   with acquire and read entries below it without the lock: their frames
@@ -52,6 +53,7 @@
 
 #include "aie.h"
 #include "capture.h"
+#include "core/nmi.h"
 #include "core/params.h"
 #include "core/rules.h"
 #include "core/sites.h"
@@ -111,7 +113,8 @@ static bool aie_stack_is(const struct aie_stack *st, u32 site,
 
 /*
  * The entry of the stack @ip[0..@depth) at site index @site, claimed on
- * first sight; NULL when the table is full. Any context but NMI.
+ * first sight; NULL when the table is full, or in an NMI that cannot have
+ * the lock (core/nmi.h). Any context.
  */
 static struct aie_stack *aie_stack_get(u32 site, const unsigned long *ip,
 				       unsigned int depth)
@@ -122,7 +125,8 @@ static struct aie_stack *aie_stack_get(u32 site, const unsigned long *ip,
 	unsigned long flags;
 	u32 i, b, *bucket;
 
-	raw_spin_lock_irqsave(&aie_stack_lock, flags);
+	if (!aie_raw_lock_any(&aie_stack_lock, &flags))
+		return NULL;	/* an NMI: counted in nmi_skips */
 	for (i = 0; i <= mask; i++) {
 		bucket = &aie_stack_hash[(home + i) & mask];
 		b = *bucket;

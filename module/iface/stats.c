@@ -79,6 +79,7 @@ int aie_stats_show(struct seq_file *m, void *v)
 	aie_stat_show(m, "slab_site_cache_misses", slab_site_misses);
 	aie_stat_show(m, "page_site_cache_misses", page_site_misses);
 	aie_stat_show(m, "oversize", oversize);
+	aie_stat_show(m, "nmi_skips", nmi_skips);
 	seq_printf(m, "counter_slots %u\n", aie_ctr_slots());
 	aie_stat_show(m, "counter_slot_takes", ctr_takes);
 	aie_stat_show(m, "counter_shared_updates", ctr_shared);
