@@ -593,6 +593,7 @@ static void aie_slab_tp_cache_free_unregister(void)			\
 	trace_kmalloc(call_site, ptr, req, alloc, gfp, NUMA_NO_NODE)
 #endif
 
+#include "compat_nolock.h"
 #endif /* __ASSEMBLER__ */
 
 #endif /* _AIE_COMPAT_H */

@@ -73,6 +73,9 @@ static const struct aie_fn aie_fns[] = {
 	WRAPPER(AIE_FN_ALLOC_PAGES_VMA),
 	WRAPPER(AIE_FN_GET_FREE_PAGES),
 	WRAPPER(AIE_FN_GET_ZEROED_PAGE),
+	/* from any context, NMI included (compat_nolock.h) */
+	WRAPPER(AIE_FN_ALLOC_FROZEN_PAGES_NOLOCK),
+	WRAPPER(AIE_FN_ALLOC_PAGES_NOLOCK),
 	/* its fallback page: the array is filled without the tracepoint */
 	INTERNAL(AIE_FN_ALLOC_PAGES_BULK),
 	/* charged PAGE_ALIGN(size) by their own probe, see hooks/page.c */

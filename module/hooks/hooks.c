@@ -20,6 +20,7 @@
 #include "core/params.h"
 #include "core/slabmap.h"
 #include "hooks.h"
+#include "nolock.h"
 #include "page.h"
 #include "percpu.h"
 #include "slab.h"
@@ -111,6 +112,7 @@ int aie_hooks_register(void)
 		tracepoint_synchronize_unregister();
 		return ret;
 	}
+	aie_nolock_hooks_register();
 	if (aie_hook_wanted(AIE_TYPE_PAGE)) {
 		aie_page_hooked = !aie_page_hooks_register();
 		if (!aie_page_hooked) {
@@ -135,6 +137,7 @@ void aie_hooks_unregister(void)
 		aie_vmalloc_hooks_unregister();
 	if (aie_page_hooked)
 		aie_page_hooks_unregister();
+	aie_nolock_hooks_unregister();
 	aie_slab_hooks_unregister(!aie_allocs_paused);
 	aie_slab_pages_unregister();
 	tracepoint_synchronize_unregister();
@@ -150,6 +153,7 @@ void aie_hooks_allocs_pause(void)
 	if (aie_allocs_paused)
 		return;
 	aie_slab_allocs_pause();
+	aie_nolock_allocs_pause();
 	if (aie_page_hooked)
 		aie_page_allocs_pause();
 	if (aie_vmalloc_hooked)
@@ -174,6 +178,9 @@ int aie_hooks_allocs_resume(void)
 	ret = aie_slab_allocs_resume();
 	if (ret)
 		return ret;
+	ret = aie_nolock_allocs_resume();
+	if (ret)
+		goto err_nolock;
 	if (aie_page_hooked) {
 		ret = aie_page_allocs_resume();
 		if (ret)
@@ -199,6 +206,8 @@ err_vmalloc:
 	if (aie_page_hooked)
 		aie_page_allocs_pause();
 err_page:
+	aie_nolock_allocs_pause();
+err_nolock:
 	aie_slab_allocs_pause();
 	tracepoint_synchronize_unregister();
 	return ret;
@@ -230,7 +239,9 @@ void aie_hooks_show(struct seq_file *m)
 	seq_printf(m, "percpu_fail_hook %s\n",
 		   aie_hook_state(aie_percpu_hooked && aie_percpu_fail_hooked()));
 	seq_printf(m, "alloc_hooks %s\n", aie_allocs_paused ? "paused" : "on");
+	seq_printf(m, "nolock_hooks %s\n", aie_hook_state(aie_nolock_hooked()));
 	seq_printf(m, "probe_missed %lu\n",
+		   aie_nolock_hooks_missed() +
 		   (aie_page_hooked ? aie_page_hooks_missed() : 0) +
 		   (aie_vmalloc_hooked ? aie_vmalloc_hooks_missed() : 0) +
 		   (aie_percpu_hooked ? aie_percpu_hooks_missed() : 0));

@@ -12,8 +12,9 @@
  * kmem_cache_alloc's tracepoint gives the cache, whose slot size is
  * private to mm/: cache_sizes.c keeps it, per cache.
  *
- * Contexts: wherever the slab allocator runs (task, softirq, hardirq; not
- * NMI), preemption disabled. Registration: process context, at init and
+ * Contexts: wherever the slab allocator runs (task, softirq, hardirq; NMI
+ * through aie_slab_kmalloc_seen() and aie_slab_kfree_seen(), nolock.c),
+ * preemption disabled. Registration: process context, at init and
  * exit, and under the rules mutex for "disable all".
  */
 
@@ -288,13 +289,16 @@ static __always_inline void aie_slab_free(const void *ptr)
  * weight 1; then the countdown: a skipped allocation costs these few
  * instructions. A NULL result is not sampled: failures are counted
  * exactly whatever sampling does. A ZERO_SIZE_PTR one (0 bytes) takes
- * nothing off the countdown.
+ * nothing off the countdown. Always inline: the kmalloc probe keeps the
+ * body it had as one function, and aie_slab_kmalloc_seen() gets its own.
  */
-static void aie_probe_kmalloc(void *data, unsigned long call_site,
-			      const void *ptr, size_t bytes_req,
-			      size_t bytes_alloc, gfp_t gfp_flags, int node)
+static __always_inline void __aie_probe_kmalloc(void *data,
+						unsigned long call_site,
+						const void *ptr,
+						size_t bytes_req,
+						size_t bytes_alloc,
+						gfp_t gfp_flags)
 {
-	aie_tp_guard();
 	if (!aie_sampling_on()) {
 		aie_slab_alloc(data, call_site, ptr, bytes_req, bytes_alloc,
 			       aie_gfp_accounted(gfp_flags));
@@ -314,6 +318,31 @@ static void aie_probe_kmalloc(void *data, unsigned long call_site,
 		return;
 	aie_kmalloc_sampled(data, call_site, ptr, bytes_req, bytes_alloc,
 			    gfp_flags);
+}
+
+static void aie_probe_kmalloc(void *data, unsigned long call_site,
+			      const void *ptr, size_t bytes_req,
+			      size_t bytes_alloc, gfp_t gfp_flags, int node)
+{
+	aie_tp_guard();
+	__aie_probe_kmalloc(data, call_site, ptr, bytes_req, bytes_alloc,
+			    gfp_flags);
+}
+
+/*
+ * A kmalloc() or a kfree() that fires no kmem event (kmalloc_nolock(),
+ * kfree_nolock(): hooks/nolock.c), taken as the events' probes take
+ * theirs. Any context, NMI included, preemption disabled.
+ */
+void aie_slab_kmalloc_seen(unsigned long call_site, const void *ptr,
+			   size_t bytes_req, size_t bytes_alloc, gfp_t gfp)
+{
+	__aie_probe_kmalloc(NULL, call_site, ptr, bytes_req, bytes_alloc, gfp);
+}
+
+void aie_slab_kfree_seen(const void *ptr)
+{
+	aie_slab_free(ptr);
 }
 
 /*

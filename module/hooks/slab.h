@@ -12,5 +12,8 @@ void aie_slab_hooks_unregister(bool allocs);
 void aie_slab_allocs_pause(void);
 int aie_slab_allocs_resume(void);
 bool aie_slab_bulk_hooked(void);
+void aie_slab_kmalloc_seen(unsigned long call_site, const void *ptr,
+			   size_t bytes_req, size_t bytes_alloc, gfp_t gfp);
+void aie_slab_kfree_seen(const void *ptr);
 
 #endif /* _AIE_SLAB_H */
