@@ -4,7 +4,7 @@
  * from the ORC unwinder, for the page walk (hooks/frames.c). Once per
  * wrapper site: the walk keeps the size and adds it from then on.
  *
- * Contexts: the mm_page_alloc probe's (any but NMI, preemption disabled).
+ * Contexts: the mm_page_alloc probe's (any, NMI included, preemption disabled).
  * It walks the current task's stack only, from its own frame up, takes no
  * lock, never sleeps and never allocates.
  */

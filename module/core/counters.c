@@ -16,7 +16,7 @@
  *
  * Notes on locking and context
  * ----------------------------
- * No lock. Every function here runs in any context but NMI, and never
+ * No lock. Every function here runs in any context, NMI included, and never
  * sleeps, except init, exit and aie_ctrs_reset().
  *
  * - A hook charges its CPU's slot with this_cpu operations, which an
@@ -213,7 +213,7 @@ static s64 aie_peak_step(s64 live)
 	return live > 0 ? live >> AIE_PEAK_STEP_SHIFT : 0;
 }
 
-/* Add deltas to @site's own counters. Any CPU, any context but NMI. */
+/* Add deltas to @site's own counters. Any CPU, any context, NMI included. */
 static void aie_ctr_add(const struct aie_site *site, s64 bytes, s64 calls,
 			s64 slack, s64 total_calls, s64 total_bytes,
 			s64 accounted)

@@ -13,7 +13,7 @@
  * may be on several nodes.
  *
  * Contexts and cost: aie_node_add() runs in the hooks, wherever the
- * allocators run (task, softirq, hardirq; not NMI), with preemption
+ * allocators run (task, softirq, hardirq; NMI: core/nmi.h), with preemption
  * disabled: no lock, no sleep, no allocation; the page's flags read and
  * an atomic_long_add() on a line that every CPU charging that site on
  * that node shares. Only track/'s general paths call it: with the key on,

@@ -136,7 +136,7 @@ static void aie_sites_grow_irq(struct irq_work *work)
 static DEFINE_IRQ_WORK(aie_sites_grow_iw, aie_sites_grow_irq);
 
 /*
- * Any context but NMI: ask for more counters once fewer than half the
+ * Any context, NMI included: ask for more counters once fewer than half the
  * sites ahead are left. irq_work_queue() does nothing while it is pending.
  */
 static void aie_sites_grow_kick(u32 claimed, u32 ready)
@@ -245,7 +245,7 @@ size_t aie_sites_memory(void)
  * their entries, so that busy sites that share a group do not take
  * entries from each other on every call, and a site takes one way at
  * most. A site whose call site is no kernel text address cannot be told
- * by its low half, and stays out. Any context but NMI; two hooks that
+ * by its low half, and stays out. Any context, NMI included; two hooks that
  * fill one entry at once each leave a whole entry of a site of the
  * cache's type, and the last stays.
  */
@@ -357,7 +357,7 @@ static struct aie_site *aie_site_publish(struct aie_site *site, u32 pos)
 /*
  * The index of the next free entry of aie_sites[], or -ENOSPC when the
  * entries with counters are all claimed (the table full, or a chunk not
- * made yet). Any context but NMI.
+ * made yet). Any context, NMI included.
  */
 static int aie_site_claim(void)
 {

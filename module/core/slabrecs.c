@@ -35,7 +35,7 @@
  * - aie_slab_lock (raw, interrupts off) guards the free lists, the bump,
  *   aie_slab_order and the full count; slabmap.c takes it around every
  *   call here but init, exit and the readers of the figures, and holds it
- *   while it sets or clears a block's entries. Any context but NMI.
+ *   while it sets or clears a block's entries. Any context, NMI included.
  * - aie_slab_made and the chunks are written by the work alone (never two
  *   at once; init before any hook): each chunk's pointer, then the count
  *   with smp_store_release(), which array_get() reads with

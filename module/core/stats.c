@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * stats.c - module-wide event counts. Each CPU counts its own events with
- * this_cpu_inc() (any context but NMI); a reader sums the CPUs' counts,
+ * this_cpu_inc() (any context, NMI included); a reader sums the CPUs' counts,
  * which may move meanwhile: a figure is as of some moment of the read.
  */
 

@@ -19,9 +19,9 @@
  * ----------------
  * - The histograms are per CPU: each CPU has its own array of
  *   AIE_LIFETIME_BUCKETS local64_t per site, written only by that CPU
- *   with preemption disabled (aie_lifetime_record(), any context but
- *   NMI), so no cache line is written by every CPU. Readers sum the CPUs
- *   without a lock: exact at quiescence.
+ *   with preemption disabled (aie_lifetime_record(), any context,
+ *   NMI included), so no cache line is written by every CPU. Readers sum
+ *   the CPUs without a lock: exact at quiescence.
  * - A CPU's array is made before it first runs with the module loaded
  *   (a CPUHP_BP_PREPARE_DYN state, process context: vzalloc()), and kept
  *   until the unload, dead or not: its counts stay counted. So a machine

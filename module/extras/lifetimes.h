@@ -45,7 +45,7 @@ static inline unsigned int aie_lifetime_bucket(u32 age)
 /*
  * An object of site @idx, standing for @weight objects, freed at age
  * @age: this CPU's histogram only, if it has one (lifetimes.c).
- * Preemption disabled, any context but NMI.
+ * Preemption disabled, any context, NMI included.
  */
 static inline void aie_lifetime_record(u32 idx, u32 age, u64 weight)
 {

@@ -11,8 +11,8 @@
  * only by a kprobe on kmem_cache_destroy(), before another cache can be
  * created at that address. Without that kprobe, the table is not used.
  *
- * Contexts: wherever the slab allocator runs (task, softirq, hardirq; not
- * NMI), preemption disabled. The table's writers take
+ * Contexts: wherever the slab allocator runs (task, softirq, hardirq;
+ * NMI: core/nmi.h), preemption disabled. The table's writers take
  * aie_cache_sizes_lock (raw, interrupts off): a miss with trylock (a miss
  * that finds it taken leaves the table alone), the kmem_cache_destroy()
  * kprobe in process context. Its readers take no lock: see

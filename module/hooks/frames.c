@@ -36,12 +36,12 @@
  * tracer on a wrapper) ends the walk as well: that allocation is charged
  * to the trampoline.
  *
- * Contexts: the mm_page_alloc probe's, any in which pages are allocated
- * (task, softirq, hardirq; not NMI), preemption disabled. The walk reads
- * only the frames below the allocator's caller, which are live while the
- * probe runs; it never sleeps and never allocates. site->frame is written
- * with WRITE_ONCE() by whichever CPU learns it first; CPUs that learn it
- * at once write the same value. An entry of the wrapper table, and the
+ * Contexts: the mm_page_alloc probe's, any in which pages are allocated (task,
+ * softirq, hardirq; NMI: core/nmi.h), preemption disabled. The walk reads only
+ * the frames below the allocator's caller, which are live while the probe runs;
+ * it never sleeps and never allocates. site->frame is written with WRITE_ONCE()
+ * by whichever CPU learns it first; CPUs that learn it at once write the same
+ * value. An entry of the wrapper table, and the
  * walk's first frame (aie_walk_first_key, frames.h), are set under
  * aie_wrappers_lock (raw, interrupts off, taken with trylock: a CPU that
  * finds it taken leaves the wrapper to a later walk), the frame before
@@ -108,7 +108,7 @@ static unsigned long aie_wrapper_frame_far(unsigned long ret, u32 h)
 
 /*
  * Keep @frame, the frame size of the wrapper at @ret, for the walks. Any
- * context but NMI: the probe's.
+ * context, NMI included: the probe's.
  */
 static void aie_wrapper_keep(unsigned long ret, unsigned int frame)
 {

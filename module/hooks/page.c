@@ -26,8 +26,9 @@
  * alloc_pages_bulk() fills arrays without the tracepoint: its pages are
  * not counted.
  *
- * Contexts: any in which pages are allocated (task, softirq, hardirq; not
- * NMI), preemption disabled in tracepoint probes and kretprobe handlers.
+ * Contexts: any in which pages are allocated (task, softirq, hardirq;
+ * NMI: core/nmi.h), preemption disabled in tracepoint probes and
+ * kretprobe handlers.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

@@ -13,8 +13,8 @@
  * instructions more per page pair and per large kmalloc pair (make
  * bench, 6.12).
  *
- * Contexts: any in which pages are allocated (task, softirq, hardirq; not
- * NMI), preemption disabled: a tracepoint probe.
+ * Contexts: any in which pages are allocated (task, softirq, hardirq;
+ * NMI: core/nmi.h), preemption disabled: a tracepoint probe.
  */
 
 #include <linux/mm.h>

@@ -20,8 +20,8 @@
  * frame record, signs and authenticates its link register and calls.
  *
  * Called with the tracepoint's arguments (data, page, order, gfp,
- * migratetype) in x0-x4, in any context the page allocator runs in (not
- * NMI), preemption disabled up to 6.x (from 7.0 aie_page_alloc_entry()
+ * migratetype) in x0-x4, in any context the page allocator runs in (NMI
+ * included), preemption disabled up to 6.x (from 7.0 aie_page_alloc_entry()
  * disables it: compat.h's aie_tp_guard()); it writes x0 alone and reads
  * x29 alone.
  * SYM_TYPED_FUNC_START() begins it with BTI C, the landing pad of an

@@ -12,7 +12,7 @@
  * tracepoint's own frame and returns to it.
  *
  * Called with the tracepoint's arguments (data, page, order, gfp,
- * migratetype), in any context the page allocator runs in (not NMI),
+ * migratetype), in any context the page allocator runs in (NMI included),
  * preemption disabled up to 6.x (from 7.0 aie_page_alloc_entry() disables
  * it: compat.h's aie_tp_guard()); it touches nothing but %rdi. SYM_TYPED_FUNC_START()
  * gives it the ENDBR of an indirect call's target and the padding of a

@@ -7,9 +7,9 @@
  * next owner. With the page hooks on (page.c), the same probe does their
  * frees too, so that the tracepoint has one probe, called directly.
  *
- * Contexts: any in which pages are freed (task, softirq, hardirq; not
- * NMI), preemption disabled: a tracepoint probe. Registration runs in
- * process context, at module init and exit.
+ * Contexts: any in which pages are freed (task, softirq, hardirq;
+ * NMI: core/nmi.h), preemption disabled: a tracepoint probe. Registration
+ * runs in process context, at module init and exit.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

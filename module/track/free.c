@@ -20,8 +20,8 @@
  * takes objmap.c's calls, and lifetimes=1 adds a histogram count.
  *
  * Contexts: the frees run in the hooks, wherever the allocators run
- * (task, softirq, hardirq; not NMI), with preemption disabled. They never
- * sleep and never allocate. Init and exit run in process context.
+ * (task, softirq, hardirq; NMI: core/nmi.h), with preemption disabled.
+ * They never sleep and never allocate. Init and exit run in process context.
  */
 
 #include <linux/bitfield.h>

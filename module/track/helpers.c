@@ -4,7 +4,7 @@
  * kstrdup() or kmemdup(), which allocates for its caller) is charged to
  * the helper's caller, found on the stack.
  *
- * Context: the hooks, with preemption disabled, any context but NMI.
+ * Context: the hooks, with preemption disabled, any context, NMI included.
  * stack_trace_save() neither sleeps nor allocates.
  */
 

@@ -6,7 +6,7 @@
  * to track.c's general path.
  *
  * Contexts: the slab allocation probes (hooks/slab.c), wherever the
- * allocators run (task, softirq, hardirq; not NMI), with preemption
+ * allocators run (task, softirq, hardirq; NMI: core/nmi.h), with preemption
  * disabled. Nothing here sleeps or allocates.
  */
 

@@ -13,7 +13,7 @@
  * local_clock() and a stamp store.
  *
  * Contexts: every function here runs in the hooks, wherever the
- * allocators run (task, softirq, hardirq; not NMI), with preemption
+ * allocators run (task, softirq, hardirq; NMI: core/nmi.h), with preemption
  * disabled. None sleeps or allocates.
  */
 

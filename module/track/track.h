@@ -106,7 +106,7 @@ static inline bool aie_pagemap_track(struct aie_site *site,
  * The hooks' entry points. What they turn away costs a few instructions
  * here, inlined into the probe: an allocation that sampling skips or while
  * "disable all" is the only rule, a free of an object never tracked. The
- * rest goes to track.c. Preemption disabled, any context but NMI.
+ * rest goes to track.c. Preemption disabled, any context, NMI included.
  *
  * aie_track_alloc_weight() is for a probe that asked sampling itself
  * (@weight 1 with sampling off, else from aie_sample_weight(); 0: skipped).
