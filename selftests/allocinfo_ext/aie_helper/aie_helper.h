@@ -17,6 +17,7 @@
  *	aie_helper_storm.c	allocations on every CPU at once
  *	aie_helper_nodes.c	allocations on NUMA node 0 or 1
  *	aie_helper_mass.c	millions of objects from two call sites
+ *	aie_helper_nmi.c	from NMI handlers: the nolock allocators
  *
  * Each allocation function is noinline, with one allocation call in it, so
  * that its call site is a row of its own named after it.
@@ -26,9 +27,13 @@
 
 #include <linux/atomic.h>
 #include <linux/compiler.h>
+#include <linux/errno.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
 
+#include "compat.h"
+
+struct page;
 struct seq_file;
 
 #define AIE_HELPER_MAX_HELD	4096
@@ -206,6 +211,30 @@ int aie_helper_mass_alloc(unsigned long n);
 int aie_helper_mass_pages_alloc(unsigned long n);
 void aie_helper_mass_free(void);
 extern const char aie_helper_mass_file[];
+
+/* aie_helper_nmi.c: from NMI handlers (x86-64, 6.18 on) */
+#if defined(CONFIG_X86_64) && AIE_HAVE_NOLOCK
+struct page *aie_helper_nmi_page(void);
+void *aie_helper_nmi_kmalloc(void);
+int aie_helper_nmi(unsigned int n);
+int aie_helper_nmi_free(void);
+int aie_helper_nmi_show(struct seq_file *m, void *v);
+extern const char aie_helper_nmi_file[];
+#define AIE_HELPER_NMI_FILE	aie_helper_nmi_file,
+#define AIE_HELPER_NMI_SHOW
+#else
+static inline int aie_helper_nmi(unsigned int n)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int aie_helper_nmi_free(void)
+{
+	return -EOPNOTSUPP;
+}
+
+#define AIE_HELPER_NMI_FILE
+#endif
 
 /* aie_helper_storm.c */
 int aie_helper_storm(unsigned int rounds);

@@ -60,6 +60,12 @@
  *					made (init_kmalloc=); "free all"
  *					frees them too
  *	write "leak init"		drop them (kmemleak told not to mind)
+ *	write "nmi <n>"			n NMIs on the online CPUs in turn,
+ *					each allocating a page and a 64-byte
+ *					object with the nolock allocators
+ *					(aie_helper_nmi.c), held
+ *	write "nmifree"			those objects freed in NMIs, their
+ *					pages here
  *	read				one line per kind:
  *					<kind> <function> <bytes requested> <held>
  *
@@ -77,7 +83,8 @@
  * cache's struct kmem_cache is at the address of the one the last
  * "remake" destroyed, else 0; /sys/kernel/debug/aie_helper/oom: how many
  * objects the last "oom" held when the allocation during which its task
- * was killed began, what the OOM report counted, or -1 (no kill).
+ * was killed began, what the OOM report counted, or -1 (no kill);
+ * /sys/kernel/debug/aie_helper/nmi: see aie_helper_nmi.c.
  *
  * Failures are reported as -errno to the writer and with the prefix
  * "aie_helper:" in the kernel log. The kinds are aie_helper_kinds.c's;
@@ -314,6 +321,7 @@ static void aie_helper_free_all(void)
 		aie_helper_free(&aie_helper_kinds[i], aie_helper_kinds[i].held);
 	aie_helper_sites_free_all();
 	aie_helper_mass_free();
+	aie_helper_nmi_free();	/* EOPNOTSUPP where there are none */
 }
 
 static int aie_helper_command(char *cmd)
@@ -343,6 +351,10 @@ static int aie_helper_command(char *cmd)
 		aie_helper_init_leak();
 		return 0;
 	}
+	if (verb && !kind && !strcmp(verb, "nmifree"))
+		return aie_helper_nmi_free();
+	if (verb && kind && !cmd && !strcmp(verb, "nmi"))
+		return kstrtouint(kind, 10, &n) ?: aie_helper_nmi(n);
 	if (verb && kind && !cmd && !strcmp(verb, "storm"))
 		return kstrtouint(kind, 10, &n) ?: aie_helper_storm(n);
 	if (verb && kind && !cmd && !strcmp(verb, "remake"))
@@ -435,6 +447,9 @@ DEFINE_DEBUGFS_ATTRIBUTE(aie_helper_cache_ksize_fops,
 DEFINE_DEBUGFS_ATTRIBUTE(aie_helper_oom_fops, aie_helper_oom_get, NULL,
 			 "%lld\n");
 DEFINE_SHOW_ATTRIBUTE(aie_helper_remade);
+#ifdef AIE_HELPER_NMI_SHOW
+DEFINE_SHOW_ATTRIBUTE(aie_helper_nmi);
+#endif
 
 /*
  * The helper's source files as its build named them to the compiler,
@@ -447,7 +462,7 @@ static const char * const aie_helper_files[] = {
 	aie_helper_pages_file, aie_helper_vmalloc_file,
 	aie_helper_callers_file, aie_helper_percpu_file,
 	aie_helper_sites_file, aie_helper_storm_file, aie_helper_nodes_file,
-	aie_helper_mass_file,
+	aie_helper_mass_file, AIE_HELPER_NMI_FILE
 };
 
 static int aie_helper_source_show(struct seq_file *m, void *v)
@@ -496,6 +511,10 @@ static int __init aie_helper_init(void)
 			    &aie_helper_source_fops);
 	debugfs_create_file_unsafe("oom", 0400, aie_helper_dir, NULL,
 				   &aie_helper_oom_fops);
+#ifdef AIE_HELPER_NMI_SHOW
+	debugfs_create_file("nmi", 0400, aie_helper_dir, NULL,
+			    &aie_helper_nmi_fops);
+#endif
 	return 0;
 }
 

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aie_helper_nmi.c - allocations from NMI handlers (x86-64, kernels with
+ * kmalloc_nolock(): 6.18 on, compat_nolock.h): "nmi <n>" raises n NMIs,
+ * one at a time, on the online CPUs in turn, each with this helper's
+ * NMI_LOCAL handler taking one page from alloc_pages_nolock() and one
+ * 64-byte object from kmalloc_nolock(), held; "nmifree" frees the objects
+ * with kfree_nolock(), each in an NMI on the CPU that made it, and the
+ * pages here, in task context (free_pages_nolock() is not exported).
+ * Built on x86-64 only; on kernels without those allocators, and on
+ * arm64 (no NMI a module can raise), aie_helper.h's stubs fail both with
+ * EOPNOTSUPP.
+ *
+ * An NMI is sent to its CPU with the APIC's send_IPI_mask() and
+ * NMI_VECTOR, which the APIC drivers turn into an NMI delivery; the
+ * handler acts only on a request this file made for its CPU (any other
+ * NMI passes through it, NMI_DONE). A request is a per-CPU word the
+ * handler clears when done, which the sender waits for, a second at most.
+ *
+ * /sys/kernel/debug/aie_helper/nmi: "<pages> <objects> <page failures>
+ * <object failures>", held now and failed since load: a nolock
+ * allocator may fail where another would wait (a lock it cannot have).
+ */
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/gfp.h>
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <asm/apic.h>
+#include <asm/nmi.h>
+
+#include "compat.h"
+#include "aie_helper.h"
+
+#if AIE_HAVE_NOLOCK
+const char aie_helper_nmi_file[] = __FILE__;
+
+#define AIE_HELPER_NMI_MAX	4096
+#define AIE_HELPER_NMI_SIZE	64
+
+enum { AIE_NMI_NONE, AIE_NMI_ALLOC, AIE_NMI_FREE };
+
+struct aie_helper_nmi_req {
+	int op;			/* AIE_NMI_*, cleared by the handler */
+	unsigned int slot;	/* the held entry it works on */
+};
+
+static DEFINE_PER_CPU(struct aie_helper_nmi_req, aie_helper_nmi_reqs);
+
+/* Under aie_helper_mutex, but for the handler's writes to its slot. */
+static struct page *aie_helper_nmi_pages[AIE_HELPER_NMI_MAX];
+static void *aie_helper_nmi_objs[AIE_HELPER_NMI_MAX];
+static int aie_helper_nmi_cpu[AIE_HELPER_NMI_MAX];
+static unsigned int aie_helper_nmi_held;
+static atomic_t aie_helper_nmi_page_fails, aie_helper_nmi_obj_fails;
+
+noinline struct page *aie_helper_nmi_page(void)
+{
+	struct page *p = alloc_pages_nolock(0, NUMA_NO_NODE, 0);
+
+	barrier();
+	return p;
+}
+
+noinline void *aie_helper_nmi_kmalloc(void)
+{
+	void *p = kmalloc_nolock(AIE_HELPER_NMI_SIZE, 0, NUMA_NO_NODE);
+
+	barrier();
+	return p;
+}
+
+/* In an NMI: this CPU's request, if any. */
+static int aie_helper_nmi_handler(unsigned int type, struct pt_regs *regs)
+{
+	struct aie_helper_nmi_req *req = this_cpu_ptr(&aie_helper_nmi_reqs);
+	/* Pairs with the sender's release: the slot before the request. */
+	int op = smp_load_acquire(&req->op);
+	unsigned int i = req->slot;
+
+	if (op == AIE_NMI_NONE)
+		return NMI_DONE;
+	if (op == AIE_NMI_ALLOC) {
+		aie_helper_nmi_pages[i] = aie_helper_nmi_page();
+		if (!aie_helper_nmi_pages[i])
+			atomic_inc(&aie_helper_nmi_page_fails);
+		aie_helper_nmi_objs[i] = aie_helper_nmi_kmalloc();
+		if (!aie_helper_nmi_objs[i])
+			atomic_inc(&aie_helper_nmi_obj_fails);
+	} else {
+		kfree_nolock(aie_helper_nmi_objs[i]);
+		aie_helper_nmi_objs[i] = NULL;
+	}
+	/* The held entry written before the sender sees the request done. */
+	smp_store_release(&req->op, AIE_NMI_NONE);
+	return NMI_HANDLED;
+}
+
+/* Have @cpu's handler do @op on entry @slot, in an NMI; wait for it. */
+static int aie_helper_nmi_raise(int cpu, int op, unsigned int slot)
+{
+	struct aie_helper_nmi_req *req = per_cpu_ptr(&aie_helper_nmi_reqs, cpu);
+	unsigned long end = jiffies + HZ;
+
+	req->slot = slot;
+	/* Pairs with the handler's acquire. */
+	smp_store_release(&req->op, op);
+	preempt_disable();
+	__apic_send_IPI_mask(cpumask_of(cpu), NMI_VECTOR);
+	preempt_enable();
+	/* Pairs with the handler's release: its entry is seen after. */
+	while (smp_load_acquire(&req->op) != AIE_NMI_NONE) {
+		if (time_after(jiffies, end)) {
+			pr_err("no NMI on CPU %d within a second\n", cpu);
+			return -ETIMEDOUT;
+		}
+		cond_resched();
+		cpu_relax();
+	}
+	return 0;
+}
+
+static int aie_helper_nmi_run(unsigned int n, int op)
+{
+	int cpu = -1, ret = 0;
+	unsigned int i;
+
+	if (op == AIE_NMI_ALLOC && n > AIE_HELPER_NMI_MAX - aie_helper_nmi_held)
+		return -EINVAL;
+	ret = register_nmi_handler(NMI_LOCAL, aie_helper_nmi_handler, 0,
+				   "aie_helper");
+	if (ret)
+		return ret;
+	for (i = 0; i < n && !ret; i++) {
+		if (op == AIE_NMI_ALLOC) {
+			cpu = cpumask_next(cpu, cpu_online_mask);
+			if (cpu >= nr_cpu_ids)
+				cpu = cpumask_first(cpu_online_mask);
+			aie_helper_nmi_cpu[aie_helper_nmi_held] = cpu;
+			ret = aie_helper_nmi_raise(cpu, op,
+						   aie_helper_nmi_held);
+			if (!ret)
+				aie_helper_nmi_held++;
+		} else if (aie_helper_nmi_objs[i]) {
+			ret = aie_helper_nmi_raise(aie_helper_nmi_cpu[i], op, i);
+		}
+	}
+	/* Waits for handlers under way. */
+	unregister_nmi_handler(NMI_LOCAL, "aie_helper");
+	return ret;
+}
+
+int aie_helper_nmi(unsigned int n)
+{
+	return aie_helper_nmi_run(n, AIE_NMI_ALLOC);
+}
+
+/* The objects freed in NMIs, then the pages here; nothing held after. */
+int aie_helper_nmi_free(void)
+{
+	unsigned int i;
+	int ret;
+
+	ret = aie_helper_nmi_run(aie_helper_nmi_held, AIE_NMI_FREE);
+	if (ret)
+		return ret;
+	for (i = 0; i < aie_helper_nmi_held; i++) {
+		if (aie_helper_nmi_pages[i])
+			__free_page(aie_helper_nmi_pages[i]);
+		aie_helper_nmi_pages[i] = NULL;
+	}
+	aie_helper_nmi_held = 0;
+	return 0;
+}
+
+int aie_helper_nmi_show(struct seq_file *m, void *v)
+{
+	unsigned int i, pages = 0, objs = 0;
+
+	mutex_lock(&aie_helper_mutex);
+	for (i = 0; i < aie_helper_nmi_held; i++) {
+		pages += !!aie_helper_nmi_pages[i];
+		objs += !!aie_helper_nmi_objs[i];
+	}
+	mutex_unlock(&aie_helper_mutex);
+	seq_printf(m, "%u %u %d %d\n", pages, objs,
+		   atomic_read(&aie_helper_nmi_page_fails),
+		   atomic_read(&aie_helper_nmi_obj_fails));
+	return 0;
+}
+#endif /* AIE_HAVE_NOLOCK */
