@@ -5,7 +5,7 @@
 #   arch < lib < core < extras < track < hooks < iface < main.c
 #
 # 1. Every quoted #include of a file in module/ names a header of its own
-#    layer or of one below it (aie.h, compat.h and arch/, layer 0:
+#    layer or of one below it (aie.h, compat.h, compat_*.h and arch/, layer 0:
 #    every layer's).
 # 2. With the module built (module/**/*.o), no object refers to a symbol
 #    of an object in a layer above it, and the objects' references have
@@ -22,7 +22,7 @@ fail=0
 
 layer() {
 	case "$1" in
-	aie.h | compat.h | arch/*) echo 0 ;;
+	aie.h | compat.h | compat_*.h | arch/*) echo 0 ;;
 	lib/*) echo 1 ;;
 	core/*) echo 2 ;;
 	extras/*) echo 3 ;;
