@@ -122,21 +122,23 @@ aie_scale_report() {
 		return sprintf("+%.1f / +%.1f (%.3f)", a - a0, b - b0,
 			       (b - b0) / (a - a0))
 	}
-	# the mass allocation, instructions per object and page
-	function per_obj(i,   k) {
+	# the mass allocation, instructions per object and page, with the
+	# module and without
+	function per_obj(i,   k, a, b) {
 		k = objs[i] + pages[i]
-		if (k == 0 || s[i, "mass_ns"] == "-" || s[i, "mass_ns"] == "")
+		a = s[i, "mass_ns"]; b = s[i, "base_mass_ns"]
+		if (k == 0 || a == "-" || a == "" || b == "-" || b == "")
 			return "-"
-		return sprintf("%.0f", s[i, "mass_ns"] / k)
+		return sprintf("%.0f / %.0f", a / k, b / k)
 	}
 	$1 == "B" { n++; mem[n] = $2; cpus[n] = $3; objs[n] = $4; pages[n] = $5; next }
 	$1 == "S" { s[n, $2] = $3 }
 	END {
-		fmt = "%-30s  %10s  %9s  %11s  %8s  %11s  %6s  %-24s  %-24s  %8s  %8s  %8s  %6s  %6s\n"
+		fmt = "%-30s  %10s  %9s  %11s  %8s  %11s  %6s  %-24s  %-24s  %11s  %8s  %8s  %6s  %6s\n"
 		line = sprintf(fmt, "==============================", "==========",
 			"=========", "===========", "========", "===========", "======",
 			"========================", "========================",
-			"========", "========", "========", "======", "======")
+			"===========", "========", "========", "======", "======")
 		printf "%s", line
 		printf fmt, "guest, live objects", "tracked", "untracked",
 			"memory", "B/obj", "budget", "within",

@@ -9,12 +9,14 @@
 #     possible               possible CPUs
 #     memtotal               MemTotal, bytes
 #     insmod_ns              the module's insmod, guest ns
-#     mass_ns                the helper's mass allocation
+#     mass_ns, base_mass_ns  the helper's mass allocation, with and
+#                            without the module
 #     none_<op>, live_<op>   instr/op of aie_bench's pairs, with none of
 #                            the helper's objects and with them all live
 #     base_none_<op>, base_live_<op>
-#                            the same without allocinfo_ext: before its
-#                            insmod, and unloaded with them all live
+#                            the same before allocinfo_ext is loaded, with
+#                            none of the objects and with them all live
+#                            (then freed)
 #     tracked, untracked, memory_bytes
 #                            the stats file's, after the mass allocation
 #     read<n>_first_ns, read<n>_ns, read<n>_rows
@@ -147,7 +149,19 @@ echo "S possible $(awk -F- '{ print $NF + 1 }' /sys/devices/system/cpu/possible)
 echo "S memtotal $(awk '$1 == "MemTotal:" { print $2 * 1024 }' /proc/meminfo)"
 insmod /aie/aie_bench.ko || exit 1
 insmod /aie/aie_helper.ko || exit 1
+# the pairs without the module: with none of the objects, with them all
+mass() {
+	[ "${objs:-0}" = 0 ] || echo "mass $objs" > $hctl || exit 1
+	[ "${pages:-0}" = 0 ] || echo "masspages $pages" > $hctl || exit 1
+}
 pairs base_none
+mark "base mass begin"
+mass
+mark "base mass end"
+echo "S base_mass_ns $(between "base mass begin" "base mass end")"
+pairs base_live
+echo "free all" > $hctl || exit 1
+settle
 # the module first, as at boot, with its defaults
 mark "insmod begin"
 insmod /aie/allocinfo_ext.ko || exit 1
@@ -155,8 +169,7 @@ mark "insmod end"
 echo "S insmod_ns $(between "insmod begin" "insmod end")"
 pairs none
 mark "mass begin"
-[ "${objs:-0}" = 0 ] || echo "mass $objs" > $hctl || exit 1
-[ "${pages:-0}" = 0 ] || echo "masspages $pages" > $hctl || exit 1
+mass
 mark "mass end"
 echo "S mass_ns $(between "mass begin" "mass end")"
 settle
@@ -167,11 +180,9 @@ done
 pairs live
 read_sites 16384
 oom_report
-# the pairs without the module, the helper's objects still live
-rmmod allocinfo_ext || exit 1
-pairs base_live
 # 65,536 sites want max_sites=65536: the module again, with it (the
 # helper's objects, made before, are not tracked by this one)
+rmmod allocinfo_ext || exit 1
 insmod /aie/allocinfo_ext.ko max_sites=65536 || exit 1
 held=0
 read_sites 65536
