@@ -12,22 +12,45 @@
  * each task an OOM marks as its victim (mark_oom_victim()), from the
  * global and the memory cgroup OOM killers alike, with the victim's
  * task_lock held: atomic context, preemption disabled (aie_tp_guard()).
- * Reports are rate-limited as the OOM killer's own (ten in five seconds);
  * oom_top=0 (params.c) attaches nothing.
+ *
+ * Which OOMs are reported: an unprivileged user given a memory cgroup can
+ * make its OOM killer run in a loop, so memory cgroup OOMs share one
+ * ratelimit, AIE_OOM_BURST reports every AIE_OOM_INTERVAL, the others
+ * counted (oom_reports_suppressed). A global OOM's first victim is always
+ * reported: the OOM notifiers (register_oom_notifier()) run for global
+ * OOMs only, under oom_lock, in the task that then marks the victim, and
+ * aie_oom_notify() notes that task. Further victims of the same OOM
+ * (memory.oom.group) go through the ratelimit.
+ *
+ * The cost is bounded by the counters' memory, not by sites times
+ * possible CPUs, as summing each site whole would be. The report
+ * reads each site's own live bytes once and each possible CPU's counter
+ * slots once (aie_oom_rank(): the slots hold 4 MiB at most by default,
+ * 65,536 of them, whatever the CPUs), keeps the 2 * oom_top sites of most
+ * live bytes by that reading, then sums those whole with aie_site_sum(),
+ * and prints the oom_top largest of the sums. The rows' figures are exact
+ * sums; only the choice of rows can miss a site whose slot changed hands
+ * during the reading, by the deltas that moved.
  *
  * The OOM path is reached from inside an allocation, by a task that may
  * hold any lock an allocation can be made under. The report allocates
- * nothing: the top sites go in a static array, each row is built in a
- * static buffer, and each site is named in the per-CPU symbol scratch
- * from kallsyms (sprint_symbol(), which takes no lock) or from the name
- * its module left at unload. Its only lock is aie_oom_lock, its own, taken
- * with trylock: a report that finds another under way is skipped, never
- * waits. The sums read the per-CPU counters without a lock (counters.c).
+ * nothing: its arrays are static, each row is built in a static buffer,
+ * and each site is named in the per-CPU symbol scratch from kallsyms
+ * (sprint_symbol(), which takes no lock) or from the name its module left
+ * at unload; no row carries an address (rows.c). Its only lock is
+ * aie_oom_lock, its own, taken with trylock: a report that finds another
+ * under way is skipped, never waits. The ratelimit's lock is taken with
+ * trylock too (__ratelimit()). The counters are read without a lock
+ * (counters.c).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/notifier.h>
+#include <linux/oom.h>
+#include <linux/percpu.h>
 #include <linux/ratelimit.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
@@ -46,44 +69,129 @@
 #include "oom.h"
 #include "rows.h"
 
+/* Memory cgroup OOM reports: at most this many in this long. */
+#define AIE_OOM_BURST		10
+#define AIE_OOM_INTERVAL	(60 * HZ)
+
+/* Sites read together in aie_oom_rank(): one each slot index at a time. */
+#define AIE_OOM_BATCH		256
+
 struct aie_oom_row {
 	u32 idx;
 	bool exact;	/* aie_site_sum() met no move: may raise the peak */
 	struct aie_site_sums s;
 };
 
+/* What aie_oom_rank() reads: the rows shown, their live bytes. */
+struct aie_oom_total {
+	u32 shown;
+	u64 live;
+};
+
 static struct tracepoint *aie_oom_tp;
-static DEFINE_RAW_SPINLOCK(aie_oom_lock);	/* the rows and the buffer */
+static bool aie_oom_notifier_on;
+static struct task_struct *aie_oom_global;	/* see aie_oom_notify() */
+static DEFINE_RAW_SPINLOCK(aie_oom_lock);	/* the arrays and the buffer */
+static struct aie_oom_row aie_oom_picks[2 * AIE_OOM_TOP_MAX];
 static struct aie_oom_row aie_oom_rows[AIE_OOM_TOP_MAX];
+static s64 aie_oom_live[AIE_OOM_BATCH];
 static char aie_oom_buf[KSYM_SYMBOL_LEN + 256];
-static DEFINE_RATELIMIT_STATE(aie_oom_rs, DEFAULT_RATELIMIT_INTERVAL,
-			      DEFAULT_RATELIMIT_BURST);
+static DEFINE_RATELIMIT_STATE(aie_oom_rs, AIE_OOM_INTERVAL, AIE_OOM_BURST);
 static atomic_long_t aie_oom_reports;
+static atomic_long_t aie_oom_suppressed;
 
 /*
- * Keep @r among the @top rows of most live bytes, *@n of them so far,
- * sorted, largest first: an insertion, at most AIE_OOM_TOP_MAX moves.
+ * Keep @r among the @top rows of @rows of most live bytes, *@n of them so
+ * far, sorted, largest first: an insertion, at most @top moves.
  */
-static void aie_oom_keep(const struct aie_oom_row *r, unsigned int top,
-			 unsigned int *n)
+static void aie_oom_keep(struct aie_oom_row *rows, const struct aie_oom_row *r,
+			 unsigned int top, unsigned int *n)
 {
 	unsigned int i = *n;
 
 	if (i == top) {
-		if (r->s.live_bytes <= aie_oom_rows[top - 1].s.live_bytes)
+		if (r->s.live_bytes <= rows[top - 1].s.live_bytes)
 			return;
 		i--;
 	} else {
 		(*n)++;
 	}
-	for (; i && aie_oom_rows[i - 1].s.live_bytes < r->s.live_bytes; i--)
-		aie_oom_rows[i] = aie_oom_rows[i - 1];
-	aie_oom_rows[i] = *r;
+	for (; i && rows[i - 1].s.live_bytes < r->s.live_bytes; i--)
+		rows[i] = rows[i - 1];
+	rows[i] = *r;
+}
+
+/*
+ * The live bytes of the sites of slot index @i from site @first on, every
+ * @slots-th below @end (at most AIE_OOM_BATCH of them), into aie_oom_live:
+ * each site's own counter, then each possible CPU's slot @i where it holds
+ * one of them, read once. A slot that changes hands meanwhile may be
+ * missed or counted twice (counters.c): the picks are summed again.
+ */
+static void aie_oom_read_batch(u32 i, u32 first, u32 end, u32 slots)
+{
+	struct aie_ctr_slot __percpu *slot = aie_ctr_slot_of(i);
+	const struct aie_site *owner;
+	struct aie_ctr_slot *s;
+	u32 j, k;
+	int cpu;
+
+	for (j = first, k = 0; j < end; j += slots, k++)
+		aie_oom_live[k] = aie_site_at(j) ?
+			atomic64_read(&aie_site_ctrs(j)->live_bytes) : 0;
+	for_each_possible_cpu(cpu) {
+		s = per_cpu_ptr(slot, cpu);
+		owner = READ_ONCE(s->site);
+		if (!owner)
+			continue;
+		/* Pairs with the smp_wmb() before a slot is filled. */
+		smp_rmb();
+		j = aie_site_index(owner);
+		if (j >= first && j < end)
+			aie_oom_live[(j - first) / slots] +=
+				READ_ONCE(s->live_bytes);
+	}
+}
+
+/*
+ * Pick the @picks sites of most live bytes into aie_oom_picks, *@n of
+ * them, reading every site's counters once (aie_oom_read_batch()), and
+ * count the rows shown and their live bytes in @t. Sites of slot index @i
+ * are @i, @i + slots, ...: read a batch of them at a time, so that each
+ * CPU's slot is read once a batch, and every slot once for the default's
+ * at most 64 sites a slot (max_sites 65,536, 1,024 slots).
+ */
+static void aie_oom_rank(unsigned int picks, unsigned int *n,
+			 struct aie_oom_total *t)
+{
+	u32 slots = aie_ctr_slots(), nr = aie_sites_nr(), i, j, k, first, end;
+	struct aie_oom_row r = { .exact = false };
+	struct aie_site *site;
+
+	for (i = 0; i < min(slots, nr); i++) {
+		for (first = i; first < nr; first = end) {
+			end = min_t(u64, nr, first + (u64)AIE_OOM_BATCH * slots);
+			aie_oom_read_batch(i, first, end, slots);
+			for (j = first, k = 0; j < end; j += slots, k++) {
+				site = aie_site_at(j);
+				if (!site || !aie_row_shown(site))
+					continue;
+				t->shown++;
+				t->live += aie_live(aie_oom_live[k]);
+				if (aie_oom_live[k] <= 0)
+					continue;
+				r.idx = j;
+				r.s.live_bytes = aie_oom_live[k];
+				aie_oom_keep(aie_oom_picks, &r, picks, n);
+			}
+		}
+	}
 }
 
 /*
  * One row, built in aie_oom_buf as /proc/allocinfo_ext builds it, the
- * site's peak raised to its live bytes as a read of the table does.
+ * site's peak raised to its live bytes as a read of the table does; a site
+ * no symbol covers by its index, not its address (rows.c).
  */
 static void aie_oom_row_print(const struct aie_oom_row *r)
 {
@@ -101,7 +209,7 @@ static void aie_oom_row_print(const struct aie_oom_row *r)
 	aie_line_char(&l, ' ');
 	aie_line_live(&l, r->s.live_calls, 8);
 	aie_line_char(&l, ' ');
-	aie_row_tag_named(&l, site, sym);
+	aie_row_tag_named(&l, site, sym, true);
 	/* A sum a move came in the way of raises no peak (counters.c). */
 	aie_row_fields(&l, site, &r->s,
 		       r->exact ? aie_site_peak(r->idx, r->s.live_bytes) :
@@ -114,28 +222,56 @@ static void aie_oom_row_print(const struct aie_oom_row *r)
 static void aie_oom_report(struct task_struct *victim)
 {
 	unsigned int top = min_t(unsigned int, aie_oom_top, AIE_OOM_TOP_MAX);
-	unsigned int i, n = 0, shown = 0;
-	u32 idx, nr = aie_sites_nr();
+	unsigned int i, picked = 0, n = 0;
+	struct aie_oom_total t = { };
 	struct aie_oom_row r;
-	struct aie_site *site;
-	u64 live = 0;
 
-	for (idx = 0; idx < nr; idx++) {
-		site = aie_site_at(idx);
-		if (!site || !aie_row_shown(site))
-			continue;
-		r.exact = aie_site_sum(idx, &r.s);
-		shown++;
-		live += aie_live(r.s.live_bytes);
-		if (r.s.live_bytes <= 0)
-			continue;
-		r.idx = idx;
-		aie_oom_keep(&r, top, &n);
+	aie_oom_rank(2 * top, &picked, &t);
+	for (i = 0; i < picked; i++) {
+		r.idx = aie_oom_picks[i].idx;
+		r.exact = aie_site_sum(r.idx, &r.s);
+		if (r.s.live_bytes > 0)
+			aie_oom_keep(aie_oom_rows, &r, top, &n);
 	}
 	pr_notice("oom: victim %s (%d): top %u of %u sites, %llu live bytes:\n",
-		  victim->comm, task_pid_nr(victim), n, shown, live);
+		  victim->comm, task_pid_nr(victim), n, t.shown, t.live);
 	for (i = 0; i < n; i++)
 		aie_oom_row_print(&aie_oom_rows[i]);
+}
+
+/*
+ * The OOM notifiers, from out_of_memory() for global OOMs only, before it
+ * picks a victim: note the task, which marks the victim next. Process
+ * context, oom_lock held (every OOM kill's, global or memory cgroup's): no
+ * other OOM runs until this one is over. A global OOM that kills nobody
+ * leaves its task noted; that task's next OOM, if of a memory cgroup, is
+ * then reported as global, once.
+ */
+static int aie_oom_notify(struct notifier_block *nb, unsigned long unused,
+			  void *freed)
+{
+	WRITE_ONCE(aie_oom_global, current);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block aie_oom_nb = {
+	.notifier_call = aie_oom_notify,
+};
+
+/*
+ * Whether to report this victim: a global OOM's first, always; any other
+ * within the ratelimit, else counted. oom_lock held: one OOM at a time.
+ */
+static bool aie_oom_wanted(void)
+{
+	if (READ_ONCE(aie_oom_global) == current) {
+		WRITE_ONCE(aie_oom_global, NULL);
+		return true;
+	}
+	if (__ratelimit(&aie_oom_rs))
+		return true;
+	atomic_long_inc(&aie_oom_suppressed);
+	return false;
 }
 
 /* oom:mark_victim(task, uid), from either OOM killer, task_lock held */
@@ -143,7 +279,7 @@ static void aie_oom_mark_victim(void *data, struct task_struct *task,
 				uid_t uid)
 {
 	aie_tp_guard();
-	if (!__ratelimit(&aie_oom_rs) || !raw_spin_trylock(&aie_oom_lock))
+	if (!aie_oom_wanted() || !raw_spin_trylock(&aie_oom_lock))
 		return;
 	aie_oom_report(task);
 	atomic_long_inc(&aie_oom_reports);
@@ -154,12 +290,16 @@ AIE_TP_PROBE_CHECK(mark_victim, aie_oom_mark_victim);
 
 /*
  * Attach the report, unless oom_top is 0; a kernel without the tracepoint
- * loses only the report, and says so. Process context, at init.
+ * loses only the report, and says so; without the notifier, every OOM's
+ * report goes through the ratelimit. Process context, at init.
  */
 void aie_oom_init(void)
 {
 	if (!aie_oom_top)
 		return;
+	/* Only at window ends does __ratelimit() print, then with nothing. */
+	ratelimit_set_flags(&aie_oom_rs, RATELIMIT_MSG_ON_RELEASE);
+	aie_oom_notifier_on = !register_oom_notifier(&aie_oom_nb);
 	aie_oom_tp = aie_tracepoint_find("mark_victim");
 	if (aie_oom_tp &&
 	    tracepoint_probe_register(aie_oom_tp, aie_oom_mark_victim, NULL))
@@ -174,6 +314,9 @@ void aie_oom_exit(void)
 	if (aie_oom_tp)
 		tracepoint_probe_unregister(aie_oom_tp, aie_oom_mark_victim,
 					    NULL);
+	if (aie_oom_notifier_on)
+		unregister_oom_notifier(&aie_oom_nb);
+	aie_oom_notifier_on = false;
 }
 
 /* The stats file's "oom_report": present, absent or off (oom_top=0). */
@@ -188,4 +331,10 @@ const char *aie_oom_state(void)
 unsigned long aie_oom_reported(void)
 {
 	return atomic_long_read(&aie_oom_reports);
+}
+
+/* The stats file's "oom_reports_suppressed": victims the ratelimit left. */
+unsigned long aie_oom_suppressed_nr(void)
+{
+	return atomic_long_read(&aie_oom_suppressed);
 }

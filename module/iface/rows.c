@@ -112,17 +112,20 @@ void aie_row_tag(struct aie_line *l, struct aie_site *site,
 		 struct aie_sym *sym)
 {
 	aie_site_name_read(site, sym);
-	aie_row_tag_named(l, site, sym);
+	aie_row_tag_named(l, site, sym, false);
 }
 
 /*
  * A site's tag from @sym, which names it already: any context but NMI
  * (oom.c's report names it with aie_site_name(), which allocates
- * nothing). The address of a site no symbol covers is printed with %pK,
- * as the kernel prints a pointer to a reader who may or may not see it.
+ * nothing). A site no symbol covers is "unknown@" and, in a reader's row,
+ * its address as %pK prints it to that reader; in the kernel log
+ * (@in_log, oom.c), where %pK would judge whichever task the OOM came
+ * from, and might ask an LSM, "site" and its index in the table: no
+ * address at all.
  */
 void aie_row_tag_named(struct aie_line *l, struct aie_site *site,
-		       const struct aie_sym *sym)
+		       const struct aie_sym *sym, bool in_log)
 {
 	const char *loc, *func = "";
 	char unknown[32];
@@ -144,6 +147,9 @@ void aie_row_tag_named(struct aie_line *l, struct aie_site *site,
 		aie_line_hex(l, sym->offset);
 		aie_line_lit(l, "/0x");
 		aie_line_hex(l, sym->size);
+	} else if (in_log) {
+		aie_line_lit(l, "unknown@site");
+		aie_line_u64(l, aie_site_index(site), 0);
 	} else {
 		aie_line_mem(l, unknown,
 			     scnprintf(unknown, sizeof(unknown), "unknown@%pK",

@@ -21,7 +21,7 @@ void aie_row_fields(struct aie_line *l, struct aie_site *site,
 		    const struct aie_site_sums *s, s64 peak);
 void aie_row_nodes(struct aie_line *l, struct aie_site *site);
 void aie_row_tag_named(struct aie_line *l, struct aie_site *site,
-		       const struct aie_sym *sym);
+		       const struct aie_sym *sym, bool in_log);
 const char *aie_row_func(const struct aie_sym *sym, const char *loc,
 			 size_t *len);
 

@@ -89,6 +89,7 @@ int aie_stats_show(struct seq_file *m, void *v)
 	aie_hooks_show(m);
 	seq_printf(m, "oom_report %s\n", aie_oom_state());
 	seq_printf(m, "oom_reports %lu\n", aie_oom_reported());
+	seq_printf(m, "oom_reports_suppressed %lu\n", aie_oom_suppressed_nr());
 	aie_memcg_show(m);
 	aie_capture_show(m);
 	seq_printf(m, "lifetimes %s\n", aie_lifetimes_on() ? "on" : "off");
