@@ -8,18 +8,28 @@
  * exactly the live bytes and calls it held when the OOM happened; and the
  * module counts on after.
  *
+ * And an unprivileged user in a delegated memory cgroup makes its OOM
+ * killer run 50 times, with the module at its largest tables: the
+ * machine lives, the reports keep to the memory cgroup ratelimit (ten a
+ * minute, the rest counted), no row carries an address, and the module
+ * still counts exactly.
+ *
  * Each OOM is bracketed in the kernel log by "aie-expect-oom: begin" and
  * "aie-expect-oom: end": check.sh lets the stack dump of the OOM killer's
  * own report through between them, and nothing else.
  */
+#include <ctype.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -29,12 +39,61 @@
 #define HELPER_OOM	"/sys/kernel/debug/aie_helper/oom"
 #define PREFIX		"allocinfo_ext: "
 
+/* The largest tables (core/params.c) and the longest report. */
+#define LARGEST		"max_sites=65536 counter_slots=65536 oom_top=64"
+#define NOBODY		65534
+#define LOOP_OOMS	50
+/* Memory cgroup OOM reports: at most this many a window (iface/oom.c). */
+#define MEMCG_BURST	10
+#define MEMCG_WINDOW_S	60
+
 /* The report: its header's counts, and its first row. */
 struct report {
 	int headers;		/* reports seen */
 	unsigned int top, sites;
 	struct aie_row first;	/* its first row (calls 0: none) */
+	int rows;		/* rows seen, every report's */
+	int rows_told;		/* rows their headers announced */
+	int addresses;		/* lines with what looks like an address */
+	int unknown;		/* rows of a site no symbol covers */
+	int unknown_by_index;	/* of them, named "unknown@site<index>" */
+	bool want_row;		/* the next row is the first */
 };
+
+/*
+ * Whether @text holds what %p, %pK or %px would print: a run of 16 or more
+ * hex digits with a letter among them (the figures are decimal, the
+ * offsets of function+0xoff/0xsize short).
+ */
+static bool has_address(const char *text)
+{
+	const char *p = text, *run;
+	bool letter;
+
+	while (*p) {
+		for (run = p, letter = false; isxdigit((unsigned char)*p); p++)
+			letter |= isalpha((unsigned char)*p);
+		if (p - run >= 16 && letter)
+			return true;
+		if (p == run)
+			p++;
+	}
+	return false;
+}
+
+/* Count @text's address and unknown site, a line of a report. */
+static void check_line(const char *text, struct report *r)
+{
+	const char *u = strstr(text, "unknown@");
+
+	r->addresses += has_address(text);
+	if (!u)
+		return;
+	r->unknown++;
+	u += strlen("unknown@");
+	if (!strncmp(u, "site", 4) && isdigit((unsigned char)u[4]))
+		r->unknown_by_index++;
+}
 
 /* Write @msg to the kernel log, as a marker check.sh reads. */
 static void kmsg_mark(const char *msg)
@@ -42,14 +101,15 @@ static void kmsg_mark(const char *msg)
 	aie_write_str("/dev/kmsg", msg);
 }
 
-/* The kernel log from @fd on: the last report's header and first row. */
-static void read_report(int fd, struct report *r)
+/*
+ * Read on in the kernel log from @fd, into @r: the last report's header
+ * and first row, every report's lines.
+ */
+static void feed_report(int fd, struct report *r)
 {
-	bool want_row = false;
 	const char *text;
 	char rec[2048];
 
-	memset(r, 0, sizeof(*r));
 	while ((text = aie_kmsg_next(fd, rec, sizeof(rec)))) {
 		if (strncmp(text, PREFIX, strlen(PREFIX)))
 			continue;
@@ -57,14 +117,31 @@ static void read_report(int fd, struct report *r)
 		if (sscanf(text, "oom: victim %*s (%*d): top %u of %u sites",
 			   &r->top, &r->sites) == 2) {
 			r->headers++;
+			r->rows_told += r->top;
+			check_line(text, r);
 			memset(&r->first, 0, sizeof(r->first));
-			want_row = r->top > 0;
-		} else if (want_row) {
-			want_row = false;
+			r->want_row = r->top > 0;
+			continue;
+		}
+		if (!strncmp(text, "oom:", 4))
+			continue;
+		if (isspace((unsigned char)*text) || isdigit((unsigned char)*text)) {
+			r->rows++;
+			check_line(text, r);
+		}
+		if (r->want_row) {
+			r->want_row = false;
 			if (aie_row_parse(text, &r->first))
 				memset(&r->first, 0, sizeof(r->first));
 		}
 	}
+}
+
+/* The kernel log from @fd on: the last report's header and first row. */
+static void read_report(int fd, struct report *r)
+{
+	memset(r, 0, sizeof(*r));
+	feed_report(fd, r);
 }
 
 /* Whether the memory controller can be enabled under the cgroup2 @dir. */
@@ -252,6 +329,171 @@ TEST_F(oom, global)
 	EXPECT_EQ(held << 20, r.first.total_bytes);
 	EXPECT_EQ(0, r.first.slack);
 	EXPECT_EQ(1, aie_stat("oom_reports"));
+	EXPECT_EQ(0, counts_after());
+}
+
+/*
+ * The unprivileged user: in the delegated cgroup @dg (root put it there),
+ * as nobody, make @dg/oom and, LOOP_OOMS times, a task there that fills
+ * anonymous memory until @dg's OOM killer kills it. Returns the tasks
+ * killed, or 100 and more on an error.
+ */
+static int user_loop(const char *dg)
+{
+	char leaf[160], procs[192];
+	int i, status, killed = 0;
+	size_t mb;
+	char *p;
+	pid_t pid;
+
+	/* Dumpable again, so that its /proc/self is its own to write. */
+	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY) ||
+	    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		return 100;
+	snprintf(leaf, sizeof(leaf), "%s/oom", dg);
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", leaf);
+	if (mkdir(leaf, 0755))
+		return 101;
+	for (i = 0; i < LOOP_OOMS; i++) {
+		pid = fork();
+		if (pid < 0)
+			return 102;
+		if (!pid) {
+			/* Moved by its owner, through @dg's cgroup.procs. */
+			if (aie_write_str(procs, "0") ||
+			    aie_write_str("/proc/self/oom_score_adj", "1000"))
+				_exit(2);
+			for (mb = 0; mb < 256; mb++) {
+				p = malloc(1 << 20);
+				if (!p)
+					_exit(4);
+				memset(p, (int)mb, 1 << 20);
+			}
+			_exit(3);	/* not killed */
+		}
+		if (waitpid(pid, &status, 0) != pid)
+			return 103;
+		/* 120 and up: the task's exit status, 2 to 4 (below) */
+		if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL)
+			return WIFEXITED(status) ? 120 + WEXITSTATUS(status) : 119;
+		killed++;
+	}
+	rmdir(leaf);
+	return killed;
+}
+
+/* A cgroup2 mount, and in it a cgroup delegated to nobody. */
+FIXTURE(oom_user) {
+	int kmsg;
+	char mnt[32];
+	char dg[64];
+	bool mounted;
+};
+
+FIXTURE_SETUP(oom_user)
+{
+	static const char * const owned[] = {
+		"", "/cgroup.procs", "/cgroup.subtree_control", "/cgroup.threads",
+	};
+	char path[128];
+	size_t i;
+
+	self->kmsg = -1;
+	if (geteuid())
+		SKIP(return, "must be root");
+	snprintf(self->mnt, sizeof(self->mnt), "/tmp/aie_oomu.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->mnt));
+	self->mounted = !mount("none", self->mnt, "cgroup2", 0, NULL);
+	if (!self->mounted || !memcg_ready(self->mnt))
+		SKIP(return, "no memory cgroup controller");
+	ASSERT_EQ(0, aie_setup(LARGEST));
+	self->kmsg = aie_kmsg_open();
+	ASSERT_LE(0, self->kmsg);
+	snprintf(self->dg, sizeof(self->dg), "%s/aie_user", self->mnt);
+	ASSERT_EQ(0, mkdir(self->dg, 0755));
+	snprintf(path, sizeof(path), "%s/memory.max", self->dg);
+	ASSERT_EQ(0, aie_write_str(path, "8M"));
+	snprintf(path, sizeof(path), "%s/memory.swap.max", self->dg);
+	aie_write_str(path, "0");	/* absent without swap accounting */
+	for (i = 0; i < ARRAY_SIZE(owned); i++) {
+		snprintf(path, sizeof(path), "%s%s", self->dg, owned[i]);
+		ASSERT_EQ(0, chown(path, NOBODY, NOBODY)) TH_LOG("%s", path);
+	}
+}
+
+FIXTURE_TEARDOWN(oom_user)
+{
+	char leaf[160];
+
+	if (self->kmsg >= 0)
+		close(self->kmsg);
+	if (self->mounted) {
+		snprintf(leaf, sizeof(leaf), "%s/oom", self->dg);
+		rmdir(leaf);
+		rmdir(self->dg);
+		umount(self->mnt);
+	}
+	rmdir(self->mnt);
+	aie_teardown();
+}
+
+/*
+ * 50 memory cgroup OOMs, from nobody's tasks in a cgroup delegated to
+ * nobody, with the module at max_sites=65536 and counter_slots=65536 and
+ * reports of 64 rows. Each OOM kills its task; the reports are those the
+ * ratelimit lets through, exactly ten while the loop ends within its
+ * window of a minute, and the others counted; every report's row is a
+ * table row with no address in it; the module counts on exactly.
+ */
+TEST_F(oom_user, memcg_ooms_in_a_loop_are_rate_limited)
+{
+	long long reported, suppressed, elapsed;
+	struct timespec t0, t1;
+	char procs[128];
+	pid_t pid, waited;
+	struct report r;
+	int status;
+
+	EXPECT_EQ(65536, aie_stat("counter_slots"));
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", self->dg);
+	kmsg_mark("aie-expect-oom: begin user loop");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (aie_write_str(procs, "0"))
+			_exit(110);
+		_exit(user_loop(self->dg));
+	}
+	/* The kernel log read as it comes: the OOM killer's reports fill it. */
+	memset(&r, 0, sizeof(r));
+	while (!(waited = waitpid(pid, &status, WNOHANG))) {
+		feed_report(self->kmsg, &r);
+		usleep(10000);
+	}
+	ASSERT_EQ(pid, waited);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	kmsg_mark("aie-expect-oom: end user loop");
+	elapsed = t1.tv_sec - t0.tv_sec;
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("status %#x", status);
+	ASSERT_EQ(LOOP_OOMS, WEXITSTATUS(status));
+
+	feed_report(self->kmsg, &r);
+	reported = aie_stat("oom_reports");
+	suppressed = aie_stat("oom_reports_suppressed");
+	EXPECT_EQ(LOOP_OOMS, reported + suppressed);
+	EXPECT_EQ(reported, r.headers);
+	if (elapsed < MEMCG_WINDOW_S)
+		EXPECT_EQ(MEMCG_BURST, r.headers) TH_LOG("%llds", elapsed);
+	EXPECT_LE(MEMCG_BURST, r.headers);
+	EXPECT_GE(MEMCG_BURST * (elapsed / MEMCG_WINDOW_S + 1), r.headers)
+		TH_LOG("%llds", elapsed);
+	EXPECT_EQ(64U, r.top);
+	EXPECT_EQ(r.rows_told, r.rows);
+	EXPECT_EQ(0, r.addresses);
+	EXPECT_EQ(r.unknown, r.unknown_by_index);
+	TH_LOG("%d reports, %lld suppressed, in %llds", r.headers, suppressed,
+	       elapsed);
 	EXPECT_EQ(0, counts_after());
 }
 
