@@ -18,6 +18,10 @@
 # when a boot does not complete. Raw figures and logs go to
 # build/bench-scale/.
 #
+# AIE_SCALE_OLD: a git commit whose module each guest also loads at
+# 65,536 sites, for one more OOM report: the cost before a change, beside
+# the cost after, in the same boot (default: none).
+#
 # AIE_SCALE_CONFIGS: the configurations, one a line, "<memory> <possible
 # CPUs> <objects> <pages>" (default: the four of issue 43 this 24 GiB,
 # two-core host runs; see Documentation/benchmarks.rst).
@@ -55,7 +59,22 @@ aie_scale_build() {
 			aie_die "cannot copy $ko"
 	done
 	cp "$AIE_TOP/tools/bench/benchload" "$AIE_TOP/tools/vm/guest/"* "$st/aie/"
+	aie_scale_old "$st/aie"
 	aie_initramfs
+}
+
+# aie_scale_old DIR: the module of commit $AIE_SCALE_OLD, built in
+# $AIE_BUILD/scale-old, as DIR/allocinfo_ext_old.ko; nothing without it.
+aie_scale_old() {
+	local old=$AIE_BUILD/scale-old
+	[ -n "${AIE_SCALE_OLD:-}" ] || return 0
+	rm -rf "$old" && mkdir -p "$old"
+	git -C "$AIE_TOP" archive "$AIE_SCALE_OLD" Kbuild Makefile include module |
+		tar -x -C "$old" || aie_die "cannot export $AIE_SCALE_OLD"
+	aie_make -s -C "$old" KDIR="$AIE_KDIR" >&2 ||
+		aie_die "the module of $AIE_SCALE_OLD did not build"
+	strip --strip-debug -o "$1/allocinfo_ext_old.ko" \
+		"$old/module/allocinfo_ext.ko" || aie_die "cannot copy the old module"
 }
 
 # aie_scale_boot MEM CPUS OBJECTS PAGES: one boot, its figures appended
@@ -111,6 +130,14 @@ aie_scale_report() {
 	function mi(v) {
 		return v == "-" || v == "" ? "-" : sprintf("%.1f", v / 1e6)
 	}
+	# the OOM report at 65,536 sites, and before the change with its ratio
+	function oom64(a, b) {
+		if (b == "-" || b == "")
+			return mi(a)
+		if (a == "-" || a == "")
+			return "- / " mi(b)
+		return sprintf("%s / %s (%.3f)", mi(a), mi(b), a / b)
+	}
 	# what the module adds to a pair, with none of the objects live and
 	# with all of them (pair with the module less without), and the ratio
 	function pair(i, op,   a, b, a0, b0) {
@@ -134,16 +161,18 @@ aie_scale_report() {
 	$1 == "B" { n++; mem[n] = $2; cpus[n] = $3; objs[n] = $4; pages[n] = $5; next }
 	$1 == "S" { s[n, $2] = $3 }
 	END {
-		fmt = "%-30s  %10s  %9s  %11s  %8s  %11s  %6s  %-24s  %-24s  %11s  %8s  %8s  %6s  %6s\n"
+		fmt = "%-30s  %10s  %9s  %11s  %8s  %11s  %6s  %-24s  %-24s  %11s  %8s  %8s  %6s  %-24s  %6s\n"
 		line = sprintf(fmt, "==============================", "==========",
 			"=========", "===========", "========", "===========", "======",
 			"========================", "========================",
-			"===========", "========", "========", "======", "======")
+			"===========", "========", "========", "======",
+			"========================", "======")
 		printf "%s", line
 		printf fmt, "guest, live objects", "tracked", "untracked",
 			"memory", "B/obj", "budget", "within",
 			"kmalloc-64 none / live", "pages-0 none / live",
-			"mass/obj", "read 16k", "read 64k", "OOM", "insmod"
+			"mass/obj", "read 16k", "read 64k", "OOM", "OOM 64k / old",
+			"insmod"
 		printf "%s", line
 		for (i = 1; i <= n; i++) {
 			m = s[i, "memtotal"]
@@ -160,7 +189,9 @@ aie_scale_report() {
 				pair(i, "kmalloc-64"), pair(i, "pages-0"),
 				per_obj(i),
 				mi(s[i, "read16384_ns"]), mi(s[i, "read65536_ns"]),
-				mi(s[i, "oom_ns"]), mi(s[i, "insmod_ns"])
+				mi(s[i, "oom_ns"]),
+				oom64(s[i, "oom64k_ns"], s[i, "oomold_ns"]),
+				mi(s[i, "insmod_ns"])
 		}
 		printf "%s", line
 	}' "$raw"

@@ -24,6 +24,10 @@
 #                            sites in the table (16384 at the defaults,
 #                            65536 loaded again with max_sites=65536)
 #     oom_ns, oom_rows       one OOM report of the module (16384 sites)
+#     oom64k_ns, oom64k_rows the same with 65536 sites
+#     oomold_ns, oomold_rows the same with 65536 sites, of the module
+#                            before a change (/aie/allocinfo_ext_old.ko,
+#                            when AIE_SCALE_OLD= packed one)
 #   M <stats line>           the stats file after the mass allocation
 #
 # Under icount (tools/vm/bench-scale.sh) a guest ns is an instruction.
@@ -88,11 +92,10 @@ pairs() {
 	done
 }
 
-# read_sites N: hold objects at as many new call sites as bring the table
-# to N sites (the sites of earlier holds stay in it), then two timed
-# reads: the first names the new sites, the second is the figure
+# hold_sites N: hold objects at as many new call sites as bring the table
+# to N sites (the sites of earlier holds stay in it)
 held=0
-read_sites() {
+hold_sites() {
 	local n have
 	have=$(stat sites)
 	echo release > $ctl
@@ -103,6 +106,12 @@ read_sites() {
 	fi
 	held=$n
 	settle
+}
+
+# read_sites N: hold_sites N, then two timed reads: the first names the
+# new sites, the second is the figure
+read_sites() {
+	hold_sites "$1"
 	set -- "$1" $(/aie/benchload read $aie 1)
 	echo "S read$1_first_ns $4"
 	set -- "$1" $(/aie/benchload read $aie 1)
@@ -110,38 +119,39 @@ read_sites() {
 	echo "S read$1_rows $(stat sites)"
 }
 
-# oom_report: a task in a memory cgroup of 8 MiB asks the helper for
-# accounted objects until the cgroup's OOM killer kills it; the report
-# is timed from the kernel's line before the module's first (the end of
-# the kernel's own report) to the line after its last, console output
-# included
+# oom_report TAG: a task in a memory cgroup of 8 MiB of its own asks the
+# helper for accounted objects until the cgroup's OOM killer kills it;
+# the report is timed from the kernel's line before the module's first
+# (the end of the kernel's own report) to the line after its last,
+# console output included: "S oom<TAG>_ns", "S oom<TAG>_rows"
 oom_report() {
 	local cg=/tmp/cg
 	mkdir -p $cg
-	if ! mount -t cgroup2 none $cg ||
+	if ! { grep -q " $cg cgroup2 " /proc/mounts ||
+	       mount -t cgroup2 none $cg; } ||
 	   ! echo +memory > $cg/cgroup.subtree_control ||
-	   ! mkdir $cg/aie_oom || ! echo 8M > $cg/aie_oom/memory.max; then
-		echo "S oom_ns -"
+	   ! mkdir $cg/aie_oom$1 || ! echo 8M > $cg/aie_oom$1/memory.max; then
+		echo "S oom$1_ns -"
 		return
 	fi
 	# the expect lines let the report's stack dump pass aie_bad_log()
 	echo "aie-expect-oom: begin scale" > /dev/kmsg
-	mark "oom begin"
-	sh -c "echo \$\$ > $cg/aie_oom/cgroup.procs &&
+	mark "oom begin$1"
+	sh -c "echo \$\$ > $cg/aie_oom$1/cgroup.procs &&
 		echo 'oom kmalloc_oom' > $hctl" 2>/dev/null
-	mark "oom end"
+	mark "oom end$1"
 	echo "aie-expect-oom: end scale" > /dev/kmsg
-	log_ns | awk '
-		/ aie-scale: oom begin$/ { on = 1 }
+	log_ns | awk -v tag="$1" -v begin="aie-scale: oom begin$1" '
+		substr($0, index($0, " ") + 1) == begin { on = 1 }
 		!on { next }
 		/ allocinfo_ext: oom: victim / && !t0 { t0 = prev; in_report = 1 }
 		in_report && !/ allocinfo_ext: / { t1 = $1; in_report = 0 }
 		in_report { rows++ }
 		{ prev = $1 }
 		END {
-			if (t0 && t1) print "S oom_ns", t1 - t0
-			else print "S oom_ns -"
-			print "S oom_rows", rows - 1
+			if (t0 && t1) print "S oom" tag "_ns", t1 - t0
+			else print "S oom" tag "_ns -"
+			print "S oom" tag "_rows", rows - 1
 		}'
 }
 
@@ -186,4 +196,13 @@ rmmod allocinfo_ext || exit 1
 insmod /aie/allocinfo_ext.ko max_sites=65536 || exit 1
 held=0
 read_sites 65536
+oom_report 64k
+# the same with the module before a change, at the same 65,536 sites
+if [ -e /aie/allocinfo_ext_old.ko ]; then
+	rmmod allocinfo_ext || exit 1
+	insmod /aie/allocinfo_ext_old.ko max_sites=65536 || exit 1
+	held=0
+	hold_sites 65536
+	oom_report old
+fi
 echo "# end at $(cut -d' ' -f1 /proc/uptime) s"
