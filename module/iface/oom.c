@@ -73,7 +73,7 @@
 #define AIE_OOM_BURST		10
 #define AIE_OOM_INTERVAL	(60 * HZ)
 
-/* Sites read together in aie_oom_rank(): one each slot index at a time. */
+/* Sites of one slot index that aie_oom_rank() reads together. */
 #define AIE_OOM_BATCH		256
 
 struct aie_oom_row {
