@@ -52,7 +52,9 @@
 #                        possible CPUs, up to 10 million live objects
 #                        from the helper, the module loaded first (icount);
 #                        print the table of Documentation/benchmarks.rst
-#                        "Scale" (AIE_SCALE_CONFIGS: other guests)
+#                        "Scale" (AIE_SCALE_CONFIGS: other guests;
+#                        AIE_SCALE_OLD=<commit>: that commit's OOM
+#                        report too, at 65,536 sites)
 #   make bench-latency   the longest section with interrupts off of each
 #                        read path, on 6.12-rt (KERNEL=) under icount,
 #                        with the module before the read paths were
