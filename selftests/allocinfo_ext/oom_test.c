@@ -278,28 +278,28 @@ static long long mem_available_mib(void)
 }
 
 /*
- * The helper holds seven eighths of the available memory in 1 MiB
- * blocks; a task of the test, the OOM killer's favourite, fills the rest
- * until killed. The report's first row is the helper's blocks, exactly.
+ * A global OOM: the helper holds seven eighths of the available memory in
+ * 1 MiB blocks, *@held of them; a task of the test, the OOM killer's
+ * favourite, fills the rest until killed. Returns its wait status, or -1.
  */
-TEST_F(oom, global)
+static int global_oom(long long *held)
 {
-	long long avail = mem_available_mib(), held;
-	struct report r;
+	long long avail = mem_available_mib();
+	int status = -1, i;
 	char *p;
-	int status, i;
 	pid_t pid;
 
-	ASSERT_LT(64, avail);
-	ASSERT_EQ(0, aie_write_str("/proc/self/oom_score_adj", "-1000"));
-	ASSERT_EQ(0, aie_helper("alloc pages_oom %lld",
-				avail * 7 / 8 < 4096 ? avail * 7 / 8 : 4096));
-	held = aie_helper_held("pages_oom");
-	ASSERT_LT(avail / 2, held);
+	if (avail <= 64 ||
+	    aie_write_str("/proc/self/oom_score_adj", "-1000") ||
+	    aie_helper("alloc pages_oom %lld",
+		       avail * 7 / 8 < 4096 ? avail * 7 / 8 : 4096))
+		return -1;
+	*held = aie_helper_held("pages_oom");
+	if (*held <= avail / 2)
+		return -1;
 
 	kmsg_mark("aie-expect-oom: begin global");
 	pid = fork();
-	ASSERT_LE(0, pid);
 	if (!pid) {
 		if (aie_write_str("/proc/self/oom_score_adj", "1000"))
 			_exit(2);
@@ -311,9 +311,22 @@ TEST_F(oom, global)
 		}
 		_exit(3);	/* not killed */
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		status = -1;
 	kmsg_mark("aie-expect-oom: end global");
 	aie_write_str("/proc/self/oom_score_adj", "0");
+	return status;
+}
+
+/* The report's first row is the helper's blocks, exactly. */
+TEST_F(oom, global)
+{
+	struct report r;
+	long long held;
+	int status;
+
+	status = global_oom(&held);
+	ASSERT_NE(-1, status);
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
 		TH_LOG("status %#x", status);
 
@@ -447,7 +460,7 @@ FIXTURE_TEARDOWN(oom_user)
  */
 TEST_F(oom_user, memcg_ooms_in_a_loop_are_rate_limited)
 {
-	long long reported, suppressed, elapsed;
+	long long reported, suppressed, elapsed, held;
 	struct timespec t0, t1;
 	char procs[128];
 	pid_t pid, waited;
@@ -494,6 +507,20 @@ TEST_F(oom_user, memcg_ooms_in_a_loop_are_rate_limited)
 	EXPECT_EQ(r.unknown, r.unknown_by_index);
 	TH_LOG("%d reports, %lld suppressed, in %llds", r.headers, suppressed,
 	       elapsed);
+
+	/* A global OOM then, the window's reports spent: reported. */
+	status = global_oom(&held);
+	ASSERT_NE(-1, status);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+		TH_LOG("status %#x", status);
+	feed_report(self->kmsg, &r);
+	EXPECT_EQ(reported + 1, r.headers);
+	EXPECT_EQ(reported + 1, aie_stat("oom_reports"));
+	EXPECT_EQ(suppressed, aie_stat("oom_reports_suppressed"));
+	EXPECT_STREQ("aie_helper_pages_oom", r.first.func);
+	EXPECT_EQ(held << 20, r.first.bytes);
+	EXPECT_EQ(r.rows_told, r.rows);
+	EXPECT_EQ(0, r.addresses);
 	EXPECT_EQ(0, counts_after());
 }
 
