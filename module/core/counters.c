@@ -408,6 +408,35 @@ static void aie_site_read(const struct aie_site *site,
 }
 
 /*
+ * Add to @live[k] the live bytes that the CPUs' slot @i holds for site
+ * @first + k * aie_ctr_slots(), the sites of slot @i from @first (one of
+ * them) below @end: one read of each CPU up's slot, without a lock, for a
+ * reader that ranks many sites at once (the OOM report). A slot that
+ * changes hands meanwhile may be missed or counted twice: aie_site_sum()
+ * is what says a site's figures. Any context.
+ */
+void aie_ctr_slot_live(u32 i, u32 first, u32 end, s64 *live)
+{
+	struct aie_ctr_slot __percpu *slot = aie_ctr_slot_of(i);
+	const struct aie_site *owner;
+	struct aie_ctr_slot *s;
+	int cpu;
+	u32 j;
+
+	for_each_cpu(cpu, &aie_ctr_cpus) {
+		s = per_cpu_ptr(slot, cpu);
+		owner = READ_ONCE(s->site);
+		if (!owner)
+			continue;
+		/* Pairs with the smp_wmb() before a slot is filled. */
+		smp_rmb();
+		j = aie_site_index(owner);
+		if (j >= first && j < end)
+			live[(j - first) / aie_ctr_nr] += READ_ONCE(s->live_bytes);
+	}
+}
+
+/*
  * Sum site @idx's figures: its own counters and the CPUs' slots that hold
  * it. False when a move of a slot's deltas to the own counters came in
  * the way of every try (see the notes at the top): @sums may then miss

@@ -54,6 +54,7 @@ void aie_ctr_miss(struct aie_site *site, s64 bytes, s64 calls, s64 slack,
 		  s64 accounted, bool charge);
 void aie_site_new_high(struct aie_site *site);
 bool aie_site_sum(u32 idx, struct aie_site_sums *sums);
+void aie_ctr_slot_live(u32 i, u32 first, u32 end, s64 *live);
 s64 aie_site_peak(u32 idx, s64 live_bytes);
 void aie_ctrs_reset(void);
 

@@ -25,8 +25,8 @@
  *
  * The cost is bounded by the counters' memory, not by sites times
  * possible CPUs, as summing each site whole would be. The report
- * reads each site's own live bytes once and each possible CPU's counter
- * slots once (aie_oom_rank(): the slots hold 4 MiB at most by default,
+ * reads each site's own live bytes once and each counter slot of each
+ * CPU up once (aie_oom_rank(): the slots hold 4 MiB at most by default,
  * 65,536 of them, whatever the CPUs), keeps the 2 * oom_top sites of most
  * live bytes by that reading, then sums those whole with aie_site_sum(),
  * and prints the oom_top largest of the sums. The rows' figures are exact
@@ -124,33 +124,18 @@ static void aie_oom_keep(struct aie_oom_row *rows, const struct aie_oom_row *r,
 /*
  * The live bytes of the sites of slot index @i from site @first on, every
  * @slots-th below @end (at most AIE_OOM_BATCH of them), into aie_oom_live:
- * each site's own counter, then each possible CPU's slot @i where it holds
- * one of them, read once. A slot that changes hands meanwhile may be
- * missed or counted twice (counters.c): the picks are summed again.
+ * each site's own counter, then what each CPU's slot @i holds of them,
+ * read once (aie_ctr_slot_live()). A slot that changes hands meanwhile
+ * may be missed or counted twice (counters.c): the picks are summed again.
  */
 static void aie_oom_read_batch(u32 i, u32 first, u32 end, u32 slots)
 {
-	struct aie_ctr_slot __percpu *slot = aie_ctr_slot_of(i);
-	const struct aie_site *owner;
-	struct aie_ctr_slot *s;
 	u32 j, k;
-	int cpu;
 
 	for (j = first, k = 0; j < end; j += slots, k++)
 		aie_oom_live[k] = aie_site_at(j) ?
 			atomic64_read(&aie_site_ctrs(j)->live_bytes) : 0;
-	for_each_possible_cpu(cpu) {
-		s = per_cpu_ptr(slot, cpu);
-		owner = READ_ONCE(s->site);
-		if (!owner)
-			continue;
-		/* Pairs with the smp_wmb() before a slot is filled. */
-		smp_rmb();
-		j = aie_site_index(owner);
-		if (j >= first && j < end)
-			aie_oom_live[(j - first) / slots] +=
-				READ_ONCE(s->live_bytes);
-	}
+	aie_ctr_slot_live(i, first, end, aie_oom_live);
 }
 
 /*
