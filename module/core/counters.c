@@ -155,9 +155,19 @@ int aie_ctrs_init(unsigned int slots)
 			return -ENOMEM;
 		}
 	}
-	/* Calls aie_ctrs_cpu_prepare() for each CPU up now. */
-	ret = cpuhp_setup_state(CPUHP_BP_PREPARE_DYN, "allocinfo_ext:counters",
-				aie_ctrs_cpu_prepare, aie_ctrs_cpu_dead);
+	/*
+	 * The CPUs up now join by hand, under the hotplug lock that keeps
+	 * them so: before 5.12 a CPUHP_BP_PREPARE_DYN state's setup never
+	 * calls its startup for them.
+	 */
+	cpus_read_lock();
+	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_BP_PREPARE_DYN,
+						   "allocinfo_ext:counters",
+						   aie_ctrs_cpu_prepare,
+						   aie_ctrs_cpu_dead);
+	if (ret >= 0)
+		cpumask_copy(&aie_ctr_cpus, cpu_online_mask);
+	cpus_read_unlock();
 	if (ret < 0) {
 		aie_ctrs_exit();
 		return ret;

@@ -37,6 +37,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/topology.h>
 #include <linux/vmalloc.h>
@@ -82,13 +83,26 @@ static int aie_lifetimes_cpu_prepare(unsigned int cpu)
  */
 int aie_lifetimes_init(bool on, unsigned int sites)
 {
-	int ret;
+	int ret, cpu;
 
 	if (!on)
 		return 0;
 	aie_lifetime_sites = sites;
-	ret = cpuhp_setup_state(CPUHP_BP_PREPARE_DYN, "allocinfo_ext:lifetimes",
-				aie_lifetimes_cpu_prepare, NULL);
+	/*
+	 * The CPUs up now get theirs by hand, under the hotplug lock that
+	 * keeps them so: before 5.12 a CPUHP_BP_PREPARE_DYN state's setup
+	 * never calls its startup for them.
+	 */
+	cpus_read_lock();
+	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_BP_PREPARE_DYN,
+						   "allocinfo_ext:lifetimes",
+						   aie_lifetimes_cpu_prepare,
+						   NULL);
+	if (ret >= 0) {
+		for_each_online_cpu(cpu)
+			aie_lifetimes_cpu_prepare(cpu);
+	}
+	cpus_read_unlock();
 	if (ret < 0) {
 		aie_lifetime_sites = 0;
 		return ret;

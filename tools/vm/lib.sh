@@ -425,7 +425,9 @@ aie_boot() {
 			-serial "file:$AIE_OUT/console.log"
 			-serial "file:$AIE_OUT/output.log")
 	fi
-	append="$append panic=-1 kfence.sample_interval=0 aie.mode=$mode ${AIE_APPEND:-}"
+	# log_buf_len: oom_test's 50 OOM kills must not push the boot's
+	# lines, which ledger_test reads, out of the kernel log
+	append="$append panic=-1 kfence.sample_interval=0 log_buf_len=8M aie.mode=$mode ${AIE_APPEND:-}"
 	aie_log "booting $AIE_KREL (mode $mode, $mem, ${va:+$va-bit VA, }limit ${limit}s)"
 	timeout --foreground "$limit" "${qemu[@]}" -accel "${AIE_ACCEL:-tcg,thread=single}" \
 		-smp "$smp" -m "$mem" \
