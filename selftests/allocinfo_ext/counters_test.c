@@ -226,7 +226,8 @@ TEST_F(counters, across_cpus)
 /*
  * A site that grows on one CPU is summed for its peak at each charge up
  * to 64 objects, then each time it has grown by 1/64 more (counters.c):
- * about 330 sums for 4,096 objects, not 4,096. Its peak is then at most
+ * about 330 sums for 4,096 objects, not 4,096 (389 to 565 counted with
+ * the other sites', KASAN's kernel the most). Its peak is then at most
  * 1/64 short of the live bytes it reached, which no reader saw: the
  * objects are freed on the other CPU before the row is read.
  */
@@ -251,8 +252,9 @@ TEST_F(counters, peak_of_a_growing_site)
 	EXPECT_EQ(n, r.total_calls);
 	EXPECT_GE(top, r.peak);
 	EXPECT_LE(top - (top >> 6), r.peak);
+	/* peak_sums counts every site's: room for the others' meanwhile */
 	EXPECT_LT(64, sums);
-	EXPECT_GT(n / 8, sums);
+	EXPECT_GT(n / 4, sums);
 }
 
 /* counter_slots must be a power of two, 1..65536, or 0: the default. */
