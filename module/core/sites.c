@@ -127,10 +127,13 @@ static void aie_sites_grow(struct work_struct *work)
 
 static DECLARE_WORK(aie_sites_grow_work, aie_sites_grow);
 
-/* Hardirq context, with no lock of the hook's held. */
+/*
+ * Hardirq context, with no lock of the hook's held. High priority, on this
+ * CPU, as slabrecs.c's work: it races the task that is claiming sites.
+ */
 static void aie_sites_grow_irq(struct irq_work *work)
 {
-	queue_work(system_unbound_wq, &aie_sites_grow_work);
+	queue_work(system_highpri_wq, &aie_sites_grow_work);
 }
 
 static DEFINE_IRQ_WORK(aie_sites_grow_iw, aie_sites_grow_irq);

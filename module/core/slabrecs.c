@@ -20,9 +20,10 @@
  * The chunks are made ahead of need by a work item (aie_slab_grow()), as
  * the site counters are (sites.c). A hook cannot allocate: an
  * array_get() that leaves fewer than half aie_slab_ahead() records past
- * the bump queues an irq_work, whose handler queues the work (the hook
- * may hold locks queue_work() takes), and the work makes chunks until
- * aie_slab_ahead() are past the bump again, or the ceiling is reached.
+ * the bump queues an irq_work (the hook may hold locks queue_work()
+ * takes), whose handler queues the work for a high-priority worker of the
+ * same CPU, and the work makes chunks until aie_slab_ahead() are past the
+ * bump again, or the ceiling is reached.
  * A block that finds the records spent gets none meanwhile, and its
  * objects go to the object map (slabmap.c); at the ceiling that is
  * counted (slab_map_full) and said once in the kernel log.
@@ -120,10 +121,15 @@ static void aie_slab_grow(struct work_struct *work)
 
 static DECLARE_WORK(aie_slab_grow_work, aie_slab_grow);
 
-/* Hardirq context, with no lock of the hook's held. */
+/*
+ * Hardirq context, with no lock of the hook's held. The work runs on this
+ * CPU at high priority: it races the allocations of the task that asked,
+ * which it preempts at that task's next reschedule point, where an unbound
+ * worker would wait for whatever CPU time the scheduler gives it.
+ */
 static void aie_slab_grow_irq(struct irq_work *work)
 {
-	queue_work(system_unbound_wq, &aie_slab_grow_work);
+	queue_work(system_highpri_wq, &aie_slab_grow_work);
 }
 
 static DEFINE_IRQ_WORK(aie_slab_grow_iw, aie_slab_grow_irq);
