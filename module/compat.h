@@ -99,6 +99,9 @@
 /* vmalloc (hooks/vmalloc.c): __vmalloc_node_range_noprof() since 6.10. */
 #define AIE_FN_VMALLOC_NODE_RANGE	"__vmalloc_node_range_noprof", \
 					"__vmalloc_node_range"
+/* kmem_cache_alloc_bulk() (hooks/slab_bulk.c): _noprof since 6.10. */
+#define AIE_FN_KMEM_CACHE_ALLOC_BULK	"kmem_cache_alloc_bulk_noprof", \
+					"kmem_cache_alloc_bulk"
 
 /* Slab (callers.c). */
 

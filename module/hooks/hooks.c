@@ -24,6 +24,7 @@
 #include "page.h"
 #include "percpu.h"
 #include "slab.h"
+#include "slab_bulk.h"
 #include "slab_pages.h"
 #include "track/free.h"
 #include "vmalloc.h"
@@ -112,6 +113,7 @@ int aie_hooks_register(void)
 		tracepoint_synchronize_unregister();
 		return ret;
 	}
+	aie_slab_bulk_register();
 	aie_nolock_hooks_register();
 	if (aie_hook_wanted(AIE_TYPE_PAGE)) {
 		aie_page_hooked = !aie_page_hooks_register();
@@ -138,6 +140,7 @@ void aie_hooks_unregister(void)
 	if (aie_page_hooked)
 		aie_page_hooks_unregister();
 	aie_nolock_hooks_unregister();
+	aie_slab_bulk_unregister();
 	aie_slab_hooks_unregister(!aie_allocs_paused);
 	aie_slab_pages_unregister();
 	tracepoint_synchronize_unregister();
@@ -153,6 +156,7 @@ void aie_hooks_allocs_pause(void)
 	if (aie_allocs_paused)
 		return;
 	aie_slab_allocs_pause();
+	aie_slab_bulk_allocs_pause();
 	aie_nolock_allocs_pause();
 	if (aie_page_hooked)
 		aie_page_allocs_pause();
@@ -178,6 +182,9 @@ int aie_hooks_allocs_resume(void)
 	ret = aie_slab_allocs_resume();
 	if (ret)
 		return ret;
+	ret = aie_slab_bulk_allocs_resume();
+	if (ret)
+		goto err_bulk;
 	ret = aie_nolock_allocs_resume();
 	if (ret)
 		goto err_nolock;
@@ -208,6 +215,8 @@ err_vmalloc:
 err_page:
 	aie_nolock_allocs_pause();
 err_nolock:
+	aie_slab_bulk_allocs_pause();
+err_bulk:
 	aie_slab_allocs_pause();
 	tracepoint_synchronize_unregister();
 	return ret;
@@ -232,7 +241,9 @@ const char *aie_hooks_slabmap_state(void)
 void aie_hooks_show(struct seq_file *m)
 {
 	seq_printf(m, "bulk_free_hook %s\n",
-		   aie_hook_state(aie_slab_bulk_hooked()));
+		   aie_hook_state(aie_slab_bulk_free_hooked()));
+	seq_printf(m, "bulk_alloc_hook %s\n",
+		   aie_hook_state(aie_slab_bulk_alloc_hooked()));
 	seq_printf(m, "page_hooks %s\n", aie_hook_state(aie_page_hooked));
 	seq_printf(m, "vmalloc_hooks %s\n", aie_hook_state(aie_vmalloc_hooked));
 	seq_printf(m, "percpu_hooks %s\n", aie_hook_state(aie_percpu_hooked));
@@ -241,7 +252,7 @@ void aie_hooks_show(struct seq_file *m)
 	seq_printf(m, "alloc_hooks %s\n", aie_allocs_paused ? "paused" : "on");
 	seq_printf(m, "nolock_hooks %s\n", aie_hook_state(aie_nolock_hooked()));
 	seq_printf(m, "probe_missed %lu\n",
-		   aie_nolock_hooks_missed() +
+		   aie_nolock_hooks_missed() + aie_slab_bulk_missed() +
 		   (aie_page_hooked ? aie_page_hooks_missed() : 0) +
 		   (aie_vmalloc_hooked ? aie_vmalloc_hooks_missed() : 0) +
 		   (aie_percpu_hooked ? aie_percpu_hooks_missed() : 0));

@@ -3,11 +3,9 @@
  * slab.c - the slab allocator: kmalloc and kmem_cache_alloc.
  *
  * The kmem tracepoints give every kmalloc and kmem_cache_alloc with its
- * call site, and every kfree and kmem_cache_free. kmem_cache_free_bulk()
- * (and so kfree_bulk() and the kfree_rcu() batches) fires no tracepoint:
- * a kprobe on its entry sees the objects before they are freed. Without
- * it, objects freed that way would stay live until their address is
- * reused.
+ * call site, and every kfree and kmem_cache_free. The bulk functions fire
+ * none: slab_bulk.c probes them and hands their objects to
+ * aie_slab_cache_alloc_seen() and aie_slab_kfree_seen() here.
  *
  * kmem_cache_alloc's tracepoint gives the cache, whose slot size is
  * private to mm/: cache_sizes.c keeps it, per cache.
@@ -20,15 +18,11 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/hash.h>
-#include <linux/kprobes.h>
-#include <linux/ptrace.h>
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include <trace/events/kmem.h>
 
 #include "aie.h"
-#include "arch/arch.h"
 #include "cache_sizes.h"
 #include "compat.h"
 #include "core/rules.h"
@@ -41,8 +35,6 @@
 #include "slab.h"
 #include "track/free.h"
 #include "track/track.h"
-
-static bool aie_bulk_free_hooked;
 
 /*
  * The allocation probes come in variants, by sampling and by whether the
@@ -353,14 +345,16 @@ void aie_slab_kfree_seen(const void *ptr)
  * sampling on, the slot size is what the countdown counts, so it is
  * looked up before the skip.
  */
-static void aie_probe_kmem_cache_alloc(void *data, unsigned long call_site,
-				       const void *ptr, struct kmem_cache *s,
-				       gfp_t gfp_flags, int node)
+static __always_inline void __aie_probe_kmem_cache_alloc(void *data,
+							 unsigned long call_site,
+							 const void *ptr,
+							 struct kmem_cache *s,
+							 gfp_t gfp_flags,
+							 int node)
 {
 	unsigned long every;
 	unsigned int size;
 
-	aie_tp_guard();
 	if (!aie_sampling_on()) {
 		__aie_kmem_cache_all(data, call_site, ptr, s, gfp_flags);
 		return;
@@ -377,6 +371,26 @@ static void aie_probe_kmem_cache_alloc(void *data, unsigned long call_site,
 	if (likely(aie_sample_skip(every, size)))
 		return;
 	aie_kmem_cache_sampled(data, call_site, ptr, s, gfp_flags, size);
+}
+
+static void aie_probe_kmem_cache_alloc(void *data, unsigned long call_site,
+				       const void *ptr, struct kmem_cache *s,
+				       gfp_t gfp_flags, int node)
+{
+	aie_tp_guard();
+	__aie_probe_kmem_cache_alloc(data, call_site, ptr, s, gfp_flags, node);
+}
+
+/*
+ * A kmem_cache_alloc() that fires no kmem event (an object of
+ * kmem_cache_alloc_bulk(): slab_bulk.c), taken as the event's probe takes
+ * it. Task, softirq or hardirq context, preemption disabled.
+ */
+void aie_slab_cache_alloc_seen(unsigned long call_site, const void *ptr,
+			       struct kmem_cache *s, gfp_t gfp)
+{
+	__aie_probe_kmem_cache_alloc(NULL, call_site, ptr, s, gfp,
+				     NUMA_NO_NODE);
 }
 
 static void aie_probe_kfree(void *data, unsigned long call_site,
@@ -398,27 +412,6 @@ static void aie_probe_kmem_cache_free(void *data, unsigned long call_site,
 AIE_SLAB_TP_ALLOCS(aie_probe_kmalloc, aie_probe_kmem_cache_alloc)
 AIE_SLAB_TP_CACHE_FREE(aie_probe_kmem_cache_free)
 
-/* kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p) */
-static int aie_kp_free_bulk(struct kprobe *kp, struct pt_regs *regs)
-{
-	size_t i, nr = aie_arch_kernel_argument(regs, 1);
-	void **objs = (void **)aie_arch_kernel_argument(regs, 2);
-
-	for (i = 0; i < nr; i++)
-		aie_slab_free(objs[i]);
-	return 0;
-}
-
-static struct kprobe aie_free_bulk_kp = {
-	.symbol_name = "kmem_cache_free_bulk",
-	.pre_handler = aie_kp_free_bulk,
-};
-
-bool aie_slab_bulk_hooked(void)
-{
-	return aie_bulk_free_hooked;
-}
-
 /* Free hooks first: no object is tracked while its free could go unseen. */
 int aie_slab_hooks_register(void)
 {
@@ -435,10 +428,6 @@ int aie_slab_hooks_register(void)
 	ret = aie_slab_tp_allocs_register();
 	if (ret)
 		goto err_allocs;
-
-	aie_bulk_free_hooked = !register_kprobe(&aie_free_bulk_kp);
-	if (!aie_bulk_free_hooked)
-		pr_warn("no kprobe on kmem_cache_free_bulk: objects freed in bulk stay live\n");
 	return 0;
 
 err_allocs:
@@ -476,8 +465,6 @@ void aie_slab_hooks_unregister(bool allocs)
 {
 	if (allocs)
 		aie_slab_allocs_pause();
-	if (aie_bulk_free_hooked)
-		unregister_kprobe(&aie_free_bulk_kp);
 	aie_slab_tp_cache_free_unregister();
 	unregister_trace_kfree(aie_probe_kfree, NULL);
 	aie_cache_sizes_unregister();

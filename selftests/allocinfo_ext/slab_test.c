@@ -88,6 +88,35 @@ TEST_F(slab, private_cache)
 }
 
 /*
+ * kmem_cache_alloc_bulk() and kmem_cache_free_bulk() fire no event: their
+ * probes charge each object to the bulk call's caller, and take it back
+ * whether it is freed in bulk or one at a time.
+ */
+TEST_F(slab, bulk_cache)
+{
+	long long slot = aie_helper_cache_bytes();
+	long long size = aie_object_size("aie_helper_obj");
+
+	ASSERT_EQ(200, size);
+	ASSERT_LE(size, slot);
+	ASSERT_EQ(0, aie_stat_is("bulk_alloc_hook", "present"));
+	ASSERT_EQ(0, aie_helper("bulk 16"));
+	ASSERT_EQ(0, aie_helper("bulk 3"));
+	EXPECT_ROW("aie_helper_cache_bulk", "slab", 19, 19 * slot,
+		   19 * (slot - size), 19, 19 * slot, 19 * slot, 0);
+	ASSERT_EQ(0, aie_helper("bulkfree"));
+	EXPECT_ROW("aie_helper_cache_bulk", "slab", 0, 0, 0, 19, 19 * slot,
+		   19 * slot, 0);
+	ASSERT_EQ(0, aie_helper("bulk 5"));
+	EXPECT_ROW("aie_helper_cache_bulk", "slab", 5, 5 * slot,
+		   5 * (slot - size), 24, 24 * slot, 19 * slot, 0);
+	ASSERT_EQ(0, aie_helper("bulkfree each"));
+	EXPECT_ROW("aie_helper_cache_bulk", "slab", 0, 0, 0, 24, 24 * slot,
+		   19 * slot, 0);
+	EXPECT_EQ(-EINVAL, aie_helper("bulk 65"));
+}
+
+/*
  * A cache destroyed, and another of another size created where its
  * kmem_cache was: the module keeps each cache's sizes by that address,
  * and must charge the new cache's objects its own. SLUB gives the freed

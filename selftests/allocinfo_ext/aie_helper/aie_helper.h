@@ -114,6 +114,10 @@ void *aie_helper_remade_alloc(void);
 void *aie_helper_cache_acct(void);
 void *aie_helper_cache_gfp_acct(void);
 void aie_helper_cache_free(const void *p);
+/* "bulk": objects of the private cache from kmem_cache_alloc_bulk() */
+#define AIE_HELPER_BULK_MAX	64
+int aie_helper_cache_bulk(size_t nr);
+void aie_helper_cache_bulk_free(bool one_by_one);
 void aie_helper_remade_free(const void *p);
 void aie_helper_acct_cache_free(const void *p);
 int aie_helper_remake(unsigned int size);

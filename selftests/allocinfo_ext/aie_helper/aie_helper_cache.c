@@ -50,6 +50,39 @@ noinline void *aie_helper_remade_alloc(void)
 AIE_HELPER_VMALLOC(cache_acct, kmem_cache_alloc(aie_helper_acct_cache, GFP_KERNEL))
 AIE_HELPER_VMALLOC(cache_gfp_acct, kmem_cache_alloc(aie_helper_cache, GFP_KERNEL_ACCOUNT))
 
+/* What "bulk" holds, guarded by aie_helper_mutex. */
+static void *aie_helper_bulk_objs[AIE_HELPER_BULK_MAX];
+static size_t aie_helper_bulk_held;
+
+/* @nr more objects of the private cache, in one kmem_cache_alloc_bulk(). */
+noinline int aie_helper_cache_bulk(size_t nr)
+{
+	void **objs = aie_helper_bulk_objs + aie_helper_bulk_held;
+
+	if (!nr || nr > AIE_HELPER_BULK_MAX - aie_helper_bulk_held)
+		return -EINVAL;
+	if (!kmem_cache_alloc_bulk(aie_helper_cache, GFP_KERNEL, nr, objs))
+		return -ENOMEM;
+	barrier();
+	aie_helper_bulk_held += nr;
+	return 0;
+}
+
+/* What "bulk" holds: in one kmem_cache_free_bulk(), or one at a time. */
+void aie_helper_cache_bulk_free(bool one_by_one)
+{
+	size_t i;
+
+	if (one_by_one)
+		for (i = 0; i < aie_helper_bulk_held; i++)
+			kmem_cache_free(aie_helper_cache,
+					aie_helper_bulk_objs[i]);
+	else if (aie_helper_bulk_held)
+		kmem_cache_free_bulk(aie_helper_cache, aie_helper_bulk_held,
+				     aie_helper_bulk_objs);
+	aie_helper_bulk_held = 0;
+}
+
 void aie_helper_cache_free(const void *p)
 {
 	kmem_cache_free(aie_helper_cache, (void *)p);

@@ -56,6 +56,14 @@
  *					until "free all" (EINTR if killed)
  *	write "masspages <n>"		n more pages from
  *					aie_helper_mass_page(), the same
+ *	write "bulk <n>"		n more objects of the private cache
+ *					(kind "cache") from one
+ *					kmem_cache_alloc_bulk() in
+ *					aie_helper_cache_bulk(), at most
+ *					AIE_HELPER_BULK_MAX held
+ *	write "bulkfree"		those objects freed in one
+ *					kmem_cache_free_bulk()
+ *	write "bulkfree each"		or one kmem_cache_free() each
  *	write "free init"		free the objects the helper's init
  *					made (init_kmalloc=); "free all"
  *					frees them too
@@ -320,6 +328,7 @@ static void aie_helper_free_all(void)
 	for (i = 0; i < aie_helper_nkinds; i++)
 		aie_helper_free(&aie_helper_kinds[i], aie_helper_kinds[i].held);
 	aie_helper_sites_free_all();
+	aie_helper_cache_bulk_free(false);
 	aie_helper_mass_free();
 	aie_helper_nmi_free();	/* EOPNOTSUPP where there are none */
 }
@@ -349,6 +358,17 @@ static int aie_helper_command(char *cmd)
 	if (verb && kind && !cmd && !strcmp(verb, "leak") &&
 	    !strcmp(kind, "init")) {
 		aie_helper_init_leak();
+		return 0;
+	}
+	if (verb && kind && !cmd && !strcmp(verb, "bulk"))
+		return kstrtoul(kind, 10, &many) ?: aie_helper_cache_bulk(many);
+	if (verb && !kind && !strcmp(verb, "bulkfree")) {
+		aie_helper_cache_bulk_free(false);
+		return 0;
+	}
+	if (verb && kind && !cmd && !strcmp(verb, "bulkfree") &&
+	    !strcmp(kind, "each")) {
+		aie_helper_cache_bulk_free(true);
 		return 0;
 	}
 	if (verb && !kind && !strcmp(verb, "nmifree"))
