@@ -37,6 +37,7 @@
  */
 
 #include <linux/mmzone.h>
+#include <linux/sched.h>
 #include <linux/vmalloc.h>
 
 #include "aie.h"
@@ -73,4 +74,23 @@ void aie_pagemap_exit(void)
 size_t aie_pagemap_memory(void)
 {
 	return aie_page_npfn * sizeof(u32);
+}
+
+/*
+ * The blocks the map holds a record of, counted in a walk of the map, so
+ * that the hooks count nothing: exact while no hook sets or clears an
+ * entry. Process context (the stats file); rescheduling, without a lock.
+ */
+unsigned long aie_pagemap_count(void)
+{
+	unsigned long pfn, n = 0;
+
+	for (pfn = 0; pfn < aie_page_npfn; pfn++) {
+		/* Racing the hooks' writes: a count, not a record to use. */
+		if (data_race(aie_page_pfn[pfn]) & AIE_PAGE_UNITS)
+			n++;
+		if (!((pfn + 1) % (1UL << 16)))
+			cond_resched();
+	}
+	return n;
 }

@@ -35,6 +35,7 @@ DECLARE_STATIC_KEY_FALSE(aie_pagemap_key);
 void aie_pagemap_init(unsigned long npfn);
 void aie_pagemap_exit(void);
 size_t aie_pagemap_memory(void);
+unsigned long aie_pagemap_count(void);
 
 static inline bool aie_pagemap_on(void)
 {

@@ -280,7 +280,6 @@ void aie_slab_spill(const void *ptr, u32 e)
 	old = *rec;
 	if (old) {
 		WRITE_ONCE(*rec, 0);
-		this_cpu_dec(aie_stats.slab_records);
 		aie_slab_unseen(aie_slab_gkey(e, ptr), old);
 	}
 	if (e & AIE_SLAB_SPILT)
@@ -332,7 +331,7 @@ bool aie_slab_large_put(const void *ptr, u64 val)
 	WRITE_ONCE(pe[1], lower_32_bits(val));
 	WRITE_ONCE(pe[2], upper_32_bits(val));
 	WRITE_ONCE(pe[0], AIE_SLAB_LARGE);
-	this_cpu_inc(aie_stats.slab_records);
+	this_cpu_inc(aie_stats.slab_large);
 	return true;
 }
 
@@ -427,7 +426,6 @@ bool aie_slab_block_drop(unsigned long pfn, unsigned int order, u32 e)
 			aie_slab_unseen(first + ((unsigned long)k << shift),
 					rec[k]);
 			rec[k] = 0;
-			this_cpu_dec(aie_stats.slab_records);
 		}
 	}
 	/* In an NMI without the lock: the array stays taken (nmi.h). */

@@ -154,7 +154,7 @@ static inline bool aie_slab_large_take(const void *ptr, u64 *val)
 	WRITE_ONCE(pe[0], 0);
 	if (!*val)
 		return false;
-	this_cpu_dec(aie_stats.slab_records);
+	this_cpu_dec(aie_stats.slab_large);
 	return true;
 }
 
@@ -217,7 +217,6 @@ aie_slabmap_insert(const void *ptr, u64 bytes, u64 val, u64 *old,
 	WRITE_ONCE(*rec, val);
 	if (unlikely(*old))
 		return AIE_OBJMAP_REPLACED;
-	this_cpu_inc(aie_stats.slab_records);
 	return AIE_OBJMAP_INSERTED;
 }
 
@@ -259,7 +258,6 @@ aie_slabmap_remove(const void *ptr, u64 *val, u32 *entry)
 	*val = *rec;
 	if (likely(*val)) {
 		WRITE_ONCE(*rec, 0);
-		this_cpu_dec(aie_stats.slab_records);
 		*entry = e;
 		return AIE_SLAB_FOUND;
 	}

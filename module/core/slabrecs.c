@@ -9,7 +9,8 @@
  *                       i / AIE_SLAB_CHUNK (aie_slab_record(), whose
  *                       header says how the chunk's address is kept)
  *   aie_slab_order[]    per AIE_SLAB_MIN_RECORDS records: 1 + the order of
- *                       the block whose array starts there, or 0
+ *                       the block whose array starts there and the
+ *                       array's class (AIE_SLAB_ORD_*), or 0
  *
  * Arrays are of AIE_SLAB_CLASSES sizes, 32 to 512 records, each aligned to
  * its size; a freed array goes on its class's free list (linked through
@@ -47,6 +48,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitfield.h>
 #include <linux/irq_work.h>
 #include <linux/lockdep.h>
 #include <linux/mm.h>
@@ -58,6 +60,10 @@
 
 unsigned long aie_slab_chunks[AIE_SLAB_CHUNKS];
 DEFINE_RAW_SPINLOCK(aie_slab_lock);
+
+/* An aie_slab_order[] byte: 1 + the block's order, and its array's class. */
+#define AIE_SLAB_ORD_ORDER	GENMASK(3, 0)
+#define AIE_SLAB_ORD_CLASS	GENMASK(7, 4)
 
 static u8 *aie_slab_order;		/* per AIE_SLAB_MIN_RECORDS records */
 static unsigned long aie_slab_made;	/* records in chunks made */
@@ -166,7 +172,9 @@ long aie_slab_array_get(unsigned int nr, unsigned int order)
 	}
 	WRITE_ONCE(aie_slab_bump, i + n);
 found:
-	aie_slab_order[i / AIE_SLAB_MIN_RECORDS] = order + 1;
+	aie_slab_order[i / AIE_SLAB_MIN_RECORDS] =
+		FIELD_PREP(AIE_SLAB_ORD_CLASS, c) |
+		FIELD_PREP(AIE_SLAB_ORD_ORDER, order + 1);
 	return i;
 }
 
@@ -189,7 +197,40 @@ unsigned int aie_slab_array_order(unsigned long base)
 {
 	if (base >= aie_slab_made || base % AIE_SLAB_MIN_RECORDS)
 		return 0;
-	return aie_slab_order[base / AIE_SLAB_MIN_RECORDS];
+	return FIELD_GET(AIE_SLAB_ORD_ORDER,
+			 aie_slab_order[base / AIE_SLAB_MIN_RECORDS]);
+}
+
+/*
+ * The records set in the arrays handed out, counted in a walk of
+ * aie_slab_order[] and of those arrays, so that the hooks count nothing:
+ * exact while no hook sets or clears one. Process context (the stats
+ * file); rescheduling, without the lock: the arrays below the records
+ * made stay readable, whoever holds them.
+ */
+unsigned long aie_slab_records_used(void)
+{
+	/* Pairs with aie_slab_grow_to()'s release: the chunks below are made. */
+	unsigned long made = smp_load_acquire(&aie_slab_made);
+	unsigned long i = 0, end = min(READ_ONCE(aie_slab_bump), made), n = 0;
+	unsigned long len, k;
+	u8 ord;
+
+	while (i < end) {
+		ord = READ_ONCE(aie_slab_order[i / AIE_SLAB_MIN_RECORDS]);
+		len = AIE_SLAB_MIN_RECORDS;
+		if (ord) {
+			len <<= FIELD_GET(AIE_SLAB_ORD_CLASS, ord);
+			for (k = 0; k < len; k++) {
+				/* Racing the hooks: a count, not a record. */
+				n += !!data_race(*aie_slab_record(i + k));
+			}
+		}
+		i += len;
+		if (!(i % AIE_SLAB_CHUNK))
+			cond_resched();
+	}
+	return n;
 }
 
 /*

@@ -50,6 +50,7 @@ long aie_slab_array_get(unsigned int nr, unsigned int order);
 void aie_slab_array_put(unsigned long base, unsigned int nr);
 unsigned int aie_slab_array_order(unsigned long base);
 unsigned long aie_slab_records_made(void);
+unsigned long aie_slab_records_used(void);
 unsigned long aie_slab_records_ceiling(void);
 unsigned long aie_slab_records_full(void);
 size_t aie_slab_records_memory(void);

@@ -25,8 +25,7 @@ struct aie_stats {
 	unsigned long ctr_takes;	/* counter slot given to a site */
 	unsigned long ctr_shared;	/* slot busy: site's own counters */
 	unsigned long peak_sums;	/* sums of a site to raise its peak */
-	unsigned long slab_records;	/* slab map records set, net (slabmap.c) */
-	unsigned long page_records;	/* page map records set, net (pagemap.h) */
+	unsigned long slab_large;	/* large kmallocs in page entries, net */
 	unsigned long unseen_frees;	/* records left when their slab went */
 	unsigned long slab_site_misses;	/* slab site cache missed (track/slab.c) */
 	unsigned long page_site_misses;	/* page site cache missed (frames.h) */

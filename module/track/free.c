@@ -245,7 +245,6 @@ void aie_track_page_weighted_freed(const struct page *page, u32 rec)
  */
 void aie_track_page_replaced(const struct page *page, u32 rec)
 {
-	this_cpu_dec(aie_stats.page_records);
 	aie_page_freed(page, rec);
 	aie_count(replaced);
 }

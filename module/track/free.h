@@ -148,7 +148,6 @@ static inline void aie_pagemap_free(struct page *page,
 		aie_track_free(page);
 		return;
 	}
-	this_cpu_dec(aie_stats.page_records);
 	aie_page_freed(page, rec);
 }
 

@@ -183,7 +183,6 @@ aie_track_slab_alloc_at(struct aie_site *site, u32 idx, const void *ptr,
 		aie_track_slab_replaced(site, ptr, e, old, val);
 		return;
 	}
-	this_cpu_inc(aie_stats.slab_records);
 	aie_site_charge_last(site, bytes, slack, accounted);
 	return;
 none:

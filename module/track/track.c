@@ -100,7 +100,6 @@ aie_pagemap_insert(const struct page *page, u64 val, u64 *old)
 		*old = aie_page_val_of(prev);
 		return AIE_OBJMAP_REPLACED;
 	}
-	this_cpu_inc(aie_stats.page_records);
 	return AIE_OBJMAP_INSERTED;
 }
 
@@ -168,8 +167,6 @@ static bool aie_track_object(unsigned long key, enum aie_type type,
 		old = *rec;
 		WRITE_ONCE(*rec, val);
 		res = old ? AIE_OBJMAP_REPLACED : AIE_OBJMAP_INSERTED;
-		if (!old)
-			this_cpu_inc(aie_stats.slab_records);
 	} else if (type == AIE_TYPE_PAGE && aie_pagemap_on()) {
 		res = aie_pagemap_insert((void *)key, val, &old);
 	}

@@ -82,7 +82,6 @@ static inline bool __aie_pagemap_track(struct aie_site *site,
 	if (unlikely(*pe))
 		return false;
 	WRITE_ONCE(*pe, (FIELD_PREP(AIE_PAGE_SITE, idx) | acct) | 1U << order);
-	this_cpu_inc(aie_stats.page_records);
 	aie_site_charge(site, bytes, 0, 1, acct);
 	if (aie_capture_on())
 		aie_capture_alloc(site, bytes, 1);
