@@ -99,8 +99,11 @@ struct aie_site {
 	const struct aie_site_name *name;
 	atomic64_t peak;		/* see aie_site_peak() (counters.c) */
 	atomic64_t failed;		/* allocations that returned NULL */
-	/* Its slot in each CPU's cache, set before it is published. */
-	struct aie_ctr_slot __percpu *slot;
+	/*
+	 * Its slot in each CPU's cache: the byte offset in a CPU's array
+	 * (core/counters.c), set before it is published.
+	 */
+	u32 slot;
 	u8 type;			/* enum aie_type */
 	u16 frame;			/* AIE_SITE_WRAPPER: see frames.c */
 	atomic_t moves;			/* see aie_site_sum() (counters.c) */

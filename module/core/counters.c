@@ -6,7 +6,10 @@
  * Per-CPU counters for every site would cost 56 bytes per site per
  * possible CPU. Instead each CPU has a fixed number of slots (the
  * counter_slots parameter, a power of two), and site @idx always uses
- * slot @idx modulo that number, on every CPU. A slot holds what its CPU
+ * slot @idx modulo that number, on every CPU. A CPU's slots are an array
+ * made when it first comes up (aie_ctr_base), on its node, not per-CPU
+ * memory, which the kernel makes for every possible CPU: a machine with
+ * 256 possible CPUs and 8 up pays for 8. A slot holds what its CPU
  * added to one site's counters since the slot was given to that site;
  * the site's own counters (struct aie_site_ctr, one per site, in the
  * chunks of sites.c) hold the rest. A site's figures are its own counters
@@ -19,7 +22,7 @@
  * No lock. Every function here runs in any context, NMI included, and never
  * sleeps, except init, exit and aie_ctrs_reset().
  *
- * - A hook charges its CPU's slot with this_cpu operations, which an
+ * - A hook charges its CPU's slot with local64 operations, which an
  *   interrupt on the same CPU cannot tear, with preemption disabled, when
  *   the slot holds its site (aie_site_charge() in counters.h). No other CPU
  *   writes the slot, so no cache line is written by every CPU.
@@ -43,11 +46,13 @@
  *   quiescence; while hooks run, a sum mixes instants, as any sum of
  *   per-CPU counters does.
  * - A reader sums only the CPUs in aie_ctr_cpus: those that have come up
- *   since the load and not died since. A CPU's bit is set before it runs
- *   (CPUHP_BP_PREPARE_DYN), and cleared after it has died, once its slots'
- *   deltas are moved to their sites' own counters, as a take moves them:
- *   a reader that sums a slot being moved sees the move. So a sum costs
- *   the CPUs that are up, not the possible ones.
+ *   since the load and not died since. A CPU's slots are made and its bit
+ *   set before it runs (CPUHP_BP_PREPARE_DYN), and the bit cleared after
+ *   it has died, once its slots' deltas are moved to their sites' own
+ *   counters, as a take moves them: a reader that sums a slot being moved
+ *   sees the move. So a sum costs the CPUs that are up, not the possible
+ *   ones. The slots of a CPU that died stay, empty, for its return; they
+ *   go at exit.
  * - The peak is raised from a sum, and a sum reads every CPU's slot: not
  *   something to do on each charge of a site that grows. A charge sums the
  *   site when its CPU's slot has grown past the slot's high, which the sum
@@ -69,6 +74,8 @@
 
 #include <linux/cpu.h>
 #include <linux/lockdep.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -90,13 +97,11 @@
 /* A site's growth between two peak sums, as a shift of its live bytes. */
 #define AIE_PEAK_STEP_SHIFT	6
 
-/* Slots per per-CPU allocation: __alloc_percpu() takes at most 32 KiB. */
-#define AIE_CTR_PART	(PCPU_MIN_UNIT_SIZE / sizeof(struct aie_ctr_slot))
-
 DEFINE_PER_CPU(unsigned int, aie_ctr_nest);
+DEFINE_PER_CPU(struct aie_ctr_slot *, aie_ctr_base);
 
-static struct aie_ctr_slot __percpu **aie_ctr_parts;
 static unsigned int aie_ctr_nr;		/* slots per CPU, a power of two */
+static unsigned int aie_ctr_arrays;	/* CPUs that have slots */
 
 /* The CPUs whose slots a sum reads (see the notes at the top). */
 static struct cpumask aie_ctr_cpus;
@@ -104,9 +109,33 @@ static int aie_ctr_hp_state;		/* our CPUHP_BP_PREPARE_DYN state */
 
 static void aie_ctr_move(struct aie_ctr_slot *s);
 
-/* Before @cpu runs, on a CPU bringing it up; process context. */
+/* @cpu's slot at byte offset @off: @cpu is in aie_ctr_cpus, or dying. */
+static struct aie_ctr_slot *aie_ctr_slot(int cpu, u32 off)
+{
+	/* Pairs with the smp_wmb() before @cpu's bit is set. */
+	smp_rmb();
+	return (void *)READ_ONCE(per_cpu(aie_ctr_base, cpu)) + off;
+}
+
+/*
+ * Before @cpu runs, on a CPU bringing it up, or at init for the CPUs up;
+ * process context, CPU hotplug lock held. Its slots, the first time: no
+ * memory fails its bring-up.
+ */
 static int aie_ctrs_cpu_prepare(unsigned int cpu)
 {
+	struct aie_ctr_slot *slots = per_cpu(aie_ctr_base, cpu);
+
+	if (!slots) {
+		slots = kvzalloc_node(array_size(aie_ctr_nr, sizeof(*slots)),
+				      GFP_KERNEL, cpu_to_node(cpu));
+		if (!slots)
+			return -ENOMEM;
+		per_cpu(aie_ctr_base, cpu) = slots;
+		aie_ctr_arrays++;
+	}
+	/* The slots before the bit that lets readers find them. */
+	smp_wmb();
 	cpumask_set_cpu(cpu, &aie_ctr_cpus);
 	return 0;
 }
@@ -123,7 +152,7 @@ static int aie_ctrs_cpu_dead(unsigned int cpu)
 	u32 i;
 
 	for (i = 0; i < aie_ctr_nr; i++) {
-		s = per_cpu_ptr(aie_ctr_slot_of(i), cpu);
+		s = aie_ctr_slot(cpu, aie_ctr_slot_of(i));
 		if (s->site)
 			aie_ctr_move(s);
 	}
@@ -137,24 +166,10 @@ static int aie_ctrs_cpu_dead(unsigned int cpu)
  */
 int aie_ctrs_init(unsigned int slots)
 {
-	unsigned int i, parts = DIV_ROUND_UP(slots, AIE_CTR_PART);
+	unsigned int cpu;
 	int ret;
 
-	aie_ctr_parts = kcalloc(parts, sizeof(*aie_ctr_parts), GFP_KERNEL);
-	if (!aie_ctr_parts)
-		return -ENOMEM;
 	aie_ctr_nr = slots;
-	for (i = 0; i < parts; i++) {
-		aie_ctr_parts[i] =
-			__alloc_percpu(min_t(size_t, slots - i * AIE_CTR_PART,
-					     AIE_CTR_PART) *
-				       sizeof(struct aie_ctr_slot),
-				       __alignof__(struct aie_ctr_slot));
-		if (!aie_ctr_parts[i]) {
-			aie_ctrs_exit();
-			return -ENOMEM;
-		}
-	}
 	/*
 	 * The CPUs up now join by hand, under the hotplug lock that keeps
 	 * them so: before 5.12 a CPUHP_BP_PREPARE_DYN state's setup never
@@ -165,14 +180,19 @@ int aie_ctrs_init(unsigned int slots)
 						   "allocinfo_ext:counters",
 						   aie_ctrs_cpu_prepare,
 						   aie_ctrs_cpu_dead);
-	if (ret >= 0)
-		cpumask_copy(&aie_ctr_cpus, cpu_online_mask);
+	if (ret >= 0) {
+		aie_ctr_hp_state = ret;
+		for_each_online_cpu(cpu) {
+			ret = aie_ctrs_cpu_prepare(cpu);
+			if (ret)
+				break;
+		}
+	}
 	cpus_read_unlock();
 	if (ret < 0) {
 		aie_ctrs_exit();
 		return ret;
 	}
-	aie_ctr_hp_state = ret;
 	return 0;
 }
 
@@ -182,27 +202,24 @@ int aie_ctrs_init(unsigned int slots)
  */
 void aie_ctrs_exit(void)
 {
-	unsigned int i;
+	unsigned int cpu;
 
 	if (aie_ctr_hp_state > 0)
 		cpuhp_remove_state_nocalls(aie_ctr_hp_state);
 	aie_ctr_hp_state = 0;
 	cpumask_clear(&aie_ctr_cpus);
-	if (!aie_ctr_parts)
-		return;
-	for (i = 0; i < DIV_ROUND_UP(aie_ctr_nr, AIE_CTR_PART); i++)
-		free_percpu(aie_ctr_parts[i]);
-	kfree(aie_ctr_parts);
-	aie_ctr_parts = NULL;
+	for_each_possible_cpu(cpu) {
+		kvfree(per_cpu(aie_ctr_base, cpu));
+		per_cpu(aie_ctr_base, cpu) = NULL;
+	}
+	aie_ctr_arrays = 0;
 	aie_ctr_nr = 0;
 }
 
-/* The slot of site @idx, every CPU's. */
-struct aie_ctr_slot __percpu *aie_ctr_slot_of(u32 idx)
+/* The byte offset of site @idx's slot in every CPU's slots. */
+u32 aie_ctr_slot_of(u32 idx)
 {
-	u32 i = idx & (aie_ctr_nr - 1);
-
-	return aie_ctr_parts[i / AIE_CTR_PART] + i % AIE_CTR_PART;
+	return (idx & (aie_ctr_nr - 1)) * sizeof(struct aie_ctr_slot);
 }
 
 unsigned int aie_ctr_slots(void)
@@ -210,10 +227,10 @@ unsigned int aie_ctr_slots(void)
 	return aie_ctr_nr;
 }
 
-/* The slots' memory, every CPU's. */
+/* The slots' memory: of every CPU that came up since the load. */
 size_t aie_ctrs_memory(void)
 {
-	return (size_t)aie_ctr_nr * num_possible_cpus() *
+	return (size_t)aie_ctr_nr * READ_ONCE(aie_ctr_arrays) *
 	       sizeof(struct aie_ctr_slot);
 }
 
@@ -291,12 +308,12 @@ static bool aie_site_raise_peak(const struct aie_site *site, s64 *live)
  */
 void aie_site_new_high(struct aie_site *site)
 {
-	struct aie_ctr_slot __percpu *s = site->slot;
-	s64 live = this_cpu_read(s->live_bytes), sum;
+	struct aie_ctr_slot *s = aie_slot_here(site);
+	s64 live = local64_read(&s->live_bytes), sum;
 
 	if (aie_site_raise_peak(site, &sum))
 		live += aie_peak_step(sum);
-	this_cpu_write(s->high, live);
+	local64_set(&s->high, live);
 }
 
 /*
@@ -327,8 +344,10 @@ static void aie_ctr_move(struct aie_ctr_slot *s)
 	/* The move begun before any of it is seen. */
 	smp_mb__after_atomic();
 	WRITE_ONCE(s->site, NULL);
-	aie_ctr_add(old, s->live_bytes, s->live_calls, s->live_slack,
-		    s->total_calls, s->total_bytes, s->live_accounted);
+	aie_ctr_add(old, local64_read(&s->live_bytes),
+		    local64_read(&s->live_calls), local64_read(&s->live_slack),
+		    local64_read(&s->total_calls), local64_read(&s->total_bytes),
+		    local64_read(&s->live_accounted));
 	/* All of it seen before the move is done. */
 	smp_mb__before_atomic();
 	atomic_add(AIE_MOVE_DONE - AIE_MOVE_BEGUN, &old->moves);
@@ -347,13 +366,13 @@ static void aie_ctr_take(struct aie_ctr_slot *s, struct aie_site *site,
 {
 	if (s->site)
 		aie_ctr_move(s);
-	WRITE_ONCE(s->live_bytes, bytes);
-	WRITE_ONCE(s->live_calls, calls);
-	WRITE_ONCE(s->live_slack, slack);
-	WRITE_ONCE(s->total_calls, charge ? calls : 0);
-	WRITE_ONCE(s->total_bytes, charge ? bytes : 0);
-	WRITE_ONCE(s->live_accounted, accounted);
-	WRITE_ONCE(s->high, max_t(s64, bytes, 0));
+	local64_set(&s->live_bytes, bytes);
+	local64_set(&s->live_calls, calls);
+	local64_set(&s->live_slack, slack);
+	local64_set(&s->total_calls, charge ? calls : 0);
+	local64_set(&s->total_bytes, charge ? bytes : 0);
+	local64_set(&s->live_accounted, accounted);
+	local64_set(&s->high, max_t(s64, bytes, 0));
 	/* The deltas before the site they belong to. */
 	smp_wmb();
 	WRITE_ONCE(s->site, site);
@@ -380,7 +399,7 @@ void aie_ctr_miss(struct aie_site *site, s64 bytes, s64 calls, s64 slack,
 	} else {
 		aie_count(ctr_takes);
 		local_irq_save(flags);
-		aie_ctr_take(this_cpu_ptr(site->slot), site, bytes, calls,
+		aie_ctr_take(aie_slot_here(site), site, bytes, calls,
 			     slack, accounted, charge);
 		local_irq_restore(flags);
 	}
@@ -403,17 +422,17 @@ static void aie_site_read(const struct aie_site *site,
 	sums->total_bytes = atomic64_read(&c->total_bytes);
 	sums->live_accounted = atomic64_read(&c->live_accounted);
 	for_each_cpu(cpu, &aie_ctr_cpus) {
-		s = per_cpu_ptr(site->slot, cpu);
+		s = aie_ctr_slot(cpu, site->slot);
 		if (READ_ONCE(s->site) != site)
 			continue;
 		/* Pairs with the smp_wmb() before a slot is filled. */
 		smp_rmb();
-		sums->live_bytes += READ_ONCE(s->live_bytes);
-		sums->live_calls += READ_ONCE(s->live_calls);
-		sums->live_slack += READ_ONCE(s->live_slack);
-		sums->total_calls += READ_ONCE(s->total_calls);
-		sums->total_bytes += READ_ONCE(s->total_bytes);
-		sums->live_accounted += READ_ONCE(s->live_accounted);
+		sums->live_bytes += local64_read(&s->live_bytes);
+		sums->live_calls += local64_read(&s->live_calls);
+		sums->live_slack += local64_read(&s->live_slack);
+		sums->total_calls += local64_read(&s->total_calls);
+		sums->total_bytes += local64_read(&s->total_bytes);
+		sums->live_accounted += local64_read(&s->live_accounted);
 	}
 }
 
@@ -427,14 +446,14 @@ static void aie_site_read(const struct aie_site *site,
  */
 void aie_ctr_slot_live(u32 i, u32 first, u32 end, s64 *live)
 {
-	struct aie_ctr_slot __percpu *slot = aie_ctr_slot_of(i);
+	u32 off = aie_ctr_slot_of(i);
 	const struct aie_site *owner;
 	struct aie_ctr_slot *s;
 	int cpu;
 	u32 j;
 
 	for_each_cpu(cpu, &aie_ctr_cpus) {
-		s = per_cpu_ptr(slot, cpu);
+		s = aie_ctr_slot(cpu, off);
 		owner = READ_ONCE(s->site);
 		if (!owner)
 			continue;
@@ -442,7 +461,8 @@ void aie_ctr_slot_live(u32 i, u32 first, u32 end, s64 *live)
 		smp_rmb();
 		j = aie_site_index(owner);
 		if (j >= first && j < end)
-			live[(j - first) / aie_ctr_nr] += READ_ONCE(s->live_bytes);
+			live[(j - first) / aie_ctr_nr] +=
+				local64_read(&s->live_bytes);
 	}
 }
 
@@ -484,10 +504,10 @@ static void aie_ctrs_reset_slots(int cpu, u32 from)
 	struct aie_ctr_slot *s;
 
 	for (i = from; i < end; i++) {
-		s = per_cpu_ptr(aie_ctr_slot_of(i), cpu);
-		WRITE_ONCE(s->total_calls, 0);
-		WRITE_ONCE(s->total_bytes, 0);
-		WRITE_ONCE(s->high, s->live_bytes);
+		s = aie_ctr_slot(cpu, aie_ctr_slot_of(i));
+		local64_set(&s->total_calls, 0);
+		local64_set(&s->total_bytes, 0);
+		local64_set(&s->high, local64_read(&s->live_bytes));
 	}
 }
 

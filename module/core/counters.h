@@ -10,6 +10,7 @@
 #include <linux/compiler.h>
 #include <linux/lockdep.h>
 #include <linux/percpu.h>
+#include <asm/local64.h>
 
 #include "aie.h"
 
@@ -26,28 +27,30 @@ struct aie_site_sums {
 /*
  * One slot of a CPU's cache of counters: what this CPU added to @site's
  * counters since the slot was given to it. Only this CPU writes it, with
- * this_cpu operations, which an interrupt cannot tear; readers sum the
- * site's counters and the CPUs' slots that hold it. A site's slot is the
- * same on every CPU: its index modulo the slots.
+ * local64 operations, which an interrupt on this CPU cannot tear; readers
+ * sum the site's counters and the CPUs' slots that hold it. A site's slot
+ * is the same on every CPU: its index modulo the slots.
  */
 struct aie_ctr_slot {
 	struct aie_site *site;		/* whose deltas these are, or NULL */
-	s64 live_bytes;
-	s64 live_calls;
-	s64 live_slack;
-	s64 total_calls;
-	s64 total_bytes;
-	s64 live_accounted;
-	s64 high;		/* highest live_bytes here since taken or reset */
+	local64_t live_bytes;
+	local64_t live_calls;
+	local64_t live_slack;
+	local64_t total_calls;
+	local64_t total_bytes;
+	local64_t live_accounted;
+	local64_t high;		/* live_bytes at which the site is summed next */
 } __aligned(64);
 
 static_assert(sizeof(struct aie_ctr_slot) == 64);
 
 DECLARE_PER_CPU(unsigned int, aie_ctr_nest);
+/* This CPU's slots, made when it came up (counters.c). */
+DECLARE_PER_CPU(struct aie_ctr_slot *, aie_ctr_base);
 
 int aie_ctrs_init(unsigned int slots);
 void aie_ctrs_exit(void);
-struct aie_ctr_slot __percpu *aie_ctr_slot_of(u32 idx);
+u32 aie_ctr_slot_of(u32 idx);
 unsigned int aie_ctr_slots(void);
 size_t aie_ctrs_memory(void);
 void aie_ctr_miss(struct aie_site *site, s64 bytes, s64 calls, s64 slack,
@@ -59,52 +62,60 @@ s64 aie_site_peak(u32 idx, s64 live_bytes);
 void aie_ctrs_reset(void);
 
 /*
+ * This CPU's slot of @site. Preemption disabled. The slots are this CPU's
+ * own array, not per-CPU memory, so that only the CPUs that come up have
+ * them: one load more than a this_cpu operation on a slot would take.
+ */
+static __always_inline struct aie_ctr_slot *
+aie_slot_here(const struct aie_site *site)
+{
+	return (void *)raw_cpu_read(aie_ctr_base) + site->slot;
+}
+
+/*
  * Whether this CPU's slot @s holds @site, read after this hook has counted
  * itself in aie_ctr_nest, and so stable: no hook that interrupts this one
  * gives the slot to another site meanwhile. The compiler barrier keeps
- * the read after the count; the read itself is a plain one (preemption
- * is disabled), so that the compiler can compare in memory, where
- * this_cpu_read() needs a load first.
+ * the read after the count; the read itself is a plain one (only this
+ * CPU writes the slot), so that the compiler can compare in memory.
  */
-static inline bool aie_slot_holds(struct aie_ctr_slot __percpu *s,
+static inline bool aie_slot_holds(struct aie_ctr_slot *s,
 				  const struct aie_site *site)
 {
 	barrier();
-	return raw_cpu_read(s->site) == site;
+	return s->site == site;
 }
 
 /*
  * The charge's adds to this CPU's slot @s, which holds the site: @bytes
  * and @slack for @weight allocations, already multiplied.
  */
-static inline void aie_slot_charge(struct aie_ctr_slot __percpu *s,
+static inline void aie_slot_charge(struct aie_ctr_slot *s,
 				   u64 bytes, u64 slack, u64 weight,
 				   bool accounted)
 {
-	this_cpu_add(s->live_bytes, bytes);
-	this_cpu_add(s->live_calls, weight);
+	local64_add(bytes, &s->live_bytes);
+	local64_add(weight, &s->live_calls);
 	/* No add of a slack known to be 0 (pages, vmalloc) */
 	if (!__builtin_constant_p(slack) || slack)
-		this_cpu_add(s->live_slack, slack);
-	this_cpu_add(s->total_calls, weight);
-	this_cpu_add(s->total_bytes, bytes);
+		local64_add(slack, &s->live_slack);
+	local64_add(weight, &s->total_calls);
+	local64_add(bytes, &s->total_bytes);
 	if (accounted)
-		this_cpu_add(s->live_accounted, bytes);
+		local64_add(bytes, &s->live_accounted);
 }
 
 /*
  * Whether this CPU's slot @s, which holds the site, holds more live bytes
  * than its high, after a charge: a load and a comparison in memory, where
  * an add that returned the sum would take three instructions, and the
- * high's read one more. Plain reads (preemption is disabled), after the
- * adds' asm, which tells the compiler the sum changed. An interrupt's
- * charge or free of the site between the add and the read is in what
- * is read: the slot's live bytes as they are then, which is what the
- * high follows.
+ * high's read one more. An interrupt's charge or free of the site between
+ * the add and the read is in what is read: the slot's live bytes as they
+ * are then, which is what the high follows.
  */
-static inline bool aie_slot_above_high(struct aie_ctr_slot __percpu *s)
+static inline bool aie_slot_above_high(struct aie_ctr_slot *s)
 {
-	return raw_cpu_read(s->live_bytes) > raw_cpu_read(s->high);
+	return local64_read(&s->live_bytes) > local64_read(&s->high);
 }
 
 /*
@@ -126,7 +137,7 @@ static __always_inline void aie_site_charge(struct aie_site *site,
 					    u64 bytes, u64 slack, u64 weight,
 					    bool accounted)
 {
-	struct aie_ctr_slot __percpu *s = site->slot;
+	struct aie_ctr_slot *s = aie_slot_here(site);
 
 	lockdep_assert_preemption_disabled();
 	bytes *= weight;
@@ -148,19 +159,19 @@ static __always_inline void aie_site_uncharge(struct aie_site *site,
 					      u64 bytes, u64 slack, u64 weight,
 					      bool accounted)
 {
-	struct aie_ctr_slot __percpu *s = site->slot;
+	struct aie_ctr_slot *s = aie_slot_here(site);
 
 	lockdep_assert_preemption_disabled();
 	bytes *= weight;
 	slack *= weight;
 	this_cpu_inc(aie_ctr_nest);
 	if (likely(aie_slot_holds(s, site))) {
-		this_cpu_sub(s->live_bytes, bytes);
-		this_cpu_sub(s->live_calls, weight);
+		local64_sub(bytes, &s->live_bytes);
+		local64_sub(weight, &s->live_calls);
 		if (!__builtin_constant_p(slack) || slack)
-			this_cpu_sub(s->live_slack, slack);
+			local64_sub(slack, &s->live_slack);
 		if (accounted)
-			this_cpu_sub(s->live_accounted, bytes);
+			local64_sub(bytes, &s->live_accounted);
 	} else {
 		aie_ctr_miss(site, -(s64)bytes, -(s64)weight, -(s64)slack,
 			     accounted ? -(s64)bytes : 0, false);

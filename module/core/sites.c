@@ -34,9 +34,9 @@
  *   smp_store_release() once the chunk's pointer is stored; a claimer reads
  *   it with smp_load_acquire() before it publishes the site, so whoever
  *   finds the site, or an object charged to it, finds its chunk. The
- *   claimer keeps the address of the site's slot in its entry
- *   (site->slot), where the hooks read it: they have the entry in hand
- *   already. A burst of new sites faster than the work is not tracked at
+ *   claimer keeps the offset of the site's slot in a CPU's slots in its
+ *   entry (site->slot), where the hooks read it: they have the entry in
+ *   hand already. A burst of new sites faster than the work is not tracked at
  *   the sites past the ready ones (counted as sites_waiting) until the
  *   work runs.
  * - The peak and the failure count are atomic64_t in struct aie_site:

@@ -43,8 +43,8 @@ struct aie_site_ctr {
 #define AIE_SITE_CHUNK		256
 #define AIE_SITE_CHUNKS		(AIE_MAX_SITES / AIE_SITE_CHUNK)
 
-/* Where a new site's counter slot is, on every CPU (counters.c). */
-typedef struct aie_ctr_slot __percpu *(*aie_slot_of_fn)(u32 idx);
+/* Where a new site's counter slot is, in every CPU's slots (counters.c). */
+typedef u32 (*aie_slot_of_fn)(u32 idx);
 
 extern struct aie_site *aie_sites;
 extern u32 *aie_site_hash;

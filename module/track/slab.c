@@ -67,7 +67,7 @@ static inline void aie_site_charge_last(struct aie_site *site,
 					u64 bytes, u64 slack,
 					bool accounted)
 {
-	struct aie_ctr_slot __percpu *s = site->slot;
+	struct aie_ctr_slot *s = aie_slot_here(site);
 
 	this_cpu_inc(aie_ctr_nest);
 	if (unlikely(!aie_slot_holds(s, site))) {

@@ -138,10 +138,14 @@ static long long default_slots(long long cpus)
 	return slots;
 }
 
-/* The slots, and what they and the sites' own counters take. */
+/*
+ * The slots, and what they and the sites' own counters take: the slots
+ * of each CPU up since the load, their number set by the possible CPUs.
+ */
 TEST_F(counters, memory)
 {
 	long long cpus = aie_possible_cpus(), ready, slots = variant->slots;
+	long long up = sysconf(_SC_NPROCESSORS_ONLN);
 
 	ASSERT_LT(0, cpus);
 	if (!slots)
@@ -149,7 +153,8 @@ TEST_F(counters, memory)
 	EXPECT_EQ(slots, aie_stat("counter_slots"));
 	ready = aie_stat("sites_ready");
 	EXPECT_LT(0, ready);
-	EXPECT_EQ(ready * OWN_BYTES + slots * cpus * SLOT_BYTES,
+	EXPECT_EQ(slots * up * SLOT_BYTES, aie_stat("counter_slot_bytes"));
+	EXPECT_EQ(ready * OWN_BYTES + slots * up * SLOT_BYTES,
 		  aie_stat("site_counter_bytes"));
 }
 
@@ -257,10 +262,75 @@ TEST_F(counters, peak_of_a_growing_site)
 	EXPECT_GT(n / 4, sums);
 }
 
+static int cpu_online(int cpu, int on)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+		 cpu);
+	return aie_write_str(path, on ? "1" : "0");
+}
+
+/* The module loaded while CPU 1 is offline; the teardown brings it back. */
+FIXTURE(hotplug) {
+};
+
+FIXTURE_SETUP(hotplug)
+{
+	if (geteuid())
+		SKIP(return, "must be root");
+	if (access("/sys/devices/system/cpu/cpu1/online", W_OK))
+		SKIP(return, "no second CPU to take offline");
+	aie_teardown();
+	ASSERT_EQ(0, pin(0));
+	ASSERT_EQ(0, cpu_online(1, 0));
+	ASSERT_EQ(0, aie_setup(NULL));
+}
+
+FIXTURE_TEARDOWN(hotplug)
+{
+	cpu_online(1, 1);
+	aie_teardown();
+}
+
+/*
+ * A CPU's slots are made when it first comes up after the load, not for
+ * every possible CPU: one CPU's at the load, two once CPU 1 comes up. The
+ * counts made on CPU 1 stay exact after it goes down (its slots' deltas
+ * moved to the site's own counters), and its slots stay for its return.
+ */
+TEST_F(hotplug, slots_for_the_cpus_up)
+{
+	long long slot = aie_kmalloc_slot(96), s = slot - 96;
+	long long slots = aie_stat("counter_slots");
+
+	ASSERT_LT(0, slot);
+	ASSERT_LT(0, slots);
+	EXPECT_EQ(slots * SLOT_BYTES, aie_stat("counter_slot_bytes"));
+	ASSERT_EQ(0, cpu_online(1, 1));
+	EXPECT_EQ(2 * slots * SLOT_BYTES, aie_stat("counter_slot_bytes"));
+	ASSERT_EQ(0, pin(1));
+	ASSERT_EQ(0, aie_helper("alloc kmalloc96 7"));
+	EXPECT_ROW("aie_helper_kmalloc_96", "slab", 7, 7 * slot, 7 * s,
+		   7, 7 * slot, 7 * slot, 0);
+	ASSERT_EQ(0, pin(0));
+	ASSERT_EQ(0, cpu_online(1, 0));
+	EXPECT_ROW("aie_helper_kmalloc_96", "slab", 7, 7 * slot, 7 * s,
+		   7, 7 * slot, 7 * slot, 0);
+	ASSERT_EQ(0, aie_helper("free kmalloc96 3"));
+	ASSERT_EQ(0, cpu_online(1, 1));
+	EXPECT_EQ(2 * slots * SLOT_BYTES, aie_stat("counter_slot_bytes"));
+	ASSERT_EQ(0, pin(1));
+	ASSERT_EQ(0, aie_helper("free kmalloc96 4"));
+	EXPECT_ROW("aie_helper_kmalloc_96", "slab", 0, 0, 0, 7, 7 * slot,
+		   7 * slot, 0);
+}
+
 /* counter_slots must be a power of two, 1..65536, or 0: the default. */
 TEST(counter_slots_bounds)
 {
 	long long cpus = aie_possible_cpus();
+	long long up = sysconf(_SC_NPROCESSORS_ONLN);
 
 	aie_teardown();
 	ASSERT_EQ(0, aie_load(AIE_MODULE_KO, "counter_slots=0"));
@@ -271,9 +341,7 @@ TEST(counter_slots_bounds)
 	EXPECT_FALSE(aie_module_loaded("allocinfo_ext"));
 	ASSERT_EQ(0, aie_load(AIE_MODULE_KO, "counter_slots=65536"));
 	EXPECT_EQ(65536, aie_stat("counter_slots"));
-	EXPECT_EQ(aie_stat("sites_ready") * OWN_BYTES +
-		  65536LL * cpus * SLOT_BYTES,
-		  aie_stat("site_counter_bytes"));
+	EXPECT_EQ(65536LL * up * SLOT_BYTES, aie_stat("counter_slot_bytes"));
 	EXPECT_EQ(0, aie_unload("allocinfo_ext"));
 }
 
