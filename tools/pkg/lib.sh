@@ -81,3 +81,27 @@ aie_debian_headers() {
 	[ -n "$AIE_KREL" ] || aie_die "cannot tell the release of $meta"
 	aie_apt_install "linux-headers-$AIE_KREL"
 }
+
+# aie_host_apt_install PKG...: install on this host the Debian packages
+# that are missing, of the host's own release, through the project's apt
+# configuration ($AIE_APT, tools/vm/kernels.sh: its sources, lists and
+# cache under .cache/) and the host's dpkg database: the host's /etc/apt
+# is read for its mirrors only. -t keeps apt to the host's release, which
+# the project's sources list has beside the others; no package cache is
+# written, as the project's (of its own status) is shared. Needs root.
+aie_host_apt_install() {
+	local missing=() p rel
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q "install ok installed" || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	rel=$(. /etc/os-release && echo "$VERSION_CODENAME")
+	aie_apt_update
+	aie_log "installing ${missing[*]} (the project's apt, $rel)"
+	DEBIAN_FRONTEND=noninteractive aie_apt apt-get \
+		-o Dir::State::status=/var/lib/dpkg/status -o Debug::NoLocking=0 \
+		-o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= \
+		-t "$rel" install -y -qq --no-install-recommends "${missing[@]}" >&2 ||
+		aie_die "apt-get install ${missing[*]} failed"
+}
