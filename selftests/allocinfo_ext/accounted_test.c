@@ -19,6 +19,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 #include "aie_expect.h"
 
 /*
@@ -85,12 +86,11 @@ static bool kernel_has_memcg(void)
 
 FIXTURE_SETUP(accounted)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
+	if (aie_setup_or_skip(_metadata, NULL))
+		return;
 	self->page = sysconf(_SC_PAGESIZE);
 	self->cpus = aie_possible_cpus();
 	ASSERT_LT(0, self->cpus);
-	ASSERT_EQ(0, aie_setup(NULL));
 	self->cache = aie_helper_cache_bytes();
 	ASSERT_LT(0, self->cache);
 	self->memcg = kernel_has_memcg();

@@ -56,6 +56,17 @@ bool aie_module_loaded(const char *name)
 	return found;
 }
 
+const char *aie_missing(void)
+{
+	if (geteuid())
+		return "must be root";
+	if (access(AIE_MODULE_KO, R_OK))
+		return "no " AIE_MODULE_KO ": build the module, then install the tests";
+	if (access(AIE_HELPER_KO, R_OK))
+		return "no " AIE_HELPER_KO ": build the helper, then install the tests";
+	return NULL;
+}
+
 int aie_setup(const char *params)
 {
 	int ret;

@@ -22,6 +22,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 
 #define TOOL		"./allocinfo-ext"
 #define HELPER_SOURCES	"/sys/kernel/debug/aie_helper/source"
@@ -226,10 +227,9 @@ FIXTURE_SETUP(annotate)
 	char path[300];
 	int i;
 
-	if (geteuid())
-		SKIP(return, "must be root");
+	if (aie_setup_or_skip(_metadata, NULL))
+		return;
 	ASSERT_EQ(0, access(TOOL, X_OK));
-	ASSERT_EQ(0, aie_setup(NULL));
 	ASSERT_EQ(0, alloc_every_kind());
 	ASSERT_LT(0, helper_srcs());
 	for (i = 0; i < helper_srcs(); i++) {

@@ -12,6 +12,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 #include "aie_expect.h"
 
 FIXTURE(callers) {
@@ -96,9 +97,8 @@ FIXTURE_VARIANT_ADD(callers, strndup_user) {
 
 FIXTURE_SETUP(callers)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
-	ASSERT_EQ(0, aie_setup(NULL));
+	if (aie_setup_or_skip(_metadata, NULL))
+		return;
 }
 
 FIXTURE_TEARDOWN(callers)
@@ -147,9 +147,8 @@ FIXTURE(kvmalloc_fallback) {
 
 FIXTURE_SETUP(kvmalloc_fallback)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
-	ASSERT_EQ(0, aie_setup(NULL));
+	if (aie_setup_or_skip(_metadata, NULL))
+		return;
 }
 
 FIXTURE_TEARDOWN(kvmalloc_fallback)

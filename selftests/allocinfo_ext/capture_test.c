@@ -18,6 +18,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 #include "allocinfo_ext.h"
 
 #define TOOL		"./allocinfo-ext"
@@ -88,9 +89,8 @@ FIXTURE(capture) {
 
 FIXTURE_SETUP(capture)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
-	ASSERT_EQ(0, aie_setup(NULL));
+	if (aie_setup_or_skip(_metadata, NULL))
+		return;
 	self->slot = aie_kmalloc_slot(64);
 	ASSERT_LT(0, self->slot);
 }
@@ -262,9 +262,8 @@ FIXTURE(capture_full) {
 
 FIXTURE_SETUP(capture_full)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
-	ASSERT_EQ(0, aie_setup("max_stacks=2"));
+	if (aie_setup_or_skip(_metadata, "max_stacks=2"))
+		return;
 }
 
 FIXTURE_TEARDOWN(capture_full)

@@ -15,6 +15,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 
 #define TOOL		"./allocinfo-ext"
 #define BASELINE	"/tmp/aie-compare-baseline.txt"
@@ -35,8 +36,8 @@ FIXTURE(compare) {
 
 FIXTURE_SETUP(compare)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
+	if (aie_skip_missing(_metadata))
+		return;
 	if (access("/proc/allocinfo", R_OK))
 		SKIP(return, "no /proc/allocinfo: kernel without CONFIG_MEM_ALLOC_PROFILING");
 	if (aie_read_long("/proc/sys/vm/mem_profiling") != 1)

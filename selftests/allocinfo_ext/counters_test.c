@@ -20,6 +20,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 #include "aie_expect.h"
 
 #define OWN_BYTES	56	/* struct aie_site_ctr: a site's own counters */
@@ -114,9 +115,8 @@ FIXTURE_VARIANT_ADD(counters, most_slots) {
 
 FIXTURE_SETUP(counters)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
-	ASSERT_EQ(0, aie_setup(variant->params));
+	if (aie_setup_or_skip(_metadata, variant->params))
+		return;
 	self->takes = aie_stat("counter_slot_takes");
 }
 
@@ -332,6 +332,8 @@ TEST(counter_slots_bounds)
 	long long cpus = aie_possible_cpus();
 	long long up = sysconf(_SC_NPROCESSORS_ONLN);
 
+	if (aie_skip_missing(_metadata))
+		return;
 	aie_teardown();
 	ASSERT_EQ(0, aie_load(AIE_MODULE_KO, "counter_slots=0"));
 	EXPECT_EQ(default_slots(cpus), aie_stat("counter_slots"));

@@ -14,6 +14,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 
 #define HELPER	"aie_helper"
 
@@ -43,9 +44,8 @@ FIXTURE(ctl) {
 
 FIXTURE_SETUP(ctl)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
-	ASSERT_EQ(0, aie_setup(NULL));
+	if (aie_setup_or_skip(_metadata, NULL))
+		return;
 }
 
 FIXTURE_TEARDOWN(ctl)

@@ -21,6 +21,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 #include "aie_expect.h"
 
 #define FAILSLAB	"/sys/kernel/debug/failslab/"
@@ -80,8 +81,8 @@ FIXTURE(fault) {
 
 FIXTURE_SETUP(fault)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
+	if (aie_skip_missing(_metadata))
+		return;
 	if (access(FAILSLAB, F_OK) || access(FAIL_PAGE, F_OK))
 		SKIP(return, "no failslab or fail_page_alloc in this kernel");
 	ASSERT_EQ(0, aie_setup(NULL));

@@ -13,6 +13,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 #include "aie_expect.h"
 
 #define AIE_HOOKS_PARAM	"/sys/module/allocinfo_ext/parameters/hooks"
@@ -89,8 +90,8 @@ FIXTURE(hooks) {
 
 FIXTURE_SETUP(hooks)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
+	if (aie_skip_missing(_metadata))
+		return;
 	self->page = sysconf(_SC_PAGESIZE);
 	self->cpus = aie_possible_cpus();
 	ASSERT_LT(0, self->cpus);

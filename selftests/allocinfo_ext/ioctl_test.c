@@ -19,6 +19,7 @@
 #include "kselftest_harness.h"
 #include "aie_ioctl.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 
 #define KM96	"aie_helper_kmalloc_96"
 #define MAX_ROWS	256	/* the helper's rows, at most */
@@ -71,9 +72,8 @@ FIXTURE(ioctl) {
 FIXTURE_SETUP(ioctl)
 {
 	self->fd = -1;
-	if (geteuid())
-		SKIP(return, "must be root");
-	ASSERT_EQ(0, aie_setup(NULL));
+	if (aie_setup_or_skip(_metadata, NULL))
+		return;
 	self->km96 = aie_kmalloc_charge(96);
 	ASSERT_LT(0, self->km96);
 	self->fd = open(AIE_PROC, O_RDONLY | O_CLOEXEC);
@@ -206,8 +206,8 @@ TEST(content_id_rows_change)
 	struct aie_row r;
 	int fd, n, n2;
 
-	if (geteuid())
-		SKIP(return, "must be root");
+	if (aie_skip_missing(_metadata))
+		return;
 	/* "alloc strndup_user_b 1" and its NUL: 23 bytes */
 	bytes = aie_kmalloc_charge(23);
 	ASSERT_LT(0, bytes);

@@ -24,6 +24,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 
 #define TOOL		"./allocinfo-ext"
 #define KERNEL_TEST	"./alloc_tag/allocinfo_ioctl_test"
@@ -85,8 +86,8 @@ FIXTURE_SETUP(kernel)
 	char vmlinux[300];
 	struct utsname u;
 
-	if (geteuid())
-		SKIP(return, "must be root");
+	if (aie_skip_missing(_metadata))
+		return;
 	ASSERT_EQ(0, uname(&u));
 	snprintf(vmlinux, sizeof(vmlinux), "/usr/lib/debug/boot/vmlinux-%s",
 		 u.release);

@@ -25,6 +25,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 #include "allocinfo_ext.h"
 
 #define TOOL		"./allocinfo-ext"
@@ -92,10 +93,9 @@ FIXTURE(lifetime) {
 
 FIXTURE_SETUP(lifetime)
 {
-	if (geteuid())
-		SKIP(return, "needs root");
+	if (aie_setup_or_skip(_metadata, "lifetimes=1"))
+		return;
 	ASSERT_EQ(0, access(TOOL, X_OK));
-	ASSERT_EQ(0, aie_setup("lifetimes=1"));
 	ASSERT_EQ(0, aie_stat_is("lifetimes", "on"));
 }
 
@@ -269,9 +269,8 @@ TEST(lifetimes_off)
 	char *buf, *line, *save;
 	int lines = 0, status;
 
-	if (geteuid())
-		SKIP(return, "needs root");
-	ASSERT_EQ(0, aie_setup(NULL));
+	if (aie_setup_or_skip(_metadata, NULL))
+		return;
 	ASSERT_EQ(0, aie_stat_is("lifetimes", "off"));
 	ASSERT_EQ(0, aie_helper("churn kmalloc96 10"));
 	ASSERT_EQ(0, aie_helper("alloc kmalloc96 10"));

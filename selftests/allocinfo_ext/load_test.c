@@ -11,6 +11,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 
 #define MEM_PROFILING	"/proc/sys/vm/mem_profiling"
 
@@ -27,8 +28,8 @@ FIXTURE(load) {
 
 FIXTURE_SETUP(load)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
+	if (aie_skip_missing(_metadata))
+		return;
 	aie_teardown();
 }
 

@@ -13,6 +13,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 #include "aie_expect.h"
 
 FIXTURE(mm) {
@@ -21,10 +22,9 @@ FIXTURE(mm) {
 
 FIXTURE_SETUP(mm)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
+	if (aie_setup_or_skip(_metadata, NULL))
+		return;
 	self->page = sysconf(_SC_PAGESIZE);
-	ASSERT_EQ(0, aie_setup(NULL));
 }
 
 FIXTURE_TEARDOWN(mm)

@@ -31,6 +31,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 
 #define NMI_FILE	"/sys/kernel/debug/aie_helper/nmi"
 #define NMIS		400
@@ -88,9 +89,8 @@ FIXTURE_SETUP(nmi)
 	int cpu, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	pid_t pid;
 
-	if (geteuid())
-		SKIP(return, "must be root");
-	ASSERT_EQ(0, aie_setup("lifetimes=1"));
+	if (aie_setup_or_skip(_metadata, "lifetimes=1"))
+		return;
 	if (aie_stat_is("nolock_hooks", "present"))
 		SKIP(return, "no kmalloc_nolock() on this kernel");
 	if (access(NMI_FILE, R_OK))

@@ -16,6 +16,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 
 #define NODE_ONLINE	"/sys/devices/system/node/online"
 
@@ -90,8 +91,8 @@ FIXTURE(numa) {
 
 FIXTURE_SETUP(numa)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
+	if (aie_skip_missing(_metadata))
+		return;
 	if (!two_nodes())
 		SKIP(return, "needs NUMA nodes 0 and 1 (AIE_VM_NUMA=2)");
 }

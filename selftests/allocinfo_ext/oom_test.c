@@ -34,6 +34,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 #include "aie_expect.h"
 
 #define HELPER_OOM	"/sys/kernel/debug/aie_helper/oom"
@@ -183,9 +184,8 @@ FIXTURE(oom) {
 
 FIXTURE_SETUP(oom)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
-	ASSERT_EQ(0, aie_setup(NULL));
+	if (aie_setup_or_skip(_metadata, NULL))
+		return;
 	self->kmsg = aie_kmsg_open();
 	ASSERT_LE(0, self->kmsg);
 }
@@ -412,8 +412,8 @@ FIXTURE_SETUP(oom_user)
 	size_t i;
 
 	self->kmsg = -1;
-	if (geteuid())
-		SKIP(return, "must be root");
+	if (aie_skip_missing(_metadata))
+		return;
 	snprintf(self->mnt, sizeof(self->mnt), "/tmp/aie_oomu.XXXXXX");
 	ASSERT_NE(NULL, mkdtemp(self->mnt));
 	self->mounted = !mount("none", self->mnt, "cgroup2", 0, NULL);

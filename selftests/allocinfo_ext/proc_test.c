@@ -12,6 +12,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 #include "allocinfo_ext.h"
 
 FIXTURE(proc) {
@@ -19,9 +20,8 @@ FIXTURE(proc) {
 
 FIXTURE_SETUP(proc)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
-	ASSERT_EQ(0, aie_setup("max_sites=4000 max_objects=65536"));
+	if (aie_setup_or_skip(_metadata, "max_sites=4000 max_objects=65536"))
+		return;
 }
 
 FIXTURE_TEARDOWN(proc)

@@ -17,6 +17,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 
 #define TOOL	"./allocinfo-ext"
 #define KM96	"aie_helper_kmalloc_96"
@@ -27,10 +28,9 @@ FIXTURE(query) {
 
 FIXTURE_SETUP(query)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
+	if (aie_setup_or_skip(_metadata, NULL))
+		return;
 	ASSERT_EQ(0, access(TOOL, X_OK));
-	ASSERT_EQ(0, aie_setup(NULL));
 	self->km96 = aie_kmalloc_charge(96);
 	ASSERT_LT(0, self->km96);
 }

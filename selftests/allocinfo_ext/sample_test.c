@@ -11,6 +11,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 #include "aie_expect.h"
 
 #define HELPER	"aie_helper"
@@ -21,9 +22,8 @@ FIXTURE(sample) {
 
 FIXTURE_SETUP(sample)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
-	ASSERT_EQ(0, aie_setup(NULL));
+	if (aie_setup_or_skip(_metadata, NULL))
+		return;
 }
 
 FIXTURE_TEARDOWN(sample)
@@ -145,9 +145,8 @@ TEST_F(sample, slack_follows_weight)
 /* The module parameter sets the interval at load. */
 TEST(sample_parameter)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
-	ASSERT_EQ(0, aie_setup("sample=4096"));
+	if (aie_setup_or_skip(_metadata, "sample=4096"))
+		return;
 	EXPECT_EQ(4096LL, aie_stat("sample"));
 	aie_teardown();
 	EXPECT_NE(0, aie_load(AIE_MODULE_KO, "sample=1073741825"));

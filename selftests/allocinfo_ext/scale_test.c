@@ -13,6 +13,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 #include "aie_expect.h"
 
 #define CHUNK		16384LL		/* records made at a time */
@@ -49,8 +50,8 @@ FIXTURE(scale) {
 
 FIXTURE_SETUP(scale)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
+	if (aie_skip_missing(_metadata))
+		return;
 }
 
 FIXTURE_TEARDOWN(scale)

@@ -18,6 +18,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 
 #define CHUNK		256	/* AIE_SITE_CHUNK: sites per chunk */
 #define CTR_BYTES	56	/* struct aie_site_ctr, per site */
@@ -148,7 +149,8 @@ TEST(counters_made_ahead)
 	long long cpus = aie_possible_cpus(), sites, ready, bytes, want;
 
 	ASSERT_LT(0, cpus);
-	ASSERT_EQ(0, aie_setup("max_sites=4000"));
+	if (aie_setup_or_skip(_metadata, "max_sites=4000"))
+		return;
 	sites = aie_stat("sites");
 	ASSERT_GT(512, sites) TH_LOG("%lld sites at load: this test wants fewer than 512", sites);
 
@@ -207,7 +209,8 @@ TEST(burst_past_the_counters)
 	long long sites, waiting, calls;
 	int round;
 
-	ASSERT_EQ(0, aie_setup("max_sites=4000 sites_ahead=256"));
+	if (aie_setup_or_skip(_metadata, "max_sites=4000 sites_ahead=256"))
+		return;
 	sites = aie_stat("sites");
 	ASSERT_GT(1024, sites) TH_LOG("%lld sites at load: this test wants fewer than 1024", sites);
 	EXPECT_EQ(0, aie_stat("sites_ready") % CHUNK);
@@ -256,7 +259,8 @@ TEST(small_table_whole)
 {
 	long long cpus = aie_possible_cpus(), ready, bytes, full;
 
-	ASSERT_EQ(0, aie_setup("max_sites=300"));
+	if (aie_setup_or_skip(_metadata, "max_sites=300"))
+		return;
 	ready_and_bytes(&ready, &bytes);
 	EXPECT_EQ(300, ready);
 	EXPECT_EQ(300 * CTR_BYTES + cpus * SLOTS_BYTES, bytes);
@@ -300,7 +304,8 @@ TEST(site_caches_every_site_exact)
 	long long slab_misses, page_misses, misses;
 	int round;
 
-	ASSERT_EQ(0, aie_setup("sites_ahead=4096"));
+	if (aie_setup_or_skip(_metadata, "sites_ahead=4096"))
+		return;
 	for (round = 1; round <= 2; round++) {
 		slab_misses = aie_stat("slab_site_cache_misses");
 		page_misses = aie_stat("page_site_cache_misses");
@@ -341,7 +346,8 @@ TEST(page_sites_after_reload)
 {
 	int once = 1;
 
-	ASSERT_EQ(0, aie_setup(NULL));
+	if (aie_setup_or_skip(_metadata, NULL))
+		return;
 	ASSERT_EQ(0, aie_helper("pagesites 4"));
 	ASSERT_EQ(0, aie_helper("free all"));
 	ASSERT_EQ(0, aie_unload("aie_helper"));
@@ -356,6 +362,8 @@ TEST(page_sites_after_reload)
 
 TEST(sites_ahead_bounds)
 {
+	if (aie_skip_missing(_metadata))
+		return;
 	aie_teardown();
 	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "sites_ahead=255"));
 	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "sites_ahead=65537"));

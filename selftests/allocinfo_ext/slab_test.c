@@ -11,6 +11,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 #include "aie_expect.h"
 
 #define HELPER	"aie_helper"
@@ -35,9 +36,8 @@ FIXTURE(slab) {
 
 FIXTURE_SETUP(slab)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
-	ASSERT_EQ(0, aie_setup(NULL));
+	if (aie_setup_or_skip(_metadata, NULL))
+		return;
 }
 
 FIXTURE_TEARDOWN(slab)

@@ -17,6 +17,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 #include "aie_expect.h"
 
 #define CHUNK		16384LL		/* records made at a time */
@@ -110,9 +111,8 @@ FIXTURE(slabmap) {
 
 FIXTURE_SETUP(slabmap)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
-	ASSERT_EQ(0, aie_setup("slabmap=1"));
+	if (aie_setup_or_skip(_metadata, "slabmap=1"))
+		return;
 	ASSERT_EQ(0, aie_stat_is("slab_map", "on"));
 }
 
@@ -460,9 +460,8 @@ TEST_F(slabmap, large_kmalloc_unseen_free)
 /* lifetimes=1 stamps objects in the object map: no slab or page map then. */
 TEST(slabmap_off_with_lifetimes)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
-	ASSERT_EQ(0, aie_setup("slabmap=1 lifetimes=1"));
+	if (aie_setup_or_skip(_metadata, "slabmap=1 lifetimes=1"))
+		return;
 	EXPECT_EQ(0, aie_stat_is("slab_map", "off"));
 	EXPECT_EQ(0, aie_stat("slab_map_bytes"));
 	EXPECT_EQ(0, aie_stat("slab_map_capacity"));
@@ -475,9 +474,8 @@ TEST(slabmap_off)
 {
 	long long slot = aie_kmalloc_slot(128), page = sysconf(_SC_PAGESIZE);
 
-	if (geteuid())
-		SKIP(return, "must be root");
-	ASSERT_EQ(0, aie_setup("slabmap=0"));
+	if (aie_setup_or_skip(_metadata, "slabmap=0"))
+		return;
 	EXPECT_EQ(0, aie_stat_is("slab_map", "off"));
 	EXPECT_EQ(0, aie_stat("slab_map_bytes"));
 	EXPECT_EQ(0, aie_stat_is("page_map", "off"));
@@ -509,9 +507,8 @@ TEST(slabmap_with_long_tags)
 	long long slot = aie_kmalloc_slot(128), page = sysconf(_SC_PAGESIZE);
 	long long recs, precs, objs, v = 3 * page, n = MANY;
 
-	if (geteuid())
-		SKIP(return, "must be root");
-	ASSERT_EQ(0, aie_setup("slabmap=1 max_objects=65536"));
+	if (aie_setup_or_skip(_metadata, "slabmap=1 max_objects=65536"))
+		return;
 	EXPECT_EQ(0, aie_stat_is("slab_map", "on"));
 	EXPECT_EQ(0, aie_stat_is("page_map", "on"));
 	recs = settled("slab_map_objects");
@@ -546,9 +543,8 @@ TEST(slabmap_with_long_tags)
 /* Without the page hooks, no page map. */
 TEST(page_map_off_without_page_hooks)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
-	ASSERT_EQ(0, aie_setup("hooks=slab"));
+	if (aie_setup_or_skip(_metadata, "hooks=slab"))
+		return;
 	EXPECT_EQ(0, aie_stat_is("slab_map", "on"));
 	EXPECT_EQ(0, aie_stat_is("page_map", "off"));
 	EXPECT_EQ(0, aie_stat("page_map_bytes"));

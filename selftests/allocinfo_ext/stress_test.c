@@ -26,6 +26,7 @@
 
 #include "kselftest_harness.h"
 #include "aie_util.h"
+#include "aie_setup.h"
 #include "aie_expect.h"
 
 #define STORM	"/sys/kernel/debug/aie_helper/storm"
@@ -233,8 +234,8 @@ static void stress_begin(struct __test_metadata *_metadata,
 
 FIXTURE_SETUP(stress)
 {
-	if (geteuid())
-		SKIP(return, "must be root");
+	if (aie_skip_missing(_metadata))
+		return;
 	stress_begin(_metadata, self->before, &self->start, NULL);
 }
 
