@@ -353,24 +353,20 @@ out:
 
 enum { OPT_VMLINUX = 256, OPT_MODULE_DIR, OPT_PROC, OPT_DRY_RUN, OPT_INNERMOST };
 
-const struct option annotate_opts[] = {
-	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-	{ "module-dir", required_argument, NULL, OPT_MODULE_DIR },
-	{ "proc", required_argument, NULL, OPT_PROC },
-	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-	{ "innermost", no_argument, NULL, OPT_INNERMOST },
-	{ NULL, 0, NULL, 0 },
-};
-
-const struct cmd_option annotate_option_help[] = {
-	{ OPT_VMLINUX, "vmlinux with DWARF (default: /usr/lib/debug/boot/\n"
-	  "vmlinux-$(uname -r), from linux-image-*-dbg)" },
-	{ OPT_MODULE_DIR, "look for <module>.ko below DIR first (repeatable)" },
-	{ 'i', "read the sites from FILE, not /proc/allocinfo_ext" },
-	{ OPT_PROC, "write the control words to FILE" },
-	{ OPT_DRY_RUN, "print the control words, write nothing" },
-	{ OPT_INNERMOST, "the innermost line, even in a header" },
-	{ 'v', "say which debug files are used, and why sites fail" },
+const struct cmd_option annotate_options[] = {
+	CMD_LONG(OPT_VMLINUX, "vmlinux", "FILE",
+		 "vmlinux with DWARF (default: /usr/lib/debug/boot/\n"
+		 "vmlinux-$(uname -r), from linux-image-*-dbg)"),
+	CMD_LONG(OPT_MODULE_DIR, "module-dir", "DIR",
+		 "look for <module>.ko below DIR first (repeatable)"),
+	CMD_LETTER('i', "read the sites from FILE, not /proc/allocinfo_ext"),
+	CMD_LONG(OPT_PROC, "proc", "FILE",
+		 "write the control words to FILE"),
+	CMD_LONG(OPT_DRY_RUN, "dry-run", NULL,
+		 "print the control words, write nothing"),
+	CMD_LONG(OPT_INNERMOST, "innermost", NULL,
+		 "the innermost line, even in a header"),
+	CMD_LETTER('v', "say which debug files are used, and why sites fail"),
 	{ 0 },
 };
 

@@ -31,55 +31,53 @@ int cmd_ledger(int argc, char **argv);
 void cmd_usage_head(FILE *f, const char *name);
 
 /*
- * getopt_long() for command @argv[0]: the letters its synopses name and -h,
- * with their long names from the one vocabulary that gives each letter one
- * meaning in every command, and its long-only options.
+ * getopt_long() for command @argv[0]: the options its table declares and
+ * -h, each letter with its long and old names from the one vocabulary that
+ * gives each letter one meaning in every command.
  */
 int cmd_getopt(int argc, char **argv);
 
-/* A line of a command's help: an option's getopt() value and what it does. */
+/*
+ * An option of a command, declared once, in the command's table: its
+ * getopt(), the argument its synopses show, its help line and the man
+ * page's are all made from it. A letter of the vocabulary (cmdtab.c) has
+ * its long name and argument there: CMD_LETTER. A long-only option has
+ * its getopt_long() value, name and argument (NULL: none) here: CMD_LONG.
+ */
 struct cmd_option {
 	int val;
+	const char *name;	/* a long-only option's, else NULL */
+	const char *arg;	/* a long-only option's placeholder, or NULL */
 	const char *what;	/* '\n' continues it on the next line */
 };
 
+#define CMD_LETTER(c, w)		{ .val = (c), .what = (w) }
+#define CMD_LONG(v, n, a, w)	{ .val = (v), .name = (n), .arg = (a), .what = (w) }
+
 /*
  * The option lines of @name's help, and an empty line: each option's words
- * come from the vocabulary (a letter) or from its long-only options and
- * the synopses (a long-only option), aligned. The man page's are the same
- * ("help man").
+ * from the vocabulary (a letter) or its table (a long-only option),
+ * aligned. The man page's are the same ("help man").
  */
 void cmd_options(FILE *f, const char *name);
 
 /*
- * Each command's long-only options (getopt_long()'s, ended by { NULL })
- * and its option lines (ended by { 0 }): cmdtab.c's command table points at
- * them, for its getopt(), its help and the man page alike.
+ * Each command's options, ended by { 0 }: cmdtab.c's command table points
+ * at them, for its getopt(), its synopses, its help and the man page alike.
  */
-extern const struct option annotate_opts[];
-extern const struct cmd_option annotate_option_help[];
-extern const struct option compare_opts[];
-extern const struct cmd_option compare_option_help[];
-extern const struct option context_opts[];
-extern const struct cmd_option context_option_help[];
-extern const struct option ctl_opts[];
-extern const struct cmd_option ctl_option_help[];
-extern const struct option diff_opts[];
-extern const struct cmd_option diff_option_help[];
-extern const struct option export_opts[];
-extern const struct cmd_option export_option_help[];
-extern const struct option group_opts[];
-extern const struct cmd_option group_option_help[];
-extern const struct cmd_option leaks_option_help[];
-extern const struct option ledger_opts[];
-extern const struct cmd_option ledger_option_help[];
-extern const struct option query_opts[];
-extern const struct cmd_option query_option_help[];
-extern const struct option report_opts[];
-extern const struct cmd_option report_option_help[];
-extern const struct option snapshot_opts[];
-extern const struct cmd_option snapshot_option_help[];
-extern const struct cmd_option top_option_help[];
+extern const struct cmd_option annotate_options[];
+extern const struct cmd_option compare_options[];
+extern const struct cmd_option context_options[];
+extern const struct cmd_option ctl_options[];
+extern const struct cmd_option diff_options[];
+extern const struct cmd_option export_options[];
+extern const struct cmd_option group_options[];
+extern const struct cmd_option leaks_options[];
+extern const struct cmd_option ledger_options[];
+extern const struct cmd_option query_options[];
+extern const struct cmd_option report_options[];
+extern const struct cmd_option snapshot_options[];
+extern const struct cmd_option top_options[];
 
 /* "Try 'allocinfo-ext <cmd> --help'." and the usage exit status. */
 int cmd_usage_error(const char *cmd);

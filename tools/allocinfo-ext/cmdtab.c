@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmdtab.h"
@@ -31,51 +32,50 @@ const struct letter letters[] = {
 };
 
 const struct command commands[] = {
-	{ "top", cmd_top, false, "[-s KEY] [-r] [-b] [-j] [-n N] [-d SEC] [-l N] [-m NAME] [FILE]",
-	  "live view of the sites, refreshed like top",
-	  NULL, top_option_help },
-	{ "snapshot", cmd_snapshot, false, "[-o FILE] [--kernel REL] [--uptime SEC] [SOURCE]",
+	{ "top", cmd_top, false, "[-s] [-r] [-b] [-j] [-n] [-d] [-l] [-m] [FILE]",
+	  "live view of the sites, refreshed like top", top_options },
+	{ "snapshot", cmd_snapshot, false, "[-o] [--kernel] [--uptime] [SOURCE]",
 	  "a copy of the table with time, kernel, uptime, module version",
-	  snapshot_opts, snapshot_option_help },
-	{ "diff", cmd_diff, false, "[-a] [-s KEY] [-r] [-l N] [-j] [-m NAME] [--exit-code] A B",
+	  snapshot_options },
+	{ "diff", cmd_diff, false, "[-a] [-s] [-r] [-l] [-j] [-m] [--exit-code] A B",
 	  "per-site change from A to B, sorted by growth",
-	  diff_opts, diff_option_help },
-	{ "group", cmd_group, false, "--by KEY [-s KEY] [-r] [-j] [-l N] [-m NAME] [FILE]",
+	  diff_options },
+	{ "group", cmd_group, false, "--by [-s] [-r] [-j] [-l] [-m] [FILE]",
 	  "live figures summed per group",
-	  group_opts, group_option_help },
-	{ "export", cmd_export, false, "--format json|csv|prometheus [-m NAME] [-o FILE] [FILE]\n"
-	  "--format prometheus [--top N] [--min-bytes B] [--zeros] [--site-label] [-m NAME] [-o FILE] [FILE]",
+	  group_options },
+	{ "export", cmd_export, false, "--format=json|csv|prometheus [-m] [-o] [FILE]\n"
+	  "--format=prometheus [--top] [--min-bytes] [--zeros] [--site-label] [-m] [-o] [FILE]",
 	  "the table for other programs",
-	  export_opts, export_option_help },
-	{ "ctl", cmd_ctl, true, "[--dry-run] [--proc FILE] COMMAND...",
+	  export_options },
+	{ "ctl", cmd_ctl, true, "[--dry-run] [--proc] COMMAND...",
 	  "control writes to /proc/allocinfo_ext",
-	  ctl_opts, ctl_option_help },
+	  ctl_options },
 	{ "annotate", cmd_annotate, false,
-	  "[--vmlinux FILE] [--module-dir DIR]... [-i FILE] [--proc FILE] [--dry-run] [--innermost] [-v]",
+	  "[--vmlinux] [--module-dir]... [-i] [--proc] [--dry-run] [--innermost] [-v]",
 	  "give sites their file:line from DWARF debug info",
-	  annotate_opts, annotate_option_help },
-	{ "report", cmd_report, false, "-o FILE [--width W] [--height H] [SOURCE]",
+	  annotate_options },
+	{ "report", cmd_report, false, "-o [--width] [--height] [SOURCE]",
 	  "a treemap picture: subsystem, function, site",
-	  report_opts, report_option_help },
+	  report_options },
 	{ "context", cmd_context, false,
-	  "[-d SEC [--depth N]] [--stacks FILE] [--calls FILE] [-j] SEL",
+	  "[-d [--depth]] [--stacks] [--calls] [-j] SEL",
 	  "who calls the selected sites: calls, bytes and share per caller",
-	  context_opts, context_option_help },
-	{ "leaks", cmd_leaks, false, "[-d SEC] [-n N] [-s KEY] [-r] [-j] [-l N] [TABLE LIFETIMES]...",
+	  context_options },
+	{ "leaks", cmd_leaks, false, "[-d] [-n] [-s] [-r] [-j] [-l] [TABLE LIFETIMES]...",
 	  "sites whose live bytes keep growing and oldest objects keep aging",
-	  NULL, leaks_option_help },
-	{ "ledger", cmd_ledger, false, "[-j] [-l N] [--root DIR] [--log FILE]",
+	  leaks_options },
+	{ "ledger", cmd_ledger, false, "[-j] [-l] [--root] [--log]",
 	  "all kernel memory per meminfo category: call sites, named, unexplained",
-	  ledger_opts, ledger_option_help },
-	{ "compare", cmd_compare, false, "--save-baseline FILE\n"
-	  "--baseline FILE [-m NAME] [-l N] [-j] [--ours FILE] [--theirs FILE]",
+	  ledger_options },
+	{ "compare", cmd_compare, false, "--save-baseline\n"
+	  "--baseline [-m] [-l] [-j] [--ours] [--theirs]",
 	  "byte agreement with /proc/allocinfo, site by site and overall",
-	  compare_opts, compare_option_help },
+	  compare_options },
 	{ "query", cmd_query, false,
-	  "[-m NAME] [--function NAME] [--min-bytes B] [--inaccurate] [--via WAY] [-s KEY] [-r] [-l N] [-j] [-v] [SOURCE]\n"
-	  "--bench [-n N] [-m NAME] [--function NAME] [--min-bytes B] [--inaccurate] [SOURCE]",
+	  "[-m] [--function] [--min-bytes] [--inaccurate] [--via] [-s] [-r] [-l] [-j] [-v] [SOURCE]\n"
+	  "--bench [-n] [-m] [--function] [--min-bytes] [--inaccurate] [SOURCE]",
 	  "the rows that match, filtered by the kernel (its ioctls) or read as text",
-	  query_opts, query_option_help },
+	  query_options },
 };
 
 const size_t nr_letters = ARRAY_SIZE(letters), nr_commands = ARRAY_SIZE(commands);
@@ -91,27 +91,6 @@ const struct command *command(const char *name)
 	return NULL;
 }
 
-/* The word of @args at @w is option @opt ("-l", "--depth"). */
-static bool synopsis_is(const char *args, const char *w, const char *opt)
-{
-	size_t n = strlen(opt);
-
-	return (w == args || strchr(" [\n", w[-1])) && !strncmp(w, opt, n) &&
-	       strchr(" ]\n", w[n]);
-}
-
-/* Where the synopses of @cmd name option @opt, or NULL. */
-static const char *synopsis_find(const struct command *cmd, const char *opt)
-{
-	const char *w;
-
-	for (w = strstr(cmd->args, opt); w; w = strstr(w + 1, opt)) {
-		if (synopsis_is(cmd->args, w, opt))
-			return w;
-	}
-	return NULL;
-}
-
 const struct letter *letter(int c)
 {
 	size_t i;
@@ -123,56 +102,117 @@ const struct letter *letter(int c)
 	return NULL;
 }
 
-/* @cmd takes letter @c: -h, or its synopses name it, short or long. */
+/* The option of @cmd with getopt() value @val, or NULL. */
+static const struct cmd_option *option_of(const struct command *cmd, int val)
+{
+	const struct cmd_option *o;
+
+	for (o = cmd->options; o->val; o++) {
+		if (o->val == val)
+			return o;
+	}
+	return NULL;
+}
+
+/* @cmd takes letter @c: -h, or its table declares it. */
 bool takes(const struct command *cmd, char c)
 {
-	char opt[32];
+	const struct cmd_option *o = option_of(cmd, c);
 
-	snprintf(opt, sizeof(opt), "-%c", c);
-	if (c == 'h' || synopsis_find(cmd, opt))
-		return true;
-	snprintf(opt, sizeof(opt), "--%s", letter(c)->name);
-	return synopsis_find(cmd, opt);
+	return c == 'h' || (o && !o->name);
 }
 
 /*
- * The argument the synopses give long option @opt ("--depth" -> "N"), in
- * @arg: the next word when it is a placeholder (capitals), else "".
+ * The option of @cmd that the synopsis word @w of @n characters names
+ * ("-l", "--lines", "--depth"), or NULL.
  */
-static void synopsis_arg(const struct command *cmd, const char *opt,
-			 char *arg, size_t size)
+static const struct cmd_option *option_named(const struct command *cmd,
+					     const char *w, size_t n)
 {
-	const char *w = synopsis_find(cmd, opt);
-	size_t n = 0;
+	const struct cmd_option *o;
+	const struct letter *l;
 
-	if (w && w[strlen(opt)] == ' ') {
-		w += strlen(opt) + 1;
-		while (w[n] >= 'A' && w[n] <= 'Z')
-			n++;
+	for (o = cmd->options; o->val; o++) {
+		l = o->name ? NULL : letter(o->val);
+		if (n == 2 && l && w[1] == l->c)
+			return o;
+		if (n > 2 && w[1] == '-' && strlen(o->name ? o->name : l->name) == n - 2 &&
+		    !strncmp(w + 2, o->name ? o->name : l->name, n - 2))
+			return o;
 	}
-	snprintf(arg, size, "%.*s", (int)n, w ? w : "");
+	return NULL;
+}
+
+/* The argument option @o takes, or NULL. */
+static const char *option_arg(const struct cmd_option *o)
+{
+	return o->name ? o->arg : letter(o->val)->arg;
+}
+
+/* @cmd's synopses into @buf, each option with its argument. */
+static void synopses_make(const struct command *cmd, char *buf, size_t size)
+{
+	const struct cmd_option *o;
+	const char *w = cmd->args, *arg;
+	size_t len = 0, n;
+
+	while (*w) {
+		n = 1;
+		if (*w == '-' && (w == cmd->args || strchr(" [\n", w[-1]))) {
+			n = strcspn(w, " ]\n=");
+			o = option_named(cmd, w, n);
+			if (!o) {
+				aie_err("%s: its synopsis names %.*s, which its table does not declare",
+					cmd->name, (int)n, w);
+				exit(AIE_EXIT_FAIL);
+			}
+			arg = option_arg(o);
+			if (w[n] == '=') {	/* the words given instead */
+				len += snprintf(buf + len, size - len, "%.*s ", (int)n, w);
+				w += n + 1;
+				n = strcspn(w, " ]\n");
+			} else if (arg) {
+				len += snprintf(buf + len, size - len, "%.*s %s",
+						(int)n, w, arg);
+				w += n;
+				continue;
+			}
+		}
+		len += snprintf(buf + len, size - len, "%.*s", (int)n, w);
+		w += n;
+		if (len >= size) {
+			aie_err("%s: its synopses are too long", cmd->name);
+			exit(AIE_EXIT_FAIL);
+		}
+	}
+}
+
+const char *synopses(const struct command *cmd)
+{
+	static char made[ARRAY_SIZE(commands)][512];
+	char *buf = made[cmd - commands];
+
+	if (!buf[0])
+		synopses_make(cmd, buf, sizeof(made[0]));
+	return buf;
 }
 
 /*
  * An option's words for its help line: "-l, --lines N" from the
- * vocabulary, or "    --depth N" from @own and the synopses.
+ * vocabulary, or "    --depth N" from the command's table.
  */
-void option_spec(const struct command *cmd, const struct option *own,
-		 int val, char *spec, size_t size)
+void option_spec(const struct command *cmd, int val, char *spec, size_t size)
 {
-	const struct letter *l = letter(val);
-	char opt[64], arg[32];
+	const struct cmd_option *o = option_of(cmd, val);
+	const struct letter *l = o && !o->name ? letter(val) : NULL;
 
-	if (l && takes(cmd, l->c)) {
+	if (l) {
 		snprintf(spec, size, "-%c, --%s%s%s", l->c, l->name,
 			 l->arg ? " " : "", l->arg ? l->arg : "");
 		return;
 	}
-	while (own && own->name && own->val != val)
-		own++;
-	snprintf(opt, sizeof(opt), "--%s", own && own->name ? own->name : "?");
-	synopsis_arg(cmd, opt, arg, sizeof(arg));
-	snprintf(spec, size, "    %s%s%s", opt, *arg ? " " : "", arg);
+	snprintf(spec, size, "    --%s%s%s", o ? o->name : "?",
+		 o && o->arg ? " " : "", o && o->arg ? o->arg : "");
 }
 
 /*
@@ -182,10 +222,12 @@ void option_spec(const struct command *cmd, const struct option *own,
 const char *users(char c, const char *opt, char *buf, size_t size)
 {
 	size_t i, n = 0, len = 0;
+	const struct cmd_option *o;
 
 	buf[0] = 0;
 	for (i = 0; i < ARRAY_SIZE(commands); i++) {
-		if (c ? !takes(&commands[i], c) : !synopsis_find(&commands[i], opt))
+		o = c ? NULL : option_named(&commands[i], opt, strlen(opt));
+		if (c ? !takes(&commands[i], c) : !o || !o->name)
 			continue;
 		n++;
 		len += snprintf(buf + len, len < size ? size - len : 0, "%s%s",

@@ -17,20 +17,24 @@ struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	bool in_order;		/* options end at the first word (ctl's words) */
-	const char *args;	/* its synopses, one a line: its options */
+	/*
+	 * Its synopses, one a line, naming its options without their
+	 * argument: synopses() adds it from the vocabulary or the table;
+	 * "--format=json|csv" shows those words as its argument instead.
+	 */
+	const char *args;
 	const char *what;
-	const struct option *own;	/* its long-only options, or NULL */
-	const struct cmd_option *options;	/* its help's option lines */
+	const struct cmd_option *options;	/* its options, declared once */
 };
 
 /*
  * The option vocabulary: a letter means one thing in every command that
  * takes it, with one long name (and old names, still taken). A command
- * takes -h and the letters its synopses name; its long-only options are its
- * own (cmd_getopt()). The usages, each command's option lines
- * (cmd_options()), "help options" and the man page's SYNOPSIS, OPTION
- * LETTERS and each command's options ("help man", man.c) are all made
- * from this table and the commands'.
+ * takes -h and the letters and long-only options its table declares
+ * (cmd.h's struct cmd_option). Its getopt() (cmd_getopt()), its synopses
+ * (synopses()), its option lines (cmd_options()), "help options" and the
+ * man page's SYNOPSIS, OPTION LETTERS and each command's options ("help
+ * man", man.c) are all made from this table and the commands'.
  */
 struct letter {
 	char c;
@@ -51,21 +55,27 @@ extern const size_t nr_letters, nr_commands;
 const struct command *command(const char *name);
 const struct letter *letter(int c);
 
-/* @cmd takes letter @c: -h, or its synopses name it, short or long. */
+/* @cmd takes letter @c: -h, or its table declares it. */
 bool takes(const struct command *cmd, char c);
 
 /*
- * The commands taking letter @c, or the long-only option @opt when @c is
- * 0 ("every command" when all do), in @buf.
+ * The synopses of @cmd, one a line, each option with its argument; a
+ * synopsis that names an option its table does not declare stops the
+ * program (a bug of the tables, which the tests catch).
+ */
+const char *synopses(const struct command *cmd);
+
+/*
+ * The commands taking letter @c, or the long-only option @opt ("--dry-run")
+ * when @c is 0 ("every command" when all do), in @buf.
  */
 const char *users(char c, const char *opt, char *buf, size_t size);
 
 /*
  * An option's words for its help line: "-l, --lines N" from the
- * vocabulary, or "    --depth N" from @own and the synopses.
+ * vocabulary, or "    --depth N" from the command's table.
  */
-void option_spec(const struct command *cmd, const struct option *own,
-		 int val, char *spec, size_t size);
+void option_spec(const struct command *cmd, int val, char *spec, size_t size);
 
 /* "help man": the man page from standard input, its sections made anew. */
 int man_page(void);

@@ -337,22 +337,18 @@ static int compare_save(const char *from, const char *to)
 	return ret ? AIE_EXIT_FAIL : 0;
 }
 
-const struct option compare_opts[] = {
-	{ "save-baseline", required_argument, NULL, 'S' },
-	{ "baseline", required_argument, NULL, 'B' },
-	{ "ours", required_argument, NULL, 'O' },
-	{ "theirs", required_argument, NULL, 'T' },
-	{ NULL, 0, NULL, 0 },
-};
-
-const struct cmd_option compare_option_help[] = {
-	{ 'S', "copy /proc/allocinfo to FILE and stop" },
-	{ 'B', "/proc/allocinfo as it was at load" },
-	{ 'm', "only the sites of module NAME" },
-	{ 'l', "the N largest sites (0, the default: all)" },
-	{ 'j', "the sites and the overall figures as JSON" },
-	{ 'O', "instead of /proc/allocinfo_ext" },
-	{ 'T', "instead of /proc/allocinfo" },
+const struct cmd_option compare_options[] = {
+	CMD_LONG('S', "save-baseline", "FILE",
+		 "copy /proc/allocinfo to FILE and stop"),
+	CMD_LONG('B', "baseline", "FILE",
+		 "/proc/allocinfo as it was at load"),
+	CMD_LETTER('m', "only the sites of module NAME"),
+	CMD_LETTER('l', "the N largest sites (0, the default: all)"),
+	CMD_LETTER('j', "the sites and the overall figures as JSON"),
+	CMD_LONG('O', "ours", "FILE",
+		 "instead of /proc/allocinfo_ext"),
+	CMD_LONG('T', "theirs", "FILE",
+		 "instead of /proc/allocinfo"),
 	{ 0 },
 };
 

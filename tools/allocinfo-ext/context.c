@@ -218,19 +218,15 @@ out:
 	return ret;
 }
 
-const struct option context_opts[] = {
-	{ "depth", required_argument, NULL, 'D' },
-	{ "stacks", required_argument, NULL, 's' },
-	{ "calls", required_argument, NULL, 'c' },
-	{ NULL, 0, NULL, 0 },
-};
-
-const struct cmd_option context_option_help[] = {
-	{ 'd', "capture for SEC seconds first (needs root)" },
-	{ 'D', "frames per stack for -d, 1..16 (default 8)" },
-	{ 's', "bytes per stack (default /proc/" AIE_STACKS_PROC_NAME ")" },
-	{ 'c', "calls per stack (default /proc/" AIE_STACKS_CALLS_PROC_NAME ")" },
-	{ 'j', "the callers as JSON (shares from 0 to 1)" },
+const struct cmd_option context_options[] = {
+	CMD_LETTER('d', "capture for SEC seconds first (needs root)"),
+	CMD_LONG('D', "depth", "N",
+		 "frames per stack for -d, 1..16 (default 8)"),
+	CMD_LONG('s', "stacks", "FILE",
+		 "bytes per stack (default /proc/" AIE_STACKS_PROC_NAME ")"),
+	CMD_LONG('c', "calls", "FILE",
+		 "calls per stack (default /proc/" AIE_STACKS_CALLS_PROC_NAME ")"),
+	CMD_LETTER('j', "the callers as JSON (shares from 0 to 1)"),
 	{ 0 },
 };
 

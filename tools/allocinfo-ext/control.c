@@ -95,15 +95,11 @@ int control_write(struct control *c, const char *word)
 	return -1;
 }
 
-const struct option ctl_opts[] = {
-	{ "dry-run", no_argument, NULL, 'N' },
-	{ "proc", required_argument, NULL, 'P' },
-	{ NULL, 0, NULL, 0 },
-};
-
-const struct cmd_option ctl_option_help[] = {
-	{ 'N', "only check the command, as the module would" },
-	{ 'P', "write to FILE instead of /proc/allocinfo_ext" },
+const struct cmd_option ctl_options[] = {
+	CMD_LONG('N', "dry-run", NULL,
+		 "only check the command, as the module would"),
+	CMD_LONG('P', "proc", "FILE",
+		 "write to FILE instead of /proc/allocinfo_ext"),
 	{ 0 },
 };
 

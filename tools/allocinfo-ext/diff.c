@@ -220,21 +220,17 @@ static void diff_json(const struct table *a, const struct table *b,
 	fputs(shown ? "\n ]}\n" : "]}\n", stdout);
 }
 
-const struct option diff_opts[] = {
-	{ "exit-code", no_argument, NULL, 'E' },
-	{ NULL, 0, NULL, 0 },
-};
-
-const struct cmd_option diff_option_help[] = {
-	{ 'a', "list unchanged sites too" },
-	{ 's', "growth (default: the change of live bytes), calls\n"
-	  "(the change of calls) or bytes (live bytes in B)" },
-	{ 'r', "the smallest first (the order reversed)" },
-	{ 'l', "at most N rows" },
-	{ 'j', "the header's figures and the rows as JSON" },
-	{ 'm', "only the sites of module NAME (vmlinux: built-in)" },
-	{ 'E', "exit as diff(1) does: 0 when no site is new, gone or\n"
-	  "changed, 1 when one is, 2 on trouble" },
+const struct cmd_option diff_options[] = {
+	CMD_LETTER('a', "list unchanged sites too"),
+	CMD_LETTER('s', "growth (default: the change of live bytes), calls\n"
+			"(the change of calls) or bytes (live bytes in B)"),
+	CMD_LETTER('r', "the smallest first (the order reversed)"),
+	CMD_LETTER('l', "at most N rows"),
+	CMD_LETTER('j', "the header's figures and the rows as JSON"),
+	CMD_LETTER('m', "only the sites of module NAME (vmlinux: built-in)"),
+	CMD_LONG('E', "exit-code", NULL,
+		 "exit as diff(1) does: 0 when no site is new, gone or\n"
+		 "changed, 1 when one is, 2 on trouble"),
 	{ 0 },
 };
 

@@ -209,25 +209,21 @@ static int export_parse_format(const char *s, int *fmt)
 	return -1;
 }
 
-const struct option export_opts[] = {
-	{ "top", required_argument, NULL, 'T' },
-	{ "min-bytes", required_argument, NULL, 'M' },
-	{ "zeros", no_argument, NULL, 'Z' },
-	{ "site-label", no_argument, NULL, 'S' },
-	{ NULL, 0, NULL, 0 },
-};
-
-const struct cmd_option export_option_help[] = {
-	{ 'f', "json, csv or prometheus" },
-	{ 'o', "write there instead of stdout" },
-	{ 'm', "only the sites of module NAME (vmlinux: built-in)" },
-	{ 'T', "prometheus: the N series with the most live bytes\n"
-	  "(0: all)" },
-	{ 'M', "prometheus: the series with at least B live bytes\n"
-	  "(K, M, G, T after it: 1024s)" },
-	{ 'Z', "prometheus: write samples whose value is 0 too" },
-	{ 'S', "prometheus: label site, the location as the table\n"
-	  "prints it (function+0xoff: new series each build)" },
+const struct cmd_option export_options[] = {
+	CMD_LETTER('f', "json, csv or prometheus"),
+	CMD_LETTER('o', "write there instead of stdout"),
+	CMD_LETTER('m', "only the sites of module NAME (vmlinux: built-in)"),
+	CMD_LONG('T', "top", "N",
+		 "prometheus: the N series with the most live bytes\n"
+		 "(0: all)"),
+	CMD_LONG('M', "min-bytes", "B",
+		 "prometheus: the series with at least B live bytes\n"
+		 "(K, M, G, T after it: 1024s)"),
+	CMD_LONG('Z', "zeros", NULL,
+		 "prometheus: write samples whose value is 0 too"),
+	CMD_LONG('S', "site-label", NULL,
+		 "prometheus: label site, the location as the table\n"
+		 "prints it (function+0xoff: new series each build)"),
 	{ 0 },
 };
 

@@ -239,19 +239,15 @@ static void group_print(const struct table *t, enum group_by by, bool json,
 	free(g);
 }
 
-const struct option group_opts[] = {
-	{ "by", required_argument, NULL, 'B' },
-	{ NULL, 0, NULL, 0 },
-};
-
-const struct cmd_option group_option_help[] = {
-	{ 'B', "module, subsystem, function, file or node" },
-	{ 's', "bytes (default), calls, slack or sites (the sites\n"
-	  "summed)" },
-	{ 'r', "the smallest first (the order reversed)" },
-	{ 'j', "the groups as JSON (slack null for the kernel's table)" },
-	{ 'l', "the N largest groups (0, the default: all)" },
-	{ 'm', "only the sites of module NAME (vmlinux: built-in)" },
+const struct cmd_option group_options[] = {
+	CMD_LONG('B', "by", "KEY",
+		 "module, subsystem, function, file or node"),
+	CMD_LETTER('s', "bytes (default), calls, slack or sites (the sites\n"
+			"summed)"),
+	CMD_LETTER('r', "the smallest first (the order reversed)"),
+	CMD_LETTER('j', "the groups as JSON (slack null for the kernel's table)"),
+	CMD_LETTER('l', "the N largest groups (0, the default: all)"),
+	CMD_LETTER('m', "only the sites of module NAME (vmlinux: built-in)"),
 	{ 0 },
 };
 

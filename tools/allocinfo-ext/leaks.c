@@ -339,14 +339,14 @@ static void leaks_report(const struct leaks_round *r, int n, double interval,
 	free(hits);
 }
 
-const struct cmd_option leaks_option_help[] = {
-	{ 'd', "seconds between rounds (default 10)" },
-	{ 'n', "rounds read, at least 2 (default 3)" },
-	{ 's', "growth (default), bytes or oldest (the age of the\n"
-	  "oldest object)" },
-	{ 'r', "the smallest first (the order reversed)" },
-	{ 'j', "the sites listed as JSON" },
-	{ 'l', "the N first sites (0, the default: all)" },
+const struct cmd_option leaks_options[] = {
+	CMD_LETTER('d', "seconds between rounds (default 10)"),
+	CMD_LETTER('n', "rounds read, at least 2 (default 3)"),
+	CMD_LETTER('s', "growth (default), bytes or oldest (the age of the\n"
+			"oldest object)"),
+	CMD_LETTER('r', "the smallest first (the order reversed)"),
+	CMD_LETTER('j', "the sites listed as JSON"),
+	CMD_LETTER('l', "the N first sites (0, the default: all)"),
 	{ 0 },
 };
 

@@ -360,19 +360,15 @@ static void ledger_json(const struct ledger *l, const char *root)
 	printf("\n ]}\n");
 }
 
-const struct option ledger_opts[] = {
-	{ "root", required_argument, NULL, 'R' },
-	{ "log", required_argument, NULL, 'L' },
-	{ NULL, 0, NULL, 0 },
-};
-
-const struct cmd_option ledger_option_help[] = {
-	{ 'l', "named parts shown per category (default 5, 0: all)" },
-	{ 'j', "the ledger as JSON, every part" },
-	{ 'R', "read DIR/proc/... and DIR/sys/kernel/slab/...\n"
-	  "instead (a copy; both, when it has /proc/slabinfo)" },
-	{ 'L', "the kernel log from FILE (default: the kernel's,\n"
-	  "or DIR/dmesg with --root)" },
+const struct cmd_option ledger_options[] = {
+	CMD_LETTER('l', "named parts shown per category (default 5, 0: all)"),
+	CMD_LETTER('j', "the ledger as JSON, every part"),
+	CMD_LONG('R', "root", "DIR",
+		 "read DIR/proc/... and DIR/sys/kernel/slab/...\n"
+		 "instead (a copy; both, when it has /proc/slabinfo)"),
+	CMD_LONG('L', "log", "FILE",
+		 "the kernel log from FILE (default: the kernel's,\n"
+		 "or DIR/dmesg with --root)"),
 	{ 0 },
 };
 

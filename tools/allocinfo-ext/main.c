@@ -61,21 +61,22 @@ static void synopsis(FILE *f, const char *lead, const char *name,
 	}
 }
 
-static int has(const struct letter *l)
+/* getopt_long()'s has_arg for an option whose argument is @arg. */
+static int has(const char *arg)
 {
-	return l->arg ? required_argument : no_argument;
+	return arg ? required_argument : no_argument;
 }
 
 /*
- * getopt_long() with the letters @argv[0]'s synopses name, their long and
- * old names, and the command's long-only options.
+ * getopt_long() with what @argv[0]'s table declares: its letters, with
+ * their long and old names, and its long-only options; and -h.
  */
 int cmd_getopt(int argc, char **argv)
 {
 	static struct option opts[64];
 	static char spec[2 * 52 + 2];	/* each letter, a ':', '+' */
 	const struct command *cmd = command(argv[0]);
-	const struct option *own = cmd->own;
+	const struct cmd_option *o;
 	const struct letter *l;
 	size_t n = 0, k = 0, i;
 
@@ -89,31 +90,32 @@ int cmd_getopt(int argc, char **argv)
 		spec[k++] = l->c;
 		if (l->arg)
 			spec[k++] = ':';
-		opts[n++] = (struct option){ l->name, has(l), NULL, l->c };
+		opts[n++] = (struct option){ l->name, has(l->arg), NULL, l->c };
 		for (i = 0; i < ARRAY_SIZE(l->old) && l->old[i]; i++)
-			opts[n++] = (struct option){ l->old[i], has(l), NULL, l->c };
+			opts[n++] = (struct option){ l->old[i], has(l->arg), NULL, l->c };
 	}
-	for (; own && own->name && n < ARRAY_SIZE(opts) - 1; own++)
-		opts[n++] = *own;
+	for (o = cmd->options; o->val && n < ARRAY_SIZE(opts) - 1; o++) {
+		if (o->name)
+			opts[n++] = (struct option){ o->name, has(o->arg), NULL, o->val };
+	}
 	return getopt_long(argc, argv, spec, opts, NULL);
 }
 
 void cmd_options(FILE *f, const char *name)
 {
 	const struct command *cmd = command(name);
-	const struct option *own = cmd->own;
 	const struct cmd_option *o = cmd->options, *p;
 	const char *what, *nl;
 	char spec[96];
 	int width = 0;
 
 	for (p = o; p->val; p++) {
-		option_spec(cmd, own, p->val, spec, sizeof(spec));
+		option_spec(cmd, p->val, spec, sizeof(spec));
 		if ((int)strlen(spec) > width)
 			width = strlen(spec);
 	}
 	for (p = o; p->val; p++) {
-		option_spec(cmd, own, p->val, spec, sizeof(spec));
+		option_spec(cmd, p->val, spec, sizeof(spec));
 		fprintf(f, "  %-*s  ", width, spec);
 		for (what = p->what; (nl = strchr(what, '\n')); what = nl + 1)
 			fprintf(f, "%.*s\n%*s", (int)(nl - what), what, width + 4, "");
@@ -148,7 +150,7 @@ static void letters_usage(FILE *f)
 
 void cmd_usage_head(FILE *f, const char *name)
 {
-	synopsis(f, "Usage: ", name, command(name)->args);
+	synopsis(f, "Usage: ", name, synopses(command(name)));
 	fputc('\n', f);
 }
 
@@ -164,7 +166,7 @@ static void usage(FILE *f)
 		"- is standard input.\n\n"
 		"Commands:\n", AIE_TOOL_NAME);
 	for (i = 0; i < nr_commands; i++) {
-		synopsis(f, "  ", commands[i].name, commands[i].args);
+		synopsis(f, "  ", commands[i].name, synopses(&commands[i]));
 		fprintf(f, "      %s\n", commands[i].what);
 	}
 	fprintf(f, "\nExamples:\n"

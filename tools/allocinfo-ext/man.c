@@ -66,7 +66,7 @@ static void troff_options(FILE *f, const struct command *cmd)
 	size_t n;
 
 	for (p = cmd->options; p->val; p++) {
-		option_spec(cmd, cmd->own, p->val, spec, sizeof(spec));
+		option_spec(cmd, p->val, spec, sizeof(spec));
 		fputs(".TP\n", f);
 		for (w = spec + strspn(spec, " "); *w; w += n) {
 			n = strcspn(w, ", ");
@@ -102,7 +102,8 @@ static void troff_section(FILE *f, const char *section)
 	}
 	if (!strcmp(section, "SYNOPSIS")) {
 		for (i = 0; i < nr_commands; i++) {
-			for (line = commands[i].args; *line; line = *end ? end + 1 : end) {
+			for (line = synopses(&commands[i]); *line;
+			     line = *end ? end + 1 : end) {
 				end = line + strcspn(line, "\n");
 				troff_synopsis(f, commands[i].name, line, end);
 			}

@@ -386,30 +386,26 @@ static int query_bench(const char *path, const struct query_opts *o)
 
 enum { OPT_FUNCTION = 256, OPT_MIN_BYTES, OPT_INACCURATE, OPT_VIA, OPT_BENCH };
 
-const struct option query_opts[] = {
-	{ "function", required_argument, NULL, OPT_FUNCTION },
-	{ "min-bytes", required_argument, NULL, OPT_MIN_BYTES },
-	{ "inaccurate", no_argument, NULL, OPT_INACCURATE },
-	{ "via", required_argument, NULL, OPT_VIA },
-	{ "bench", no_argument, NULL, OPT_BENCH },
-	{ NULL, 0, NULL, 0 },
-};
-
-const struct cmd_option query_option_help[] = {
-	{ 'm', "only the sites of module NAME" },
-	{ OPT_FUNCTION, "only the sites in function NAME" },
-	{ OPT_MIN_BYTES, "only the sites with at least B live bytes\n"
-	  "(K, M, G, T after it: 1024s)" },
-	{ OPT_INACCURATE, "only the rows that say accurate:no" },
-	{ OPT_VIA, "auto (default), ioctl (or fail) or text" },
-	{ 's', "bytes or calls, the largest first (default: as read)" },
-	{ 'r', "the order reversed" },
-	{ 'l', "at most N rows (0, the default: all)" },
-	{ 'j', "the rows as JSON" },
-	{ 'v', "say on stderr which way the rows were read" },
-	{ OPT_BENCH, "run the query N times as text, then N times\n"
-	  "through the ioctl; print ms per query, ratio" },
-	{ 'n', "--bench's runs of each (default 10)" },
+const struct cmd_option query_options[] = {
+	CMD_LETTER('m', "only the sites of module NAME"),
+	CMD_LONG(OPT_FUNCTION, "function", "NAME",
+		 "only the sites in function NAME"),
+	CMD_LONG(OPT_MIN_BYTES, "min-bytes", "B",
+		 "only the sites with at least B live bytes\n"
+		 "(K, M, G, T after it: 1024s)"),
+	CMD_LONG(OPT_INACCURATE, "inaccurate", NULL,
+		 "only the rows that say accurate:no"),
+	CMD_LONG(OPT_VIA, "via", "WAY",
+		 "auto (default), ioctl (or fail) or text"),
+	CMD_LETTER('s', "bytes or calls, the largest first (default: as read)"),
+	CMD_LETTER('r', "the order reversed"),
+	CMD_LETTER('l', "at most N rows (0, the default: all)"),
+	CMD_LETTER('j', "the rows as JSON"),
+	CMD_LETTER('v', "say on stderr which way the rows were read"),
+	CMD_LONG(OPT_BENCH, "bench", NULL,
+		 "run the query N times as text, then N times\n"
+		 "through the ioctl; print ms per query, ratio"),
+	CMD_LETTER('n', "--bench's runs of each (default 10)"),
 	{ 0 },
 };
 

@@ -301,16 +301,12 @@ static void report_svg(FILE *f, const struct table *t, const struct rnode *root,
 	fputs("</svg>\n", f);
 }
 
-const struct option report_opts[] = {
-	{ "width", required_argument, NULL, 'W' },
-	{ "height", required_argument, NULL, 'H' },
-	{ NULL, 0, NULL, 0 },
-};
-
-const struct cmd_option report_option_help[] = {
-	{ 'o', "where to write the picture (-: stdout)" },
-	{ 'W', "pixels (default 1200)" },
-	{ 'H', "pixels (default 800)" },
+const struct cmd_option report_options[] = {
+	CMD_LETTER('o', "where to write the picture (-: stdout)"),
+	CMD_LONG('W', "width", "W",
+		 "pixels (default 1200)"),
+	CMD_LONG('H', "height", "H",
+		 "pixels (default 800)"),
 	{ 0 },
 };
 

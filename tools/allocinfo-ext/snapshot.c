@@ -104,17 +104,13 @@ static const char *snapshot_body(const struct table *t)
 	return p;
 }
 
-const struct option snapshot_opts[] = {
-	{ "kernel", required_argument, NULL, 'K' },
-	{ "uptime", required_argument, NULL, 'U' },
-	{ NULL, 0, NULL, 0 },
-};
-
-const struct cmd_option snapshot_option_help[] = {
-	{ 'o', "write there, a regular file replaced atomically" },
-	{ 'K', "the kernel release of the machine SOURCE was copied\n"
-	  "from (default: this machine's, uname -r)" },
-	{ 'U', "its uptime when copied (default: this machine's)" },
+const struct cmd_option snapshot_options[] = {
+	CMD_LETTER('o', "write there, a regular file replaced atomically"),
+	CMD_LONG('K', "kernel", "REL",
+		 "the kernel release of the machine SOURCE was copied\n"
+		 "from (default: this machine's, uname -r)"),
+	CMD_LONG('U', "uptime", "SEC",
+		 "its uptime when copied (default: this machine's)"),
 	{ 0 },
 };
 

@@ -90,18 +90,18 @@ static int top_run(struct top_opts *o)
 	return o->batch ? top_batch(o) : top_screen(o);
 }
 
-const struct cmd_option top_option_help[] = {
-	{ 's', "bytes (default), calls, slack or growth" },
-	{ 'r', "the smallest first (the order reversed)" },
-	{ 'b', "plain text, no screen control (also when stdout\n"
-	  "is not a terminal)" },
-	{ 'j', "batch mode, one line of JSON per sample (time in UTC;\n"
-	  "growth null on the first sample)" },
-	{ 'n', "stop after N samples (default: run until stopped)" },
-	{ 'd', "seconds between samples, 0.1 to 86400 (default 3)" },
-	{ 'l', "rows at most (default: the screen; 20 in batch\n"
-	  "mode; 0: all)" },
-	{ 'm', "only the sites of module NAME (vmlinux: built-in)" },
+const struct cmd_option top_options[] = {
+	CMD_LETTER('s', "bytes (default), calls, slack or growth"),
+	CMD_LETTER('r', "the smallest first (the order reversed)"),
+	CMD_LETTER('b', "plain text, no screen control (also when stdout\n"
+			"is not a terminal)"),
+	CMD_LETTER('j', "batch mode, one line of JSON per sample (time in UTC;\n"
+			"growth null on the first sample)"),
+	CMD_LETTER('n', "stop after N samples (default: run until stopped)"),
+	CMD_LETTER('d', "seconds between samples, 0.1 to 86400 (default 3)"),
+	CMD_LETTER('l', "rows at most (default: the screen; 20 in batch\n"
+			"mode; 0: all)"),
+	CMD_LETTER('m', "only the sites of module NAME (vmlinux: built-in)"),
 	{ 0 },
 };
 
