@@ -35,7 +35,4 @@
 #define AIE_KMALLOC_NOLOCK_GFP_ARG	1
 #endif
 
-/* Whether the helper can call kmalloc_nolock() and alloc_pages_nolock(). */
-#define AIE_HAVE_NOLOCK			(!AIE_KERNEL_BEFORE(6, 18, 0))
-
 #endif /* _AIE_COMPAT_NOLOCK_H */

@@ -12,7 +12,8 @@
 # The files are those git knows and those it would add (not ignored: no
 # kbuild output, nothing generated at build time), or every *.[ch] when
 # the tree is no git checkout. module/compat.h, where the kernel versions
-# are told apart, may use what checkpatch finds in version tests and in
+# are told apart, and the test helper's aie_helper_compat.h may use what
+# checkpatch finds in version tests, in the kernel's own names and in
 # macros that define functions: COMPAT_IGNORE below.
 #
 # checkpatch runs in a directory of its own (--strict seeds its CamelCase
@@ -66,7 +67,10 @@ while read -r f; do
 	[ -n "$f" ] || continue
 	n=$((n + 1))
 	opts=()
-	[ "$f" = module/compat.h ] && opts=(--ignore "$COMPAT_IGNORE")
+	case "$f" in
+	module/compat.h | selftests/allocinfo_ext/aie_helper/aie_helper_compat.h)
+		opts=(--ignore "$COMPAT_IGNORE") ;;
+	esac
 	if out=$(perl "$cache/scripts/checkpatch.pl" --no-tree --root="$work" \
 		--strict --terse --show-types --no-summary "${opts[@]}" \
 		-f "$top/$f" 2>&1); then

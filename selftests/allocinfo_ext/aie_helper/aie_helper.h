@@ -31,7 +31,7 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
-#include "compat.h"
+#include "aie_helper_compat.h"
 
 struct page;
 struct seq_file;

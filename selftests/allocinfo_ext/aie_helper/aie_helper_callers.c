@@ -10,7 +10,7 @@
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
-#include "compat.h"
+#include "aie_helper_compat.h"
 #include "aie_helper.h"
 
 const char aie_helper_callers_file[] = __FILE__;
@@ -25,8 +25,8 @@ static void *aie_helper_unconst(const char *p)
 }
 
 /*
- * The helpers' calls as this kernel spells them (compat.h). One a kernel
- * lacks answers EOPNOTSUPP, and the test skips it.
+ * The helpers' calls as this kernel spells them (aie_helper_compat.h). One
+ * a kernel lacks answers EOPNOTSUPP, and the test skips it.
  */
 #define AIE_KVMEMDUP(len)	aie_kvmemdup(aie_helper_blob, len)
 #define AIE_KMEMDUP_ARRAY(n, size)	aie_kmemdup_array(aie_helper_blob, n, size)

@@ -113,7 +113,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
-#include "compat.h"
+#include "aie_helper_compat.h"
 #include "aie_helper.h"
 
 const char aie_helper_core_file[] = __FILE__;

@@ -33,7 +33,7 @@
 #include <asm/apic.h>
 #include <asm/nmi.h>
 
-#include "compat.h"
+#include "aie_helper_compat.h"
 #include "aie_helper.h"
 
 #if AIE_HAVE_NOLOCK

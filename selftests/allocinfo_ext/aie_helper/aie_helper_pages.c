@@ -8,7 +8,7 @@
 #include <linux/mm.h>
 #include <linux/nodemask.h>
 
-#include "compat.h"
+#include "aie_helper_compat.h"
 #include "aie_helper.h"
 
 const char aie_helper_pages_file[] = __FILE__;

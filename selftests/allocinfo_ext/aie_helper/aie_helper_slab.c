@@ -10,7 +10,7 @@
 #include <linux/string.h>
 #include <trace/events/kmem.h>
 
-#include "compat.h"
+#include "aie_helper_compat.h"
 #include "aie_helper.h"
 
 const char aie_helper_slab_file[] = __FILE__;
