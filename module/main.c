@@ -14,6 +14,7 @@
 #include "core/rules.h"
 #include "core/sample.h"
 #include "core/sites.h"
+#include "core/symbols.h"
 #include "extras/capture.h"
 #include "extras/lifetimes.h"
 #include "extras/memcg.h"
@@ -37,6 +38,9 @@ static int __init allocinfo_ext_init(void)
 	ret = aie_rules_init();
 	if (ret)
 		return ret;
+	ret = aie_syms_init();
+	if (ret)
+		goto err_syms;
 	ret = aie_sites_init(aie_max_sites, aie_sites_ahead_param,
 			     aie_ctr_slot_of);
 	if (ret)
@@ -91,6 +95,8 @@ err_nodes:
 err_ctrs:
 	aie_sites_exit();
 err_sites:
+	aie_syms_exit();
+err_syms:
 	aie_rules_exit();
 	return ret;
 }
@@ -107,6 +113,7 @@ static void __exit allocinfo_ext_exit(void)
 	aie_nodes_exit();
 	aie_ctrs_exit();	/* its CPU hotplug callback moves to sites */
 	aie_sites_exit();
+	aie_syms_exit();
 	aie_rules_exit();
 }
 

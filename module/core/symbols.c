@@ -11,9 +11,14 @@
  * sprint_symbol() takes no lock a hook could hold and may run in any
  * context. aie_sym_scratch() hands out a per-CPU buffer per context level
  * (task, softirq, hardirq, NMI), so a hook interrupted by a hook on the
- * same CPU keeps its own; the caller runs with preemption disabled.
+ * same CPU keeps its own; the caller runs with preemption disabled. A
+ * CPU's buffers are made, on its node, before it first runs after the
+ * load (a CPU hotplug state's prepare callback, in process context with
+ * the hotplug lock held), not for every possible CPU; they go at exit.
  */
 
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/kernel.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -26,7 +31,78 @@
 
 #define AIE_SYM_LEVELS	4
 
-static DEFINE_PER_CPU(struct aie_sym, aie_sym_buf[AIE_SYM_LEVELS]);
+/* Each CPU's AIE_SYM_LEVELS buffers, made when it first comes up. */
+static DEFINE_PER_CPU(struct aie_sym *, aie_sym_bufs);
+static unsigned int aie_sym_cpus;	/* CPUs that have buffers */
+static int aie_sym_hp_state;		/* our CPUHP_BP_PREPARE_DYN state */
+
+/* Before @cpu runs; process context, CPU hotplug lock held. */
+static int aie_syms_cpu_prepare(unsigned int cpu)
+{
+	struct aie_sym *bufs;
+
+	if (per_cpu(aie_sym_bufs, cpu))
+		return 0;
+	bufs = kcalloc_node(AIE_SYM_LEVELS, sizeof(*bufs), GFP_KERNEL,
+			    cpu_to_node(cpu));
+	if (!bufs)
+		return -ENOMEM;
+	per_cpu(aie_sym_bufs, cpu) = bufs;
+	aie_sym_cpus++;
+	return 0;
+}
+
+/*
+ * The buffers of the CPUs up, then of each CPU that comes up. Process
+ * context, before any hook runs. The CPUs up join by hand, as in
+ * counters.c: before 5.12 the state's setup would not call them.
+ */
+int aie_syms_init(void)
+{
+	unsigned int cpu;
+	int ret;
+
+	cpus_read_lock();
+	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_BP_PREPARE_DYN,
+						   "allocinfo_ext:symbols",
+						   aie_syms_cpu_prepare, NULL);
+	if (ret >= 0) {
+		aie_sym_hp_state = ret;
+		for_each_online_cpu(cpu) {
+			ret = aie_syms_cpu_prepare(cpu);
+			if (ret)
+				break;
+		}
+	}
+	cpus_read_unlock();
+	if (ret < 0) {
+		aie_syms_exit();
+		return ret;
+	}
+	return 0;
+}
+
+/* Process context, once no hook runs. */
+void aie_syms_exit(void)
+{
+	unsigned int cpu;
+
+	if (aie_sym_hp_state > 0)
+		cpuhp_remove_state_nocalls(aie_sym_hp_state);
+	aie_sym_hp_state = 0;
+	for_each_possible_cpu(cpu) {
+		kfree(per_cpu(aie_sym_bufs, cpu));
+		per_cpu(aie_sym_bufs, cpu) = NULL;
+	}
+	aie_sym_cpus = 0;
+}
+
+/* The buffers' memory: of every CPU that came up since the load. */
+size_t aie_syms_memory(void)
+{
+	return (size_t)READ_ONCE(aie_sym_cpus) * AIE_SYM_LEVELS *
+	       sizeof(struct aie_sym);
+}
 
 /* Parse "func+0xoff/0xsize [module]" as sprint_symbol() writes it. */
 static void aie_sym_parse(struct aie_sym *sym)
@@ -195,5 +271,5 @@ struct aie_site_name *aie_site_name_copy(const struct aie_sym *sym)
 struct aie_sym *aie_sym_scratch(void)
 {
 	WARN_ON_ONCE(preemptible());
-	return this_cpu_ptr(&aie_sym_buf[interrupt_context_level()]);
+	return this_cpu_read(aie_sym_bufs) + interrupt_context_level();
 }

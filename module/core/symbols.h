@@ -28,6 +28,9 @@ void aie_sym_resolve(unsigned long call_site, struct aie_sym *sym);
 void aie_site_name(const struct aie_site *site, struct aie_sym *sym);
 void aie_site_name_read(struct aie_site *site, struct aie_sym *sym);
 struct aie_site_name *aie_site_name_copy(const struct aie_sym *sym);
+int aie_syms_init(void);
+void aie_syms_exit(void);
+size_t aie_syms_memory(void);
 struct aie_sym *aie_sym_scratch(void);
 
 #endif /* _AIE_SYMBOLS_H */

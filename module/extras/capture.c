@@ -89,8 +89,13 @@ static u32 aie_stacks_nr;		/* entries in use */
 static atomic_long_t aie_stack_drops;	/* table full */
 static atomic_long_t aie_stack_fallbacks; /* site not in the trace */
 
-static DEFINE_PER_CPU(unsigned long,
-		      aie_capture_buf[AIE_CAPTURE_LEVELS][AIE_CAPTURE_SAVE]);
+/* A CPU's traces being saved, one per context level. */
+struct aie_capture_bufs {
+	unsigned long buf[AIE_CAPTURE_LEVELS][AIE_CAPTURE_SAVE];
+};
+
+/* Made with the table, at the first capture; set before the hook is on. */
+static struct aie_capture_bufs __percpu *aie_capture_bufs;
 
 static struct proc_dir_entry *aie_proc_stacks, *aie_proc_stacks_calls;
 
@@ -187,7 +192,7 @@ void aie_capture_alloc(struct aie_site *site, u64 bytes, u64 weight)
 
 	if (!aie_capture_matches(site))
 		return;
-	buf = this_cpu_ptr(aie_capture_buf[interrupt_context_level()]);
+	buf = this_cpu_ptr(aie_capture_bufs)->buf[interrupt_context_level()];
 	nr = stack_trace_save(buf, AIE_CAPTURE_SAVE, 0);
 	for (i = 0; i < nr && buf[i] != site->call_site; i++)
 		;
@@ -214,7 +219,10 @@ static u32 aie_stacks_count(void)
 	return smp_load_acquire(&aie_stacks_nr);
 }
 
-/* The table, allocated at the first capture. aie_capture_mutex held. */
+/*
+ * The table and the CPUs' trace buffers, allocated at the first capture.
+ * aie_capture_mutex held.
+ */
 static int aie_capture_table_alloc(void)
 {
 	unsigned long buckets = roundup_pow_of_two(2UL * aie_max_stacks);
@@ -224,11 +232,14 @@ static int aie_capture_table_alloc(void)
 		return 0;
 	aie_stack_hash = vzalloc(array_size(buckets, sizeof(*aie_stack_hash)));
 	aie_stacks = vzalloc(array_size(aie_max_stacks, sizeof(*aie_stacks)));
-	if (!aie_stacks || !aie_stack_hash) {
+	aie_capture_bufs = alloc_percpu(struct aie_capture_bufs);
+	if (!aie_stacks || !aie_stack_hash || !aie_capture_bufs) {
 		vfree(aie_stack_hash);
 		vfree(aie_stacks);
+		free_percpu(aie_capture_bufs);
 		aie_stack_hash = NULL;
 		aie_stacks = NULL;
+		aie_capture_bufs = NULL;
 		return -ENOMEM;
 	}
 	aie_stack_hash_bits = ilog2(buckets);
@@ -296,12 +307,13 @@ void aie_capture_stop(void)
 
 size_t aie_capture_memory(void)
 {
-	size_t bytes = num_possible_cpus() * sizeof(aie_capture_buf);
+	size_t bytes = 0;
 
 	mutex_lock(&aie_capture_mutex);
 	if (aie_stacks)
-		bytes += array_size(aie_max_stacks, sizeof(*aie_stacks)) +
-			 (sizeof(*aie_stack_hash) << aie_stack_hash_bits);
+		bytes = array_size(aie_max_stacks, sizeof(*aie_stacks)) +
+			(sizeof(*aie_stack_hash) << aie_stack_hash_bits) +
+			num_possible_cpus() * sizeof(struct aie_capture_bufs);
 	mutex_unlock(&aie_capture_mutex);
 	return bytes;
 }
@@ -428,6 +440,8 @@ void aie_capture_exit(void)
 	static_branch_disable(&aie_capture_key);
 	vfree(aie_stack_hash);
 	vfree(aie_stacks);
+	free_percpu(aie_capture_bufs);
 	aie_stack_hash = NULL;
 	aie_stacks = NULL;
+	aie_capture_bufs = NULL;
 }

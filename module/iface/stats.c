@@ -40,8 +40,8 @@ int aie_stats_show(struct seq_file *m, void *v)
 	size_t memory = aie_sites_memory() + aie_ctrs_memory() + objects + weights + slabs + pages +
 			aie_rules_memory() + aie_capture_memory() +
 			aie_lifetimes_memory() + aie_nodes_memory() +
-			num_possible_cpus() * (sizeof(struct aie_stats) +
-					       4 * sizeof(struct aie_sym));
+			aie_syms_memory() +
+			num_possible_cpus() * sizeof(struct aie_stats);
 	unsigned long slab_records, page_records;
 
 	/* Counted in walks of the maps: their hooks count nothing. */
