@@ -43,11 +43,20 @@
 #   make dkms-check      add, build, install and remove the module with
 #                        each Debian release's DKMS, in its root, for its
 #                        kernels, and in a bookworm root with dracut (root)
+#   make deb             the Debian packages allocinfo-ext-dkms and
+#                        allocinfo-ext (tools/pkg/debian), built in a copy
+#                        of the bullseye root, into build/deb (root)
+#   make deb-check       apt install of them in copies of the bullseye,
+#                        bookworm and trixie roots: DKMS builds for each
+#                        release's kernel and a second one, apt purge
+#                        leaves nothing (root; part of make check)
 #   make boot-check      make install in a Debian bookworm root with
 #                        KERNEL's image, the module in the initramfs
 #                        update-initramfs writes, booted under QEMU with
 #                        systemd: loaded before the root was mounted (root;
-#                        BOOT_INITRD=dracut: dracut's image, booted)
+#                        BOOT_INITRD=dracut: dracut's image, booted;
+#                        BOOT_PKG=1: the packages by apt, not make
+#                        install, and the export's file written)
 #   make bench-scale     issue 43's scale: guests of 1 to 8 GiB, 2 to 255
 #                        possible CPUs, up to 10 million live objects
 #                        from the helper, the module loaded first (icount);
@@ -85,12 +94,13 @@ INSTALL_MOD_PATH ?= $(DESTDIR)
 INITRAMFS_DIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/initramfs-tools,/etc/initramfs-tools)
 DRACUT_DIR ?= /usr/lib/dracut/modules.d
 BOOT_INITRD ?= initramfs-tools
+BOOT_PKG ?=
 BOOT_MEM ?= 1G
 BOOT_FILES ?= 0
 
 .PHONY: all modules tools install install-module install-tools install-boot \
 	clean check check-all smoke stress dkms-check run bench bench-profile \
-	bench-scale bench-latency bench-bcc boot-check bench-boot kdir
+	bench-scale bench-latency bench-bcc boot-check bench-boot kdir deb deb-check
 
 all: modules
 
@@ -199,7 +209,14 @@ bench-latency:
 	KERNEL=$(if $(filter file,$(origin KERNEL)),6.12-rt,$(KERNEL)) tools/vm/bench-latency.sh
 
 boot-check:
-	KERNEL=$(KERNEL) AIE_BOOT_INITRD=$(BOOT_INITRD) tools/pkg/boot-test.sh
+	KERNEL=$(KERNEL) AIE_BOOT_INITRD=$(BOOT_INITRD) AIE_BOOT_PKG=$(BOOT_PKG) \
+		tools/pkg/boot-test.sh
+
+deb:
+	tools/pkg/build-deb.sh
+
+deb-check:
+	tools/pkg/pkg-test.sh
 
 bench-boot:
 	KERNEL=$(if $(filter file,$(origin KERNEL)),$(firstword $(wildcard \

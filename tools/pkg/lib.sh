@@ -105,3 +105,32 @@ aie_host_apt_install() {
 		-t "$rel" install -y -qq --no-install-recommends "${missing[@]}" >&2 ||
 		aie_die "apt-get install ${missing[*]} failed"
 }
+
+# aie_overlay_run RELEASE DIR CMD...: CMD in a copy of the root of RELEASE
+# (kernels.sh) that costs nothing to make: an overlay of the root, read
+# only, under DIR/upper, where whatever CMD changes lands, so the shared
+# root stays as it was. The tree, the cache and the build directory are
+# at their own paths, /proc is mounted, and apt's archive cache is
+# $AIE_CACHE/pkg-archives/RELEASE (what apt downloads is kept for the next
+# run). Each call mounts the same DIR/upper again: rm -rf DIR starts anew.
+aie_overlay_run() {
+	local rel=$1 dir=$2 arch=$AIE_CACHE/pkg-archives/$1
+	shift 2
+	[ -d "$AIE_ROOTS/$rel/usr" ] || aie_die "no $rel root in $AIE_ROOTS"
+	mkdir -p "$dir/upper" "$dir/work" "$dir/mnt" "$arch/partial" "$AIE_BUILD"
+	aie_sudo unshare -m -- sh -c '
+		lower=$1 dir=$2 top=$3 cache=$4 build=$5 arch=$6
+		m=$dir/mnt
+		shift 6
+		mount --make-rprivate / &&
+		mount -t overlay overlay -o "lowerdir=$lower,upperdir=$dir/upper,workdir=$dir/work" "$m" &&
+		mkdir -p "$m$top" "$m$cache" "$m$build" &&
+		mount --bind "$top" "$m$top" &&
+		mount --bind "$cache" "$m$cache" &&
+		mount --bind "$build" "$m$build" &&
+		mount --bind "$arch" "$m/var/cache/apt/archives" &&
+		mount -t proc proc "$m/proc" &&
+		exec chroot "$m" env PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"' \
+		sh "$AIE_ROOTS/$rel" "$dir" "$AIE_TOP" "$AIE_CACHE" "$AIE_BUILD" \
+		"$arch" "$@"
+}
