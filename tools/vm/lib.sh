@@ -294,7 +294,8 @@ aie_allocator_functions() {
 # aie_host_tests FILE: the host-side tests (no VM): the module's layering
 # (on the objects just built) and checkpatch --strict (tools/style), those of
 # tools/allocinfo-ext, the control-parser fuzzer (tools/fuzz), then make
-# install's, DKMS's and the RPM spec's (tools/pkg). Their
+# install's, DKMS's, the Debian packages' and the RPM spec's (tools/pkg).
+# Their
 # TAP lines go to FILE, their other output to $AIE_OUT/host-tests.log; a
 # script that fails without a "not ok" line of its own gets one.
 aie_host_tests() {
@@ -303,7 +304,8 @@ aie_host_tests() {
 	: >"$AIE_OUT/host-tests.log"
 	for t in tools/style/layers.sh tools/style/checkpatch.sh \
 		tools/allocinfo-ext/tests/run.sh tools/fuzz/run.sh \
-		tools/pkg/install-test.sh tools/pkg/dkms-test.sh tools/pkg/rpm-test.sh; do
+		tools/pkg/install-test.sh tools/pkg/dkms-test.sh tools/pkg/pkg-test.sh \
+		tools/pkg/rpm-test.sh; do
 		aie_log "host tests: $t"
 		rc=0
 		AIE_FUZZ_OUT=$AIE_OUT/fuzz "$AIE_TOP/$t" >"$out.part" \
