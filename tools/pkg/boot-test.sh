@@ -39,6 +39,16 @@
 # itself, so the module's first line need only come after /init starts
 # and before the root's mount.
 #
+# AIE_BOOT_PKG=1 (`make boot-check BOOT_PKG=1`): the packages of
+# build-deb.sh instead of make install: apt-get install of both .debs in
+# the root, whose DKMS postinst builds the module into updates/dkms and
+# whose POST_INSTALL packs the initramfs again; the same checks, and in
+# the guest the export's timer (enabled by the package) active and its
+# service's file, /var/lib/prometheus/node-exporter/allocinfo_ext.prom
+# (the directory made as prometheus-node-exporter makes it), written
+# within 3 minutes of boot. The packages are purged from the root at
+# exit.
+#
 # AIE_BOOT_MEASURE=1 (`make bench-boot`): the guest also reads the live
 # bytes of /proc/allocinfo (a kernel with CONFIG_MEM_ALLOC_PROFILING) and
 # /proc/allocinfo_ext at the end of boot and after a 20-second stress-ng
@@ -117,21 +127,58 @@ esac
 
 # a switch left by an interrupted run
 rm -f "$root/etc/default/allocinfo-ext"
+# AIE_BOOT_PKG: the packages go at exit (apt-get purge), as they came
+pkg_on=
+pkg_cleanup() {
+	[ -n "$pkg_on" ] || return 0
+	aie_root_run "$REL" env DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq \
+		allocinfo-ext allocinfo-ext-dkms >&2 || true
+	rm -rf "$root/var/cache/aie-debs"
+}
+trap pkg_cleanup EXIT
 AIE_OUT=$AIE_BUILD/boot-$KREL
 TMP=$AIE_OUT/tmp
 rm -rf "$AIE_OUT" && mkdir -p "$TMP"
 initrd=/boot/initrd.img-$KREL
 
 # make install, as the admin guide says, from a clean copy of the tree
+# (kept for aie_helper's build); or the packages
 src=$AIE_OUT/src
 aie_stage_tree "$src"
-aie_check "boot: $REL root: make install PREFIX=/usr KDIR=<$KREL> exits 0" \
-	"$AIE_OUT/make-install.log" aie_root_run "$REL" make -C "$src" -j2 \
-	install PREFIX=/usr KDIR="/usr/src/linux-headers-$KREL"
-grep -q "update-initramfs: Generating $initrd" "$AIE_OUT/make-install.log" &&
-	aie_ok "boot: make install ran update-initramfs -u -k $KREL" ||
-	aie_not_ok "boot: make install ran update-initramfs -u -k $KREL" \
-		"$(tail -n 20 "$AIE_OUT/make-install.log")"
+if [ -z "${AIE_BOOT_PKG:-}" ]; then
+	aie_check "boot: $REL root: make install PREFIX=/usr KDIR=<$KREL> exits 0" \
+		"$AIE_OUT/make-install.log" aie_root_run "$REL" make -C "$src" -j2 \
+		install PREFIX=/usr KDIR="/usr/src/linux-headers-$KREL"
+	grep -q "update-initramfs: Generating $initrd" "$AIE_OUT/make-install.log" &&
+		aie_ok "boot: make install ran update-initramfs -u -k $KREL" ||
+		aie_not_ok "boot: make install ran update-initramfs -u -k $KREL" \
+			"$(tail -n 20 "$AIE_OUT/make-install.log")"
+else
+	"$AIE_TOP/tools/pkg/build-deb.sh" >&2
+	debs=${AIE_DEB_OUT:-$AIE_BUILD/deb}
+	pkg_install() {
+		mkdir -p "$root/var/cache/aie-debs" &&
+			cp "$debs"/*.deb "$root/var/cache/aie-debs/" &&
+			aie_root_run "$REL" sh -c 'cd /var/cache/aie-debs &&
+				DEBIAN_FRONTEND=noninteractive apt-get install -y \
+				--no-install-recommends ./allocinfo-ext-dkms_*_all.deb \
+				./allocinfo-ext_*_amd64.deb'
+	}
+	# what make install of an earlier make boot-check left in the root
+	rm -f "$root/lib/modules/$KREL/extra/allocinfo_ext.ko"* \
+		"$root/usr/share/initramfs-tools/hooks/allocinfo_ext" \
+		"$root/usr/share/initramfs-tools/scripts/init-top/allocinfo_ext"
+	aie_root_run "$REL" depmod -a "$KREL"
+	pkg_on=1
+	aie_check "boot: $REL root: apt-get install ./allocinfo-ext-dkms_*.deb ./allocinfo-ext_*.deb exits 0" \
+		"$AIE_OUT/make-install.log" pkg_install
+	grep -q "update-initramfs: Generating $initrd" "$AIE_OUT/make-install.log" &&
+		aie_ok "boot: DKMS's POST_INSTALL ran update-initramfs -u -k $KREL" ||
+		aie_not_ok "boot: DKMS's POST_INSTALL ran update-initramfs -u -k $KREL" \
+			"$(tail -n 20 "$AIE_OUT/make-install.log")"
+	# node_exporter's textfile directory, as prometheus-node-exporter makes it
+	mkdir -p "$root/var/lib/prometheus/node-exporter"
+fi
 
 # lsinitramfs IMAGE FILE: list IMAGE, in the root, into FILE
 lsinitramfs_to() {
@@ -139,8 +186,8 @@ lsinitramfs_to() {
 }
 lsinitramfs_to "$initrd" "$AIE_OUT/lsinitramfs.txt" ||
 	aie_die "lsinitramfs $initrd failed"
-modre="^(usr/)?lib/modules/$(sed 's/[.+]/\\&/g' <<<"$KREL")/extra/allocinfo_ext\.ko"
-aie_check "boot: lsinitramfs $initrd lists lib/modules/$KREL/extra/allocinfo_ext.ko*" \
+modre="^(usr/)?lib/modules/$(sed 's/[.+]/\\&/g' <<<"$KREL")/(extra|updates/dkms)/allocinfo_ext\.ko"
+aie_check "boot: lsinitramfs $initrd lists lib/modules/$KREL/{extra,updates/dkms}/allocinfo_ext.ko*" \
 	"$TMP/ls.log" grep -E "$modre" "$AIE_OUT/lsinitramfs.txt"
 aie_check "boot: lsinitramfs $initrd lists scripts/init-top/allocinfo_ext" \
 	"$TMP/ls.log" grep -x "scripts/init-top/allocinfo_ext" "$AIE_OUT/lsinitramfs.txt"
@@ -160,7 +207,7 @@ aie_check "boot: the initramfs runs init-top/allocinfo_ext before init-top/udev"
 # The switch: INITRAMFS=no leaves the module out of a new initramfs.
 # The root is this script's own: no file there but the one written here.
 def=$root/etc/default/allocinfo-ext
-trap 'rm -f "$def"' EXIT
+trap 'rm -f "$def"; pkg_cleanup' EXIT
 echo "INITRAMFS=no" >"$def"
 if aie_root_run "$REL" mkinitramfs -o /tmp/initrd-off "$KREL" >"$TMP/off.log" 2>&1 &&
 	lsinitramfs_to /tmp/initrd-off "$AIE_OUT/lsinitramfs-off.txt"; then
@@ -259,14 +306,14 @@ case "$KERNEL" in
 *.deb) aie_skip "boot: annotate: allocinfo-ext-annotate.service" "no -dbg package for a .deb kernel" ;;
 *)
 	# the root is shared: what was added leaves it on any exit too
-	trap 'rm -f "$def"; annotate_cleanup' EXIT
+	trap 'rm -f "$def"; annotate_cleanup; pkg_cleanup' EXIT
 	if annotate_prepare >"$AIE_OUT/annotate-prepare.log" 2>&1; then
 		annotate_on=1
 	else
 		aie_not_ok "boot: annotate: the debug vmlinux of $KREL, aie_helper, in the root" \
 			"$(tail -n 20 "$AIE_OUT/annotate-prepare.log")"
 		annotate_cleanup
-		trap 'rm -f "$def"' EXIT
+		trap 'rm -f "$def"; pkg_cleanup' EXIT
 	fi
 	;;
 esac
@@ -279,7 +326,7 @@ truncate -s "${size}M" "$img"
 mkfs.ext4 -q -F -L aieroot -d "$root" "$img" || aie_die "mkfs.ext4 -d $root failed"
 if [ -n "$annotate_on" ]; then	# annotate: in the image only
 	annotate_cleanup
-	trap 'rm -f "$def"' EXIT
+	trap 'rm -f "$def"; pkg_cleanup' EXIT
 fi
 
 cp "$boot_initrd" "$AIE_OUT/initramfs.cpio.gz"
@@ -289,6 +336,7 @@ export AIE_VM_MEM=${AIE_BOOT_MEM:-${AIE_VM_MEM:-1G}}
 export AIE_QEMU_EXTRA="-drive file=$img,format=raw,if=virtio"
 files=0
 append="root=/dev/vda rw"
+[ -z "${AIE_BOOT_PKG:-}" ] || append="$append aie.pkg=1"
 if [ -n "${AIE_BOOT_MEASURE:-}" ]; then
 	files=${AIE_BOOT_FILES:-0}
 	append="$append aie.measure=1"
@@ -323,6 +371,15 @@ check_rows() {
 	[ -n "$n" ] && [ "$n" -gt 0 ]
 }
 aie_check "boot: /proc/allocinfo_ext has rows at the end of boot" "$TMP/g.log" check_rows
+# the packages' export timer, enabled by their postinst, wrote its file
+check_export() {
+	grep '^export-' "$g"
+	[ "$(sed -n 's/^export-timer //p' "$g")" = active ] &&
+		[ "$(sed -n 's/^export-file //p' "$g")" -gt 0 ]
+}
+[ -z "${AIE_BOOT_PKG:-}" ] ||
+	aie_check "boot: allocinfo-ext-export.timer is active and its service wrote allocinfo_ext.prom's series" \
+		"$TMP/export.log" check_export
 
 # check_early: in the kernel log, the module's first line comes after the
 # kernel starts the initramfs's init and before the root's mount and
