@@ -20,11 +20,14 @@
 # after it); debian/changelog is made from it, revision -1, dated by the
 # last commit.
 #
-# Built in a copy (aie_overlay_run) of the bullseye root, with the build
-# dependencies its apt installs: the oldest release the packages are for,
-# so the tool's binary asks for bullseye's glibc and libdw1 and installs
-# on bookworm and trixie too (trixie's libdw1t64 provides libdw1).
-# lintian is the host's (bookworm's).
+# Built in bullseye-deb, a bullseye root of its own (kernels.sh's
+# aie_root, in AIE_ROOTS; made once, about 2 minutes) that keeps the
+# build dependencies its apt installed (apt-get build-dep, under the
+# root's lock): bullseye is the oldest release the packages are for, so
+# the tool's binary asks for bullseye's glibc and libdw1 and installs on
+# bookworm and trixie too (trixie's libdw1t64 provides libdw1). The
+# build writes only in the staging directory. lintian is the host's
+# (bookworm's).
 #
 # A second run on the same tree (the staged copy's checksum) builds
 # nothing. Needs root (chroot, mount).
@@ -32,7 +35,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 OUT=${AIE_DEB_OUT:-$AIE_BUILD/deb}
-BUILD_REL=bullseye
+BUILD_REL=bullseye-deb
 
 VER=$(sed -n 's/^#define AIE_TOOL_VERSION[[:space:]]*"\(.*\)"$/\1/p' \
 	"$AIE_TOP/tools/allocinfo-ext/util.h")
@@ -67,16 +70,18 @@ if [ -e "$OUT/.tree-sum" ] && [ "$(cat "$OUT/.tree-sum")" = "$sum" ] &&
 fi
 
 aie_root "$BUILD_REL"
-ov=$work/root
-rm -rf "$ov"
-aie_log "building the packages in a copy of the $BUILD_REL root"
-aie_overlay_run "$BUILD_REL" "$ov" sh -c '
-	cd "$1" &&
-	apt-get update -qq &&
-	DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -qq --no-install-recommends ./ &&
-	dpkg-buildpackage -us -uc -b' sh "$stage" >"$work/build.log" 2>&1 ||
+(
+	flock 8
+	aie_root_run "$BUILD_REL" sh -c 'cd "$1" && dpkg-checkbuilddeps' sh "$stage" ||
+		aie_root_run "$BUILD_REL" sh -c 'cd "$1" && apt-get update -qq &&
+			DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -qq \
+			--no-install-recommends ./' sh "$stage" >&2 ||
+		aie_die "apt-get build-dep in the $BUILD_REL root failed"
+) 8>"$AIE_ROOTS/.$BUILD_REL.lock" || exit 1
+aie_log "building the packages in the $BUILD_REL root"
+aie_root_run "$BUILD_REL" sh -c 'cd "$1" && dpkg-buildpackage -us -uc -b' \
+	sh "$stage" >"$work/build.log" 2>&1 ||
 	aie_die "dpkg-buildpackage failed: $(tail -n 30 "$work/build.log")"
-rm -rf "$ov"
 
 rm -rf "$OUT" && mkdir -p "$OUT"
 for d in allocinfo-ext-dkms_"$DEBVER"_all.deb allocinfo-ext_"$DEBVER"_amd64.deb; do
