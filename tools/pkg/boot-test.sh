@@ -46,8 +46,9 @@
 # the guest the export's timer (enabled by the package) active and its
 # service's file, /var/lib/prometheus/node-exporter/allocinfo_ext.prom
 # (the directory made as prometheus-node-exporter makes it), written
-# within 3 minutes of boot. The packages are purged from the root at
-# exit.
+# within 3 minutes of boot. Then apt-get purge: the initramfs (packed
+# again by the package's trigger) and DKMS's tree must hold nothing of
+# ours.
 #
 # AIE_BOOT_MEASURE=1 (`make bench-boot`): the guest also reads the live
 # bytes of /proc/allocinfo (a kernel with CONFIG_MEM_ALLOC_PROFILING) and
@@ -494,6 +495,25 @@ if [ -n "${AIE_BOOT_MEASURE:-}" ]; then
 	echo "# the functions /proc/allocinfo holds most more of ($last; bytes: difference, allocinfo, allocinfo_ext):"
 	awk -v w="$last" '$2 == w && $3 > 0 { printf "#   %12.0f %12.0f %12.0f %s\n", $3, $4, $5, $6 }' \
 		"$AIE_OUT/gap.txt" | head -n 15
+fi
+
+# The packages' purge: prerm's dkms remove, then their update-initramfs
+# trigger packs the image again without the hook: nothing of ours left
+# in it, nor in DKMS's tree.
+if [ -n "$pkg_on" ]; then
+	aie_check "boot: apt-get purge allocinfo-ext allocinfo-ext-dkms exits 0" \
+		"$AIE_OUT/purge.log" aie_root_run "$REL" env DEBIAN_FRONTEND=noninteractive \
+		apt-get purge -y allocinfo-ext allocinfo-ext-dkms
+	pkg_on=
+	rm -rf "$root/var/cache/aie-debs"
+	purged() {
+		lsinitramfs_to "$initrd" "$TMP/ls-purged.txt" || return 1
+		! grep allocinfo "$TMP/ls-purged.txt" &&
+			! find "$root/var/lib/dkms" "$root/usr/src" "$root/lib/modules" \
+				-name '*allocinfo*' | grep .
+	}
+	aie_check "boot: after the purge, $initrd and DKMS's tree hold nothing of allocinfo_ext" \
+		"$TMP/purged.log" purged
 fi
 
 echo "$AIE_PKG_PASSES passed, $AIE_PKG_FAILS failed"
