@@ -44,8 +44,9 @@
 #                        each Debian release's DKMS, in its root, for its
 #                        kernels, and in a bookworm root with dracut (root)
 #   make deb             the Debian packages allocinfo-ext-dkms and
-#                        allocinfo-ext (tools/pkg/debian), built in a copy
-#                        of the bullseye root, into build/deb (root)
+#                        allocinfo-ext (tools/pkg/debian), built in a
+#                        bullseye root of their own, bullseye-deb, into
+#                        build/deb (root)
 #   make deb-check       apt install of them in copies of the bullseye,
 #                        bookworm and trixie roots: DKMS builds for each
 #                        release's kernel and a second one, apt purge
