@@ -33,8 +33,8 @@ struct command {
  * takes -h and the letters and long-only options its table declares
  * (cmd.h's struct cmd_option). Its getopt() (cmd_getopt()), its synopses
  * (synopses()), its option lines (cmd_options()), "help options" and the
- * man page's SYNOPSIS, OPTION LETTERS and each command's options ("help
- * man", man.c) are all made from this table and the commands'.
+ * man page's SYNOPSIS and each command's options ("help man", man.c) are
+ * all made from this table and the commands'.
  */
 struct letter {
 	char c;

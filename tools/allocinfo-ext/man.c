@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * man.c - `allocinfo-ext help man`: the man page's SYNOPSIS, OPTION
- * LETTERS and each command's option lines, written in troff from cmdtab.c's
- * tables, the ones its usages and help texts are made of.
+ * man.c - `allocinfo-ext help man`: the man page's SYNOPSIS and each
+ * command's option lines, written in troff from cmdtab.c's tables, the ones
+ * its usages and help texts are made of. The letters' vocabulary is left
+ * to "help options": each command's own list says what its letters do.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -91,49 +92,26 @@ static void troff_options(FILE *f, const struct command *cmd)
 
 static void troff_section(FILE *f, const char *section)
 {
-	const struct letter *l;
 	const char *line, *end;
-	char buf[160];
 	size_t i;
 
 	if (!strncmp(section, "OPTIONS ", 8)) {
 		troff_options(f, command(section + 8));
 		return;
 	}
-	if (!strcmp(section, "SYNOPSIS")) {
-		for (i = 0; i < nr_commands; i++) {
-			for (line = synopses(&commands[i]); *line;
-			     line = *end ? end + 1 : end) {
-				end = line + strcspn(line, "\n");
-				troff_synopsis(f, commands[i].name, line, end);
-			}
+	for (i = 0; i < nr_commands; i++) {
+		for (line = synopses(&commands[i]); *line;
+		     line = *end ? end + 1 : end) {
+			end = line + strcspn(line, "\n");
+			troff_synopsis(f, commands[i].name, line, end);
 		}
-		return;
 	}
-	for (l = letters; l < letters + nr_letters; l++) {
-		fprintf(f, ".TP\n\\fB\\-%c\\fR, \\fB", l->c);
-		troff_puts(f, "--", 2);
-		troff_puts(f, l->name, strlen(l->name));
-		fprintf(f, "\\fR%s%s%s\n", l->arg ? " \\fI" : "",
-			l->arg ? l->arg : "", l->arg ? "\\fR" : "");
-		fprintf(f, "%s: %s.\n", l->what, users(l->c, NULL, buf, sizeof(buf)));
-	}
-	fputs(".TP\n\\fB", f);
-	troff_puts(f, DRY_RUN, strlen(DRY_RUN));
-	fprintf(f, "\\fR\n%s: %s.\n.PP\nOld names, still taken:", DRY_RUN_WHAT,
-		users(0, DRY_RUN, buf, sizeof(buf)));
-	for (l = letters; l < letters + nr_letters; l++) {
-		for (i = 0; i < ARRAY_SIZE(l->old) && l->old[i]; i++)
-			fprintf(f, "\n\\fB\\-\\-%s\\fR (\\fB\\-%c\\fR)", l->old[i], l->c);
-	}
-	fputs(".\n", f);
 }
 
 /*
  * The man page from standard input, with what follows each line
  * '.\" generated: SECTION' up to '.\" end generated' made anew: SECTION
- * is SYNOPSIS, OPTION LETTERS, or OPTIONS and a command (its help's
- * option lines).
+ * is SYNOPSIS, or OPTIONS and a command (its help's option lines).
  */
 int man_page(void)
 {
@@ -152,7 +130,6 @@ int man_page(void)
 			continue;
 		line[strcspn(line, "\n")] = 0;
 		if (strcmp(line + strlen(begin), "SYNOPSIS") &&
-		    strcmp(line + strlen(begin), "OPTION LETTERS") &&
 		    (strncmp(line + strlen(begin), "OPTIONS ", 8) ||
 		     !command(line + strlen(begin) + 8))) {
 			aie_err("unknown generated section \"%s\"", line + strlen(begin));
