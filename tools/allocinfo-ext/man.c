@@ -24,21 +24,62 @@ static void troff_puts(FILE *f, const char *s, size_t n)
 }
 
 /*
- * One synopsis line in troff: options and literal words bold, placeholders
- * (capitals) italic, spaces inside brackets unbreakable.
+ * The bracket at @w, when it holds one option and its argument, if any
+ * ("[-s KEY]", "[--zeros]", not "[-d SEC [--depth N]]" or "[--x DIR]..."):
+ * its length, else 0.
+ */
+static size_t simple_option(const char *w, const char *end)
+{
+	const char *close = memchr(w, ']', end - w);
+	size_t n;
+
+	if (!close || w[1] != '-' || (close + 1 < end && close[1] != ' '))
+		return 0;
+	n = strcspn(w + 1, " [");
+	if (w + 1 + n < close && (w[1 + n] == '[' ||
+				  memchr(w + 2 + n, ' ', close - w - 2 - n) ||
+				  memchr(w + 2 + n, '[', close - w - 2 - n)))
+		return 0;
+	return close + 1 - w;
+}
+
+/*
+ * One synopsis line in troff: an optional option and its argument as .OP,
+ * the rest as text: options and literal words bold, placeholders (capitals)
+ * italic, spaces inside brackets unbreakable.
  */
 static void troff_synopsis(FILE *f, const char *name, const char *line,
 			   const char *end)
 {
+	bool text = false, space = false;	/* in a text line; a space due */
 	const char *w;
 	int depth = 0;
 	size_t n;
 
 	fprintf(f, ".SY \"%s %s\"\n", AIE_TOOL_NAME, name);
 	for (w = line; w < end; w += n) {
+		n = *w == '[' && !depth ? simple_option(w, end) : 0;
+		if (n) {
+			if (text)
+				fputc('\n', f);
+			text = space = false;
+			fputs(".OP ", f);
+			troff_puts(f, w + 1, n - 2);
+			fputc('\n', f);
+			continue;
+		}
 		n = strcspn(w, " []|.\n");
 		if (w + n > end)
 			n = end - w;
+		if (*w == ' ' && !depth) {
+			space = text;	/* written before the next word */
+			n = 1;
+			continue;
+		}
+		if (space)
+			fputc(' ', f);
+		text = true;
+		space = false;
 		if (!n) {
 			n = *w == '.' ? strspn(w, ".") : 1;
 			if (*w == ' ')
@@ -52,34 +93,29 @@ static void troff_synopsis(FILE *f, const char *name, const char *line,
 		troff_puts(f, w, n);
 		fputs("\\fR", f);
 	}
-	fputs("\n.YS\n", f);
+	fputs(text ? "\n.YS\n" : ".YS\n", f);
 }
 
 /*
- * The option lines of @cmd's help in troff, one .TP each: options bold,
- * placeholders italic, what they do as one line.
+ * The option lines of @cmd's help in troff, one .TP each: options bold
+ * (.B), a placeholder italic (.BI), what they do as one line.
  */
 static void troff_options(FILE *f, const struct command *cmd)
 {
 	const struct cmd_option *p;
-	const char *w, *what, *nl;
+	const char *w, *arg, *what, *nl;
 	char spec[96];
-	size_t n;
 
 	for (p = cmd->options; p->val; p++) {
 		option_spec(cmd, p->val, spec, sizeof(spec));
-		fputs(".TP\n", f);
-		for (w = spec + strspn(spec, " "); *w; w += n) {
-			n = strcspn(w, ", ");
-			if (!n) {
-				n = 1;
-				fputc(*w, f);
-				continue;
-			}
-			fputs(*w == '-' ? "\\fB" : "\\fI", f);
-			troff_puts(f, w, n);
-			fputs("\\fR", f);
-		}
+		w = spec + strspn(spec, " ");
+		arg = strrchr(w, ' ');
+		arg = arg && arg[1] >= 'A' && arg[1] <= 'Z' ? arg + 1 : NULL;
+		fputs(arg ? ".TP\n.BI \"" : ".TP\n.B \"", f);
+		troff_puts(f, w, arg ? (size_t)(arg - w) : strlen(w));
+		fputc('"', f);
+		if (arg)
+			fprintf(f, " %s", arg);
 		fputc('\n', f);
 		for (what = p->what; (nl = strchr(what, '\n')); what = nl + 1) {
 			troff_puts(f, what, nl - what);

@@ -176,7 +176,7 @@ man_options_tests() {
 	local name="options: each command's --help and its man page entry list the same options, the same words"
 
 	if python3 - "$TOOL" "$MAN" >"$TMP/out" 2>&1 <<-'EOT'; then
-	import re, subprocess, sys
+	import re, shlex, subprocess, sys
 	tool, man = sys.argv[1], sys.argv[2]
 	page = open(man).read()
 	cmds = "top snapshot diff group export ctl annotate report context leaks ledger compare query".split()
@@ -205,7 +205,11 @@ man_options_tests() {
 	        bad.append("%s: no generated OPTIONS section" % c)
 	        continue
 	    body = re.sub(r"\\f[BIR]", "", m.group(1)).replace("\\-", "-").replace("\\e", "\\")
+	    # each option's words as its .B or .BI line prints them: the
+	    # arguments joined, as those macros join them
 	    manned = [l.split("\n", 1) for l in body.split(".TP\n")[1:]]
+	    manned = [("".join(shlex.split(a.split(" ", 1)[1])) if re.match(r"\.BI? ", a) else "?" + a, b)
+	              for a, b in manned]
 	    want = [(norm(a), norm(b)) for a, b in helped]
 	    got = [(norm(a), norm(b)) for a, b in manned]
 	    if not want or want != got:
