@@ -162,6 +162,7 @@ order_tests
 order_screen_test
 json_tests
 schema_tests
+json_keys_tests
 options_tests
 man_options_tests
 vocab_tests

@@ -93,3 +93,81 @@ schema_tests() {
 		not_ok "$name" "$(cat "$TMP/err" "$TMP/out")"
 	fi
 }
+
+# Each command's keys as format.rst's "JSON rows" lists them are those its
+# -j writes: the object's (less command and the inputs read), its rows'
+# (less the site's five), a part's in parentheses. Run in fixtures/.
+JSON_KEYS_COMMANDS=(
+	"diff -j -a ext-a.txt ext-b.txt"
+	"group -j --by module ext-a.txt"
+	"top -j -n 1 -l 0 ext-a.txt"
+	"leaks -j -d 10 leaks-t1.txt leaks-l1.txt leaks-t2.txt leaks-l2.txt leaks-t3.txt leaks-l3.txt"
+	"context -j --stacks stacks.txt --calls stacks-calls.txt all"
+	"compare -j -l 0 --ours cmp-ours.txt --theirs cmp-theirs.txt --baseline cmp-base.txt"
+	"query -j ext-a.txt"
+	"ledger -j -l 0 --root ledger"
+)
+
+json_keys_tests() {
+	local cmd n=0 name="json: each command's keys are format.rst's JSON rows list"
+
+	: >"$TMP/keys-list"
+	: >"$TMP/err"
+	for cmd in "${JSON_KEYS_COMMANDS[@]}"; do
+		# shellcheck disable=SC2086
+		"$TOOL" $cmd >"$TMP/keys-$n.json" 2>/dev/null ||
+			echo "$cmd failed" >>"$TMP/err"
+		echo "$TMP/keys-$n.json $cmd" >>"$TMP/keys-list"
+		n=$((n + 1))
+	done
+	if [ ! -s "$TMP/err" ] && python3 - "$HERE/../../../Documentation/format.rst" \
+		"$TMP/keys-list" >"$TMP/out" 2>&1 <<-'EOT'; then
+	import json, re, sys
+	rst = open(sys.argv[1]).read()
+	block = rst[rst.index("each command's other keys"):].split("\n\n")[1]
+	doc = {}
+	for entry in re.split(r"\n  (?=\w)", "\n" + block.strip("\n")):
+	    if not entry.strip():
+	        continue
+	    cmd, text = entry.strip().split(None, 1)
+	    text = " ".join(text.split())
+	    obj, _, rows = text.rpartition("; ")
+	    key, _, fields = rows.partition(": ")
+	    parts = dict(re.findall(r"(\w+) \([^:]*: ([^)]*)\)", fields))
+	    fields = re.sub(r"\([^)]*\)", "", fields)
+	    doc[cmd] = (set(obj.split()), key, set(fields.split()),
+	                {k: set(v.split()) for k, v in parts.items()})
+	SITE = {"site", "module", "func", "file", "line"}
+	INPUTS = {"command", "source", "a", "b", "ours", "theirs", "baseline"}
+	bad = []
+	for entry in open(sys.argv[2]):
+	    path, cmd = entry.rstrip("\n").split(" ", 1)
+	    c = cmd.split()[0]
+	    if c not in doc:
+	        bad.append("%s: not in format.rst" % c)
+	        continue
+	    obj, key, fields, parts = doc[c]
+	    d = json.loads(open(path).read())
+	    rows = d.get(key)
+	    if not rows:
+	        bad.append("%s: no %r rows to check" % (cmd, key))
+	        continue
+	    got = set(d) - INPUTS - {key}
+	    if got != obj:
+	        bad.append("%s: object keys %s, format.rst %s" % (c, sorted(got), sorted(obj)))
+	    got = set().union(*(set(r) for r in rows)) - SITE
+	    if got != fields:
+	        bad.append("%s: %s keys %s, format.rst %s" % (c, key, sorted(got), sorted(fields)))
+	    for p, want in parts.items():
+	        items = [i for r in rows for i in r[p]]
+	        got = set().union(*(set(i) for i in items)) if items else None
+	        if got != want:
+	            bad.append("%s: %s keys %s, format.rst %s" % (c, p, got, sorted(want)))
+	print("\n".join(bad))
+	sys.exit(1 if bad else 0)
+	EOT
+		ok "$name"
+	else
+		not_ok "$name" "$(cat "$TMP/err" "$TMP/out")"
+	fi
+}
