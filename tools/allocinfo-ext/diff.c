@@ -225,7 +225,7 @@ const struct cmd_option diff_options[] = {
 	CMD_LETTER('s', "growth (default: the change of live bytes), calls\n"
 			"(the change of calls) or bytes (live bytes in B)"),
 	CMD_LETTER('r', "the smallest first (the order reversed)"),
-	CMD_LETTER('l', "at most N rows"),
+	CMD_LETTER('l', "at most N rows (0, the default: all)"),
 	CMD_LETTER('j', "the header's figures and the rows as JSON"),
 	CMD_LETTER('m', "only the sites of module NAME (vmlinux: built-in)"),
 	CMD_LONG('E', "exit-code", NULL,
