@@ -38,7 +38,7 @@ MODULE_PARM_DESC(counter_slots,
 unsigned long aie_max_objects;
 module_param_named(max_objects, aie_max_objects, ulong, 0444);
 MODULE_PARM_DESC(max_objects,
-		 "Slots of the object map, rounded up to a power of two; 7/8 of them hold live objects (default 0: 32768 with the slab map, which holds slab objects and pages, else 1048576)");
+		 "Slots of the object map, rounded up to a power of two; 7/8 of them hold live objects (default 0: one per 16 page frames of RAM, at least 32768 with the slab map, which holds slab objects and pages, else 1048576)");
 
 static char *aie_max_records_param = "2%";
 module_param_named(max_records, aie_max_records_param, charp, 0444);
@@ -117,19 +117,26 @@ bool aie_slabmap_wanted(void)
 	return aie_slabmap_param && !aie_lifetimes_param && !aie_nodes_on();
 }
 
-/* The object map's slots: max_objects, or its default (above). */
+/*
+ * The object map's slots: max_objects, or by default one per 16 page
+ * frames of RAM, at least 2^15 with the slab map (which holds slab objects
+ * and page blocks; the object map, vmalloc areas, percpu chunks, kmallocs
+ * of two and three pages and what the slab map spills) and 2^20 without.
+ */
 unsigned long aie_objects_wanted(void)
 {
+	unsigned long by_ram = roundup_pow_of_two(totalram_pages() / 16);
+
 	if (aie_max_objects)
 		return aie_max_objects;
-	return aie_slabmap_wanted() ? 1UL << 15 : 1UL << 20;
+	return max(by_ram, aie_slabmap_wanted() ? 1UL << 15 : 1UL << 20);
 }
 
 /*
  * Each CPU's counter slots: counter_slots, or 1024, halved while the
  * possible CPUs' would take more than 4 MiB (64 from 1024 possible CPUs
- * on): the percpu allocator makes them for every possible CPU, online or
- * not.
+ * on): each CPU gets them when it first comes up, and every possible CPU
+ * may.
  */
 unsigned int aie_counter_slots(void)
 {
