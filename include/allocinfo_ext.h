@@ -60,6 +60,17 @@
 #define AIE_CACHES_PROC_NAME	"allocinfo_ext_caches"
 #define AIE_CACHES_VERSION	"1.0"
 
+/*
+ * /proc/allocinfo_ext_cgroups (Documentation/format.rst): per call site
+ * and memory cgroup, the live allocations charged to the cgroup. Two
+ * header lines, then one line per (site, cgroup). 1.0: the first format.
+ */
+#define AIE_CGROUPS_PROC_NAME	"allocinfo_ext_cgroups"
+#define AIE_CGROUPS_VERSION	"1.0"
+#define AIE_CGROUPS_LINE1	"allocinfo_ext_cgroups - version: " \
+				AIE_CGROUPS_VERSION
+#define AIE_CGROUPS_LINE2	"#     <size>  <calls> <tag info> type:<type> slack:<n> total_calls:<n> total_bytes:<n> cgroup:<path>[ removed]"
+
 /* Longest control write accepted, in bytes, newline included. */
 #define AIE_CTL_MAX_LEN		512
 

@@ -55,6 +55,7 @@ enum {
 	AIE_SITE_VOID,		/* lost the race to publish: never a row */
 	AIE_SITE_CHARGED,	/* helper or wrapper charged: a row (rows.c) */
 	AIE_SITE_INIT,		/* __init code's, retired: its module is live */
+	AIE_SITE_CGROUP,	/* a (site, memory cgroup) pair: cgsites.c */
 };
 
 /* Site flags that take an allocation off the hooks' fast paths. */
@@ -105,7 +106,8 @@ struct aie_site {
 	 */
 	u32 slot;
 	u8 type;			/* enum aie_type */
-	u16 frame;			/* AIE_SITE_WRAPPER: see frames.c */
+	/* AIE_SITE_WRAPPER: see frames.c; AIE_SITE_CGROUP: its pair's number */
+	u16 frame;
 	atomic_t moves;			/* see aie_site_sum() (counters.c) */
 };
 

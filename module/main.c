@@ -16,6 +16,7 @@
 #include "core/sites.h"
 #include "core/symbols.h"
 #include "extras/capture.h"
+#include "extras/cgsites.h"
 #include "extras/lifetimes.h"
 #include "extras/memcg.h"
 #include "extras/modules.h"
@@ -63,9 +64,12 @@ static int __init allocinfo_ext_init(void)
 		goto err_hooks;
 	aie_sample_init(aie_sample_param);
 	aie_memcg_init();
-	ret = aie_hooks_register();
+	ret = aie_cgsites_init(aie_cgroups_param, aie_cgroup_sites);
 	if (ret)
 		goto err_hooks;
+	ret = aie_hooks_register();
+	if (ret)
+		goto err_register;
 	ret = aie_modules_init();
 	if (ret)
 		goto err_modules;
@@ -84,6 +88,8 @@ err_proc:
 	aie_modules_exit();
 err_modules:
 	aie_hooks_unregister();
+err_register:
+	aie_cgsites_exit();
 err_hooks:
 	aie_lifetimes_exit();
 err_lifetimes:
@@ -107,6 +113,7 @@ static void __exit allocinfo_ext_exit(void)
 	aie_proc_exit();
 	aie_modules_exit();
 	aie_hooks_unregister();
+	aie_cgsites_exit();
 	aie_capture_exit();
 	aie_lifetimes_exit();
 	aie_track_exit();

@@ -85,6 +85,16 @@ module_param_named(numa, aie_numa_param, charp, 0444);
 MODULE_PARM_DESC(numa,
 		 "Live bytes per NUMA node for slab and page sites, as nodeN: keys in /proc/allocinfo_ext: off (default), on, or auto (on with more than one online node)");
 
+bool aie_cgroups_param;
+module_param_named(cgroups, aie_cgroups_param, bool, 0444);
+MODULE_PARM_DESC(cgroups,
+		 "Live bytes per call site and memory cgroup of accounted allocations, in /proc/allocinfo_ext_cgroups (default 0: off; \"cgroups on\" turns it on)");
+
+unsigned int aie_cgroup_sites = 4096;
+module_param_named(cgroup_sites, aie_cgroup_sites, uint, 0444);
+MODULE_PARM_DESC(cgroup_sites,
+		 "(Call site, memory cgroup) pairs kept, 1..32768 (default 4096); each takes a site table entry");
+
 /*
  * The records max_records allows, "N" or "N%" of RAM; 0 for a value that
  * is neither, or a share above 100%.
@@ -176,6 +186,10 @@ int aie_params_check(void)
 	}
 	if (aie_oom_top > AIE_OOM_TOP_MAX) {
 		pr_err("oom_top must be 0..%u\n", AIE_OOM_TOP_MAX);
+		return -EINVAL;
+	}
+	if (!aie_cgroup_sites || aie_cgroup_sites > AIE_CGROUP_SITES_MAX) {
+		pr_err("cgroup_sites must be 1..%u\n", AIE_CGROUP_SITES_MAX);
 		return -EINVAL;
 	}
 	if (!aie_nodes_mode_valid(aie_numa_param)) {

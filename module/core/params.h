@@ -19,6 +19,11 @@ extern bool aie_lifetimes_param;
 extern char *aie_hooks_param;
 extern unsigned int aie_oom_top;
 extern char *aie_numa_param;
+extern bool aie_cgroups_param;
+extern unsigned int aie_cgroup_sites;
+
+/* The most (site, cgroup) pairs: a pair's number is 16 bits (cgsites.c). */
+#define AIE_CGROUP_SITES_MAX	32768
 
 /* The most rows an OOM report prints (iface/oom.c). */
 #define AIE_OOM_TOP_MAX		64

@@ -415,6 +415,42 @@ struct aie_site *aie_site_get(unsigned long call_site, enum aie_type type)
 }
 
 /*
+ * A new entry for a (site, memory cgroup) pair of @parent, numbered @nr
+ * * (extras/cgsites.c): @parent's call site and type, a slot and
+ * counters of its own, flagged AIE_SITE_CGROUP; in no hash bucket, so
+ * that no lookup of the call site finds it. Not published yet:
+ * aie_site_pair_settle() does it. NULL when no entry can be claimed
+ * (aie_site_claim()). Any context but NMI, preemption disabled.
+ */
+struct aie_site *aie_site_pair_make(const struct aie_site *parent, u16 nr)
+{
+	struct aie_site *site;
+	int idx = aie_site_claim();
+
+	if (idx < 0)
+		return NULL;
+	site = &aie_sites[idx];
+	site->call_site = parent->call_site;
+	site->type = parent->type;
+	site->frame = nr;
+	site->slot = aie_site_slot_of(idx);
+	site->flags = BIT(AIE_SITE_CGROUP);
+	return site;
+}
+
+/*
+ * Publish the pair entry @site, made by aie_site_pair_make(), or mark it
+ * void when its maker lost the race to another CPU's (@won false). The
+ * fill comes before the bit, which readers test with acquire.
+ */
+void aie_site_pair_settle(struct aie_site *site, bool won)
+{
+	/* The fill before the bit: pairs with aie_site_at()'s acquire */
+	smp_mb__before_atomic();
+	set_bit(won ? AIE_SITE_PUBLISHED : AIE_SITE_VOID, &site->flags);
+}
+
+/*
  * @site, a helper's or a page allocator wrapper's, is charged for an
  * event of its own (its caller not found): from now on it has a row
  * (iface/rows.c), which may come before others, so the content id

@@ -67,6 +67,8 @@ void aie_site_missed(void);
 void aie_site_charged(struct aie_site *site);
 bool aie_site_retire(struct aie_site *site, struct aie_sym *sym);
 void aie_site_caches_retire(void);
+struct aie_site *aie_site_pair_make(const struct aie_site *parent, u16 nr);
+void aie_site_pair_settle(struct aie_site *site, bool won);
 
 /* Sites in the table, published or about to be. */
 static inline u32 aie_sites_nr(void)

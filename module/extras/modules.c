@@ -99,7 +99,8 @@ static void aie_modules_retire(struct module *mod, bool init,
 	for (i = 0; i < n; i++) {
 		cond_resched();
 		site = aie_site_at(i);
-		if (!site)
+		/* A pair goes with its site, which names its row */
+		if (!site || test_bit(AIE_SITE_CGROUP, &site->flags))
 			continue;
 		if (aie_modules_init_site(site, mod, init))
 			clear_bit(AIE_SITE_INIT, &site->flags);

@@ -25,6 +25,7 @@
 #include "core/sample.h"
 #include "core/sites.h"
 #include "core/stats.h"
+#include "extras/cgsites.h"
 #include "extras/memcg.h"
 #include "frames.h"
 #include "page_alloc.h"
@@ -105,6 +106,7 @@ __aie_page_entry void aie_page_alloc_entry(const unsigned long *slot,
 		goto rest;
 	flags = READ_ONCE(site->flags);
 	if (likely(!(flags & AIE_SITE_SLOW)) &&
+	    !aie_cgsites_take(aie_gfp_accounted(gfp)) &&
 	    likely(__aie_pagemap_track(site, idx, page, order,
 				       aie_page_gfp_acct(gfp))))
 		return;

@@ -6,9 +6,10 @@
  *
  * Notes on locking
  * ----------------
- * Writes run in process context and may sleep. Each but "capture" holds
- * the rules mutex (core/rules.c) throughout: one control write at a time,
- * and none while a module's sites retire (extras/modules.c). A site's
+ * Writes run in process context and may sleep. Each but "capture" and
+ * "cgroups" (extras/cgsites.c's mutex) holds the rules mutex
+ * (core/rules.c) throughout: one control write at a time, and none while
+ * a module's sites retire (extras/modules.c). A site's
  * location is replaced under it, and freed after synchronize_rcu(), one
  * for all the sites a "locate" names: readers read it under
  * rcu_read_lock().
@@ -32,6 +33,7 @@
 #include "core/sites.h"
 #include "core/symbols.h"
 #include "extras/capture.h"
+#include "extras/cgsites.h"
 #include "hooks/hooks.h"
 #include "iface/control.h"
 #include "lib/ctl.h"
@@ -240,6 +242,10 @@ int aie_ctl_write(const char *buf, size_t len)
 		aie_capture_stop();
 		goto out;
 	}
+	if (cmd->verb == AIE_CMD_CGROUPS) {
+		ret = aie_cgsites_set(cmd->bytes);
+		goto out;
+	}
 
 	aie_rules_lock();
 	switch (cmd->verb) {
@@ -260,7 +266,7 @@ int aie_ctl_write(const char *buf, size_t len)
 		if (!ret)
 			aie_sample_set(cmd->bytes);
 		break;
-	default:	/* capture: above */
+	default:	/* capture, cgroups: above */
 		break;
 	}
 	aie_rules_unlock();

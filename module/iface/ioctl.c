@@ -45,6 +45,7 @@
 #include "core/rowset.h"
 #include "core/sites.h"
 #include "core/symbols.h"
+#include "extras/cgsites.h"
 #include "ioctl.h"
 #include "lib/line.h"
 #include "rows.h"
@@ -179,7 +180,7 @@ static bool aie_ioctl_row(struct aie_ioctl_file *f, struct aie_site *site,
 	struct aie_site_sums s;
 	u64 m = flt->mask;
 
-	aie_site_sum(aie_site_index(site), &s);
+	aie_cgsites_sum(aie_site_index(site), &s);
 	memset(d, 0, sizeof(*d));
 	d->counter.bytes = aie_live(s.live_bytes);
 	d->counter.calls = aie_live(s.live_calls);

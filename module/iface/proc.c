@@ -2,8 +2,10 @@
 /*
  * proc.c - /proc/allocinfo_ext (the table, and control writes); it also
  * creates /proc/allocinfo_ext_stats (stats.c),
- * /proc/allocinfo_ext_lifetimes (lifetimes.c) and
- * /proc/allocinfo_ext_caches (caches.c).
+ * /proc/allocinfo_ext_lifetimes (lifetimes.c),
+ * /proc/allocinfo_ext_caches (caches.c) and /proc/allocinfo_ext_cgroups
+ * (cgroups.c). A site's row sums its own counters and its pairs' with
+ * memory cgroups (extras/cgsites.c).
  *
  * Readers take no lock the hooks take: a site's counters are summed over
  * the CPUs one at a time (hooks go on meanwhile: no hook waits for a
@@ -36,6 +38,8 @@
 #include "core/counters.h"
 #include "core/sites.h"
 #include "core/symbols.h"
+#include "extras/cgsites.h"
+#include "cgroups.h"
 #include "lib/line.h"
 #include "lifetimes.h"
 #include "proc.h"
@@ -107,7 +111,7 @@ static int allocinfo_ext_show(struct seq_file *m, void *v)
 	}
 	idx = aie_site_index(site);
 	/* A sum a move came in the way of raises no peak (counters.c). */
-	if (aie_site_sum(idx, &s))
+	if (aie_cgsites_sum(idx, &s))
 		peak = aie_site_peak(idx, s.live_bytes);
 	else
 		peak = atomic64_read(&site->peak);
@@ -220,7 +224,8 @@ static const struct proc_ops allocinfo_ext_proc_ops = {
 };
 
 static struct proc_dir_entry *aie_proc_table, *aie_proc_stats,
-			     *aie_proc_lifetimes, *aie_proc_caches;
+			     *aie_proc_lifetimes, *aie_proc_caches,
+			     *aie_proc_cgroups;
 
 int aie_proc_init(void)
 {
@@ -233,8 +238,10 @@ int aie_proc_init(void)
 	aie_caches_init();
 	aie_proc_caches = proc_create_single(AIE_CACHES_PROC_NAME, 0400, NULL,
 					     aie_caches_show);
+	aie_proc_cgroups = proc_create(AIE_CGROUPS_PROC_NAME, 0400, NULL,
+				       &aie_cgroups_proc_ops);
 	if (!aie_proc_table || !aie_proc_stats || !aie_proc_lifetimes ||
-	    !aie_proc_caches) {
+	    !aie_proc_caches || !aie_proc_cgroups) {
 		aie_proc_exit();
 		return -ENOMEM;
 	}
@@ -244,6 +251,7 @@ int aie_proc_init(void)
 /* Waits for readers and writers inside the files to leave them. */
 void aie_proc_exit(void)
 {
+	proc_remove(aie_proc_cgroups);
 	proc_remove(aie_proc_caches);
 	proc_remove(aie_proc_lifetimes);
 	proc_remove(aie_proc_stats);

@@ -37,7 +37,8 @@ bool aie_row_shown(struct aie_site *site)
 {
 	unsigned long flags = READ_ONCE(site->flags);
 
-	if (flags & BIT(AIE_SITE_INTERNAL))
+	/* A pair's counts are in its site's row (extras/cgsites.c) */
+	if (flags & (BIT(AIE_SITE_INTERNAL) | BIT(AIE_SITE_CGROUP)))
 		return false;
 	return !(flags & (BIT(AIE_SITE_HELPER) | BIT(AIE_SITE_WRAPPER))) ||
 	       (flags & BIT(AIE_SITE_CHARGED));

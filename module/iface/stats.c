@@ -22,6 +22,7 @@
 #include "core/symbols.h"
 #include "extras/capture.h"
 #include "extras/lifetimes.h"
+#include "extras/cgsites.h"
 #include "extras/memcg.h"
 #include "hooks/hooks.h"
 #include "oom.h"
@@ -95,6 +96,7 @@ int aie_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "oom_reports %lu\n", aie_oom_reported());
 	seq_printf(m, "oom_reports_suppressed %lu\n", aie_oom_suppressed_nr());
 	aie_memcg_show(m);
+	aie_cgsites_show(m);
 	aie_capture_show(m);
 	seq_printf(m, "lifetimes %s\n", aie_lifetimes_on() ? "on" : "off");
 	seq_printf(m, "lifetime_hist_bytes %zu\n", aie_lifetimes_memory());

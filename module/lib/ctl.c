@@ -5,6 +5,7 @@
  *	enable <sel> | disable <sel> | reset
  *	| locate <function>+0x<off> <file>:<line> [<function>]
  *	| sample <bytes> | capture <sel> [<depth>] | capture off
+ *	| cgroups on | cgroups off
  *	<sel> := all | func:<name> | [<module>] | <function>+0x<off> | <file>:<line>
  *	<depth> := 1..16 in decimal, no leading zero (default 8)
  *
@@ -290,6 +291,14 @@ const char *aie_ctl_parse(const char *buf, size_t len, struct aie_cmd *cmd)
 			return "expected a function name";
 		memcpy(cmd->func, w[3].s, w[3].len);
 		cmd->func[w[3].len] = '\0';
+		return NULL;
+	}
+	if (aie_word_is(&w[0], "cgroups")) {
+		cmd->verb = AIE_CMD_CGROUPS;
+		if (nr != 2 || (!aie_word_is(&w[1], "on") &&
+				!aie_word_is(&w[1], "off")))
+			return "expected on or off";
+		cmd->bytes = aie_word_is(&w[1], "on");
 		return NULL;
 	}
 	if (aie_word_is(&w[0], "sample")) {

@@ -28,6 +28,7 @@ enum aie_verb {
 	AIE_CMD_SAMPLE,
 	AIE_CMD_CAPTURE,	/* capture <sel> [depth] */
 	AIE_CMD_CAPTURE_OFF,	/* capture off */
+	AIE_CMD_CGROUPS,	/* cgroups on|off: bytes 1 or 0 */
 };
 
 /* Frames a "capture" records per stack: 1..AIE_CAPTURE_DEPTH_MAX. */

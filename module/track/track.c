@@ -31,6 +31,7 @@
 #include "core/stats.h"
 #include "core/value.h"
 #include "extras/capture.h"
+#include "extras/cgsites.h"
 #include "free.h"
 #include "helpers.h"
 #include "track.h"
@@ -201,7 +202,8 @@ static bool aie_track_object(unsigned long key, enum aie_type type,
 
 /*
  * The general case of __aie_track_alloc(): any site, weight, size and
- * type, lifetimes on or off.
+ * type, lifetimes on or off; an accounted allocation charged to its
+ * site's pair with its memory cgroup, when that is on (cgsites.c).
  */
 static noinline void aie_track_alloc_slow(unsigned long call_site,
 					  enum aie_type type,
@@ -209,16 +211,18 @@ static noinline void aie_track_alloc_slow(unsigned long call_site,
 					  u64 slack, u64 weight,
 					  bool accounted)
 {
-	struct aie_site *site;
+	struct aie_site *site, *into;
 
 	site = aie_track_site(call_site, type);
 	if (!site)
 		return;
-	if (aie_track_object(key, type, site, bytes, slack, weight,
+	/* The object records the entry it is charged to: its free finds it */
+	into = aie_cgsites_take(accounted) ? aie_cgsite_pick(site) : site;
+	if (aie_track_object(key, type, into, bytes, slack, weight,
 			     accounted)) {
-		aie_site_charge(site, bytes, slack, weight, accounted);
+		aie_site_charge(into, bytes, slack, weight, accounted);
 		if (aie_nodes_on())
-			aie_node_add(site, key, bytes * weight);
+			aie_node_add(into, key, bytes * weight);
 	}
 	if (aie_capture_on())
 		aie_capture_alloc(site, bytes, weight);
@@ -254,6 +258,7 @@ static __always_inline void aie_track_alloc_at(struct aie_site *site,
 	units = likely(type == AIE_TYPE_SLAB) ? bytes :
 						aie_size_to_units(type, bytes);
 	if (unlikely(weight != 1 || aie_track_slow() ||
+		     aie_cgsites_take(accounted) ||
 		     aie_obj_oversize(units, slack)))
 		goto slow;
 	/*
@@ -350,7 +355,7 @@ void aie_track_page_alloc(struct aie_site *site, unsigned long call_site,
 			  struct page *page, u64 bytes, u64 weight,
 			  bool accounted)
 {
-	if (likely(weight == 1 && site &&
+	if (likely(weight == 1 && site && !aie_cgsites_take(accounted) &&
 		   aie_pagemap_track(site, page, bytes, accounted)))
 		return;
 	aie_track_page_alloc_slow(site, call_site, page, bytes, weight,
