@@ -39,16 +39,21 @@
  *   cmpxchg()), which readers walk with acquire loads. A css_tryget()
  *   and, after a lost race, a css_put() are the only calls into the
  *   cgroup code: percpu reference operations, any context.
+ * - A new pair is named soon after its making, while its cgroup lives: the
+ *   hook queues an irq_work (any context), whose handler queues
+ *   aie_cgsites_name_work, which reads the path of every pair not named
+ *   yet. A reader names one the work has not reached.
  * - aie_cgsites_mutex serialises turning the feature on and off, and the
- *   readers' naming of pairs (path, removal, the reference put); process
- *   context. Pairs, hash and lists are freed at unload only, after the
- *   hooks are gone.
+ *   naming of pairs (path, removal, the reference put); process context.
+ *   Pairs, hash and lists are freed at unload only, after the hooks are
+ *   gone.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cgroup.h>
 #include <linux/hash.h>
+#include <linux/irq_work.h>
 #include <linux/log2.h>
 #include <linux/memcontrol.h>
 #include <linux/mutex.h>
@@ -56,6 +61,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 
 #include "aie.h"
 #include "cgsites.h"
@@ -88,6 +94,17 @@ static unsigned int aie_cgsite_hash_bits;
 static unsigned int aie_cgsites_cap;	/* the cgroup_sites parameter */
 static atomic_t aie_cgsites_nr;		/* pair numbers handed out */
 static atomic_long_t aie_cgsites_full;	/* charged to the site: no pair */
+
+static void aie_cgsites_name_all(struct work_struct *work);
+static DECLARE_WORK(aie_cgsites_name_work, aie_cgsites_name_all);
+
+/* Hardirq context, no lock of the hook's held. */
+static void aie_cgsites_name_irq(struct irq_work *work)
+{
+	queue_work(system_wq, &aie_cgsites_name_work);
+}
+
+static DEFINE_IRQ_WORK(aie_cgsites_name_iw, aie_cgsites_name_irq);
 
 /* The memory css the kernel charges the current task's allocation to. */
 static struct cgroup_subsys_state *aie_cgsite_css(void)
@@ -140,6 +157,7 @@ static struct aie_site *aie_cgsite_publish(u32 nr, u32 pos)
 		next = READ_ONCE(aie_cgsite_heads[p->parent]);
 		WRITE_ONCE(p->next, next);
 	} while (cmpxchg(&aie_cgsite_heads[p->parent], next, nr + 1) != next);
+	irq_work_queue(&aie_cgsites_name_iw);
 	return site;
 }
 
@@ -259,6 +277,38 @@ struct aie_site *aie_cgsite_parent(const struct aie_site *site)
 	return &aie_sites[aie_cgsites[site->frame].parent];
 }
 
+/* Read the path of pair @p's cgroup, once. aie_cgsites_mutex held. */
+static void aie_cgsite_name_one(struct aie_cgsite *p)
+{
+	char *buf;
+
+	lockdep_assert_held(&aie_cgsites_mutex);
+	if (!p->css || p->path)
+		return;
+	buf = kmalloc(AIE_CGROUP_PATH_MAX, GFP_KERNEL);
+	if (buf && cgroup_path(p->css->cgroup, buf, AIE_CGROUP_PATH_MAX) < 0)
+		buf[0] = '\0';
+	p->path = buf;
+}
+
+/* Name the published pairs not named yet. Process context (workqueue). */
+static void aie_cgsites_name_all(struct work_struct *work)
+{
+	u32 i, n = min_t(u32, atomic_read(&aie_cgsites_nr), aie_cgsites_cap);
+	struct aie_cgsite *p;
+
+	mutex_lock(&aie_cgsites_mutex);
+	for (i = 0; i < n; i++) {
+		p = &aie_cgsites[i];
+		/* Pairs with the barrier before the bit (sites.c) */
+		if (test_bit_acquire(AIE_SITE_PUBLISHED,
+				     &aie_sites[READ_ONCE(p->site)].flags) &&
+		    test_bit(AIE_SITE_CGROUP, &aie_sites[p->site].flags))
+			aie_cgsite_name_one(p);
+	}
+	mutex_unlock(&aie_cgsites_mutex);
+}
+
 /*
  * The path of pair @site's cgroup, read once, and in *@removed whether
  * the cgroup is gone; NULL when the row is not to be shown: the cgroup
@@ -270,16 +320,9 @@ const char *aie_cgsite_name(const struct aie_site *site, s64 live_calls,
 {
 	struct aie_cgsite *p = &aie_cgsites[site->frame];
 	const char *path;
-	char *buf;
 
 	mutex_lock(&aie_cgsites_mutex);
-	if (p->css && !p->path) {
-		buf = kmalloc(AIE_CGROUP_PATH_MAX, GFP_KERNEL);
-		if (buf && cgroup_path(p->css->cgroup, buf,
-				       AIE_CGROUP_PATH_MAX) < 0)
-			buf[0] = '\0';
-		p->path = buf;
-	}
+	aie_cgsite_name_one(p);
 	if (p->css && css_is_dying(p->css))
 		p->removed = true;
 	if (p->css && p->removed && live_calls <= 0) {
@@ -361,6 +404,9 @@ void aie_cgsites_exit(void)
 	u32 i, n;
 
 	static_branch_disable(&aie_cgsites_key);
+	/* The irq_work may queue the work: the irq_work first */
+	irq_work_sync(&aie_cgsites_name_iw);
+	cancel_work_sync(&aie_cgsites_name_work);
 	if (!aie_cgsite_heads)
 		return;
 	n = min_t(u32, atomic_read(&aie_cgsites_nr), aie_cgsites_cap);

@@ -38,6 +38,7 @@ static size_t cmd_print(char *buf, size_t len, const struct aie_cmd *cmd)
 		[AIE_CMD_SAMPLE] = "sample ",
 		[AIE_CMD_CAPTURE] = "capture ",
 		[AIE_CMD_CAPTURE_OFF] = "capture off",
+		[AIE_CMD_CGROUPS] = "cgroups ",
 	};
 	size_t n = snprintf(buf, len, "%s", verbs[cmd->verb]);
 
@@ -45,6 +46,9 @@ static size_t cmd_print(char *buf, size_t len, const struct aie_cmd *cmd)
 		return n;
 	if (cmd->verb == AIE_CMD_SAMPLE)
 		return n + snprintf(buf + n, len - n, "%lu", cmd->bytes);
+	if (cmd->verb == AIE_CMD_CGROUPS)
+		return n + snprintf(buf + n, len - n, "%s",
+				    cmd->bytes ? "on" : "off");
 	n += sel_print(buf + n, len - n, &cmd->sel);
 	if (cmd->verb == AIE_CMD_CAPTURE) {
 		if (cmd->depth < 1 || cmd->depth > AIE_CAPTURE_DEPTH_MAX)
@@ -70,9 +74,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	n = cmd_print(text, sizeof(text), &cmd);
 	if (aie_ctl_parse(text, n, &again) || again.verb != cmd.verb ||
-	    (cmd.verb == AIE_CMD_SAMPLE && cmd.bytes != again.bytes) ||
+	    ((cmd.verb == AIE_CMD_SAMPLE || cmd.verb == AIE_CMD_CGROUPS) &&
+	     cmd.bytes != again.bytes) ||
 	    (cmd.verb != AIE_CMD_RESET && cmd.verb != AIE_CMD_CAPTURE_OFF &&
-	     cmd.verb != AIE_CMD_SAMPLE &&
+	     cmd.verb != AIE_CMD_SAMPLE && cmd.verb != AIE_CMD_CGROUPS &&
 	     !aie_sel_equal(&cmd.sel, &again.sel)) ||
 	    (cmd.verb == AIE_CMD_CAPTURE && cmd.depth != again.depth) ||
 	    (cmd.verb == AIE_CMD_LOCATE &&

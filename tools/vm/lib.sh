@@ -449,7 +449,7 @@ aie_boot() {
 # memory), the DWARF annotation (annotate_test), the comparison
 # with /proc/allocinfo (compare_test) and the parsers (ctl_fuzz_test,
 # line_test), none of which differs between kernels but in time.
-AIE_ACCEPT_TESTS=load_test,proc_test,slab_test,slabmap_test,scale_test,mm_test,callers_test,fault_test,accounted_test,ctl_test,hooks_test,capture_test,lifetime_test,sample_test,nmi_test
+AIE_ACCEPT_TESTS=load_test,proc_test,slab_test,slabmap_test,scale_test,mm_test,callers_test,fault_test,accounted_test,cgroup_test,ctl_test,hooks_test,capture_test,lifetime_test,sample_test,nmi_test
 
 # Kernel log lines that fail a run whatever the tests said.
 AIE_BAD_LOG='BUG:|WARNING:|Oops|KASAN|Kernel panic|UBSAN|general protection fault|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|kmemleak: [0-9]+ new suspected|blocked for more than|Call Trace:'
