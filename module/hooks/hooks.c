@@ -257,3 +257,13 @@ void aie_hooks_show(struct seq_file *m)
 		   (aie_vmalloc_hooked ? aie_vmalloc_hooks_missed() : 0) +
 		   (aie_percpu_hooked ? aie_percpu_hooks_missed() : 0));
 }
+
+/*
+ * "cgroups on" or "off": accounted allocations charged to their memory
+ * cgroup's pairs (extras/cgsites.c), which the slab probes' fast path
+ * leaves to the general path. Process context.
+ */
+int aie_hooks_cgroups_set(bool on)
+{
+	return aie_slab_cgroups_set(on);
+}

@@ -16,5 +16,6 @@ void aie_hooks_show(struct seq_file *m);
 const char *aie_hooks_slabmap_state(void);
 void aie_hooks_allocs_pause(void);
 int aie_hooks_allocs_resume(void);
+int aie_hooks_cgroups_set(bool on);
 
 #endif /* _AIE_HOOKS_H */

@@ -18,6 +18,8 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/jump_label.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include <trace/events/kmem.h>
@@ -30,11 +32,23 @@
 #include "core/sites.h"
 #include "core/slabmap.h"
 #include "core/stats.h"
+#include "extras/cgsites.h"
 #include "extras/memcg.h"
 #include "probes.h"
 #include "slab.h"
 #include "track/free.h"
 #include "track/track.h"
+
+/*
+ * On while the slab probes take the slab map's fast path
+ * (aie_track_slab_alloc()): the map on and "cgroups" off. With cgroups on
+ * every slab allocation takes the general path, which finds an
+ * accounted one's pair (extras/cgsites.c). Tested where the map's own key
+ * was, so that the fast path pays nothing for cgroups. Changed in process
+ * context, under aie_slab_fast_mutex.
+ */
+static DEFINE_STATIC_KEY_FALSE(aie_slab_fast_key);
+static DEFINE_MUTEX(aie_slab_fast_mutex);
 
 /*
  * The allocation probes come in variants, by sampling and by whether the
@@ -69,7 +83,7 @@ static inline void aie_slab_alloc(void *data,
 			aie_slab_failed(data, call_site);
 	} else if (aie_all_off()) {
 		aie_count(disabled);
-	} else if (aie_slabmap_on()) {
+	} else if (static_branch_likely(&aie_slab_fast_key)) {
 		aie_track_slab_alloc(data, call_site, ptr, bytes_req,
 				     bytes_alloc, accounted);
 	} else {
@@ -412,11 +426,25 @@ static void aie_probe_kmem_cache_free(void *data, unsigned long call_site,
 AIE_SLAB_TP_ALLOCS(aie_probe_kmalloc, aie_probe_kmem_cache_alloc)
 AIE_SLAB_TP_CACHE_FREE(aie_probe_kmem_cache_free)
 
+/* Set the fast path's key from the slab map's state and cgroups'. */
+static void aie_slab_fast_update(void)
+{
+	lockdep_assert_held(&aie_slab_fast_mutex);
+	if (aie_slabmap_on() && !aie_cgsites_on())
+		static_branch_enable(&aie_slab_fast_key);
+	else
+		static_branch_disable(&aie_slab_fast_key);
+}
+
 /* Free hooks first: no object is tracked while its free could go unseen. */
 int aie_slab_hooks_register(void)
 {
 	int ret;
 
+	/* The slab map is on by now if it is to be (hooks.c) */
+	mutex_lock(&aie_slab_fast_mutex);
+	aie_slab_fast_update();
+	mutex_unlock(&aie_slab_fast_mutex);
 	aie_cache_sizes_register();
 
 	ret = register_trace_kfree(aie_probe_kfree, NULL);
@@ -468,4 +496,19 @@ void aie_slab_hooks_unregister(bool allocs)
 	aie_slab_tp_cache_free_unregister();
 	unregister_trace_kfree(aie_probe_kfree, NULL);
 	aie_cache_sizes_unregister();
+}
+
+/*
+ * Turn "cgroups" on or off (extras/cgsites.c), and the slab probes' fast
+ * path off or on with it. Process context.
+ */
+int aie_slab_cgroups_set(bool on)
+{
+	int ret;
+
+	mutex_lock(&aie_slab_fast_mutex);
+	ret = aie_cgsites_set(on);
+	aie_slab_fast_update();
+	mutex_unlock(&aie_slab_fast_mutex);
+	return ret;
 }

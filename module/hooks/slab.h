@@ -18,5 +18,6 @@ void aie_slab_kmalloc_seen(unsigned long call_site, const void *ptr,
 void aie_slab_cache_alloc_seen(unsigned long call_site, const void *ptr,
 			       struct kmem_cache *s, gfp_t gfp);
 void aie_slab_kfree_seen(const void *ptr);
+int aie_slab_cgroups_set(bool on);
 
 #endif /* _AIE_SLAB_H */

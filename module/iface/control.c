@@ -33,7 +33,6 @@
 #include "core/sites.h"
 #include "core/symbols.h"
 #include "extras/capture.h"
-#include "extras/cgsites.h"
 #include "hooks/hooks.h"
 #include "iface/control.h"
 #include "lib/ctl.h"
@@ -243,7 +242,7 @@ int aie_ctl_write(const char *buf, size_t len)
 		goto out;
 	}
 	if (cmd->verb == AIE_CMD_CGROUPS) {
-		ret = aie_cgsites_set(cmd->bytes);
+		ret = aie_hooks_cgroups_set(cmd->bytes);
 		goto out;
 	}
 

@@ -21,7 +21,6 @@
 #include "core/stats.h"
 #include "core/value.h"
 #include "extras/capture.h"
-#include "extras/cgsites.h"
 #include "free.h"
 #include "track.h"
 
@@ -257,8 +256,7 @@ static noinline void aie_track_slab_alloc_get(unsigned long call_site,
  * slab has its block made, and an object that can have no record (a
  * KFENCE object's, a slab's of too many granules) goes to the object
  * map; a site with other flags or none to be had, a granule above the
- * slot, a value that does not pack, or an accounted object while
- * cgsites.c is on, goes to __aie_track_alloc(),
+ * slot, or a value that does not pack, goes to __aie_track_alloc(),
  * which does it all again its way. @unused: the slab probes' own first
  * argument, so that they forward theirs untouched (hooks/slab.c).
  */
@@ -269,7 +267,7 @@ void aie_track_slab_alloc(void *unused, unsigned long call_site,
 	struct aie_site *site;
 	u64 e;
 
-	if (unlikely(aie_slab_oversize(bytes)) || aie_cgsites_take(accounted))
+	if (unlikely(aie_slab_oversize(bytes)))
 		goto slow;
 	if (unlikely(!aie_site_cache_find(aie_site_cache_slab,
 					  AIE_SITE_CACHE_SLAB_BITS,
