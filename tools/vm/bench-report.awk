@@ -122,11 +122,12 @@ function pct(est, tru) {
 }
 
 BEGIN {
-	nconfigs = split("none floor disabled full objmap sample profiler slab_debug page_owner", configs)
+	nconfigs = split("none floor disabled full cgroups objmap sample profiler slab_debug page_owner", configs)
 	label["none"] = "not loaded"
 	label["floor"] = "floor"
 	label["disabled"] = "disable all"
 	label["full"] = "full tracking"
+	label["cgroups"] = "cgroups on"
 	label["objmap"] = "full, slabmap=0"
 	label["sample"] = "sample 524288"
 	label["profiler"] = "in-kernel profiler"

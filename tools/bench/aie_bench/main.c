@@ -61,18 +61,24 @@ static unsigned int aie_bench_nheld;
  * so that the size is a constant, as at most call sites: kmalloc() then
  * picks its cache at compile time.
  */
-static __always_inline void aie_bench_kmalloc(size_t size, unsigned long n)
+static __always_inline void aie_bench_kmalloc_gfp(size_t size, gfp_t gfp,
+						  unsigned long n)
 {
 	unsigned long i;
 	void *p;
 
 	for (i = 0; i < n; i++) {
-		p = kmalloc(size, GFP_KERNEL);
+		p = kmalloc(size, gfp);
 		OPTIMIZER_HIDE_VAR(p);
 		if (unlikely(!p))
 			aie_bench_failed++;
 		kfree(p);
 	}
+}
+
+static __always_inline void aie_bench_kmalloc(size_t size, unsigned long n)
+{
+	aie_bench_kmalloc_gfp(size, GFP_KERNEL, n);
 }
 
 static void aie_bench_kmalloc_8(unsigned long n)
@@ -100,6 +106,12 @@ static void aie_bench_kmalloc_4096(unsigned long n)
 	aie_bench_kmalloc(4096, n);
 }
 
+/* Accounted to the memory cgroup of the task that runs it */
+static void aie_bench_kmalloc_64_acct(unsigned long n)
+{
+	aie_bench_kmalloc_gfp(64, GFP_KERNEL_ACCOUNT, n);
+}
+
 /* Above the largest kmalloc cache: a block of pages of its own. */
 static void aie_bench_kmalloc_16384(unsigned long n)
 {
@@ -122,14 +134,14 @@ static void aie_bench_cache_pair(unsigned long n)
 	}
 }
 
-static __always_inline void aie_bench_pages(unsigned int order,
-					    unsigned long n)
+static __always_inline void aie_bench_pages_gfp(unsigned int order,
+						gfp_t gfp, unsigned long n)
 {
 	struct page *page;
 	unsigned long i;
 
 	for (i = 0; i < n; i++) {
-		page = alloc_pages(GFP_KERNEL, order);
+		page = alloc_pages(gfp, order);
 		OPTIMIZER_HIDE_VAR(page);
 		if (unlikely(!page)) {
 			aie_bench_failed++;
@@ -141,12 +153,17 @@ static __always_inline void aie_bench_pages(unsigned int order,
 
 static void aie_bench_pages_0(unsigned long n)
 {
-	aie_bench_pages(0, n);
+	aie_bench_pages_gfp(0, GFP_KERNEL, n);
+}
+
+static void aie_bench_pages_0_acct(unsigned long n)
+{
+	aie_bench_pages_gfp(0, GFP_KERNEL_ACCOUNT, n);
 }
 
 static void aie_bench_pages_3(unsigned long n)
 {
-	aie_bench_pages(3, n);
+	aie_bench_pages_gfp(3, GFP_KERNEL, n);
 }
 
 static void aie_bench_vmalloc(unsigned long n)
@@ -197,12 +214,14 @@ static const struct aie_bench_op {
 } aie_bench_ops[] = {
 	{ "kmalloc-8", aie_bench_kmalloc_8 },
 	{ "kmalloc-64", aie_bench_kmalloc_64 },
+	{ "kmalloc-64-acct", aie_bench_kmalloc_64_acct },
 	{ "kmalloc-256", aie_bench_kmalloc_256 },
 	{ "kmalloc-1000", aie_bench_kmalloc_1000 },
 	{ "kmalloc-4096", aie_bench_kmalloc_4096 },
 	{ "kmalloc-16384", aie_bench_kmalloc_16384 },
 	{ "kmem_cache", aie_bench_cache_pair },
 	{ "pages-0", aie_bench_pages_0 },
+	{ "pages-0-acct", aie_bench_pages_0_acct },
 	{ "pages-3", aie_bench_pages_3 },
 	{ "vmalloc", aie_bench_vmalloc },
 	{ "percpu", aie_bench_percpu },

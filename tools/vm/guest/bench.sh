@@ -33,12 +33,12 @@ ctl=/sys/kernel/debug/aie_bench/ctl
 aie=/proc/allocinfo_ext
 
 # <op>:<operations per round>, about 5 to 20 million instructions a round
-ops="kmalloc-8:20000 kmalloc-64:20000 kmalloc-256:20000 kmalloc-1000:20000
-kmalloc-4096:20000 kmalloc-16384:4000 kmem_cache:20000 pages-0:4000 pages-3:1000 vmalloc:1000
-percpu:4000 sites-1000:20000"
+ops="kmalloc-8:20000 kmalloc-64:20000 kmalloc-64-acct:20000 kmalloc-256:20000
+kmalloc-1000:20000 kmalloc-4096:20000 kmalloc-16384:4000 kmem_cache:20000 pages-0:4000
+pages-0-acct:4000 pages-3:1000 vmalloc:1000 percpu:4000 sites-1000:20000"
 if [ "$set" = quick ]; then
-	ops="kmalloc-64:20000 kmalloc-16384:4000 kmem_cache:20000 pages-0:4000
-vmalloc:1000"
+	ops="kmalloc-64:20000 kmalloc-64-acct:20000 kmalloc-16384:4000 kmem_cache:20000
+pages-0:4000 pages-0-acct:4000 vmalloc:1000"
 	set=full
 	quick=1
 fi
@@ -144,6 +144,22 @@ accuracy() {
 		echo "A $1 $fn $sizes $nr $bytes $est"
 	done < /sys/kernel/debug/aie_bench/acc
 	echo release > $ctl
+}
+
+# cgroups_all: full tracking with "cgroups on", from a memory cgroup of
+# cgroup v2 (the -acct operations charged to it: to their pairs)
+cgroups_all() {
+	local cg=/sys/fs/cgroup
+	[ -e $cg/cgroup.controllers ] || { mkdir -p $cg && mount -t cgroup2 none $cg; }
+	if echo +memory > $cg/cgroup.subtree_control && mkdir -p $cg/aie_bench &&
+	   echo $$ > $cg/aie_bench/cgroup.procs && echo "cgroups on" > $aie; then
+		run_all cgroups
+		echo "cgroups off" > $aie
+		echo $$ > $cg/cgroup.procs
+		rmdir $cg/aie_bench
+	else
+		na_all cgroups
+	fi
 }
 
 # objmap_all: full tracking with every object in the object map
@@ -262,6 +278,7 @@ full)
 	run_all full
 	sed 's/^/M stat /' /proc/allocinfo_ext_stats
 	awk '$1 == "MemTotal:" { print "M stat mem_total_bytes", $2 * 1024 }' /proc/meminfo
+	cgroups_all
 	if [ -n "$quick" ]; then
 		echo "sample 524288" > $aie && run_all sample
 		rmmod allocinfo_ext
