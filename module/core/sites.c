@@ -54,6 +54,7 @@
 #include <linux/hash.h>
 #include <linux/irq_work.h>
 #include <linux/log2.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
@@ -194,10 +195,12 @@ void aie_sites_exit(void)
 	}
 	aie_site_ready = 0;
 	if (aie_sites) {
+		/* Two frees a site, 65,536 sites: a reschedule point each */
 		for (i = 0; i < n; i++) {
 			kfree(rcu_dereference_protected(aie_sites[i].location,
 							true));
 			kfree(aie_sites[i].name);
+			cond_resched();
 		}
 	}
 	vfree(aie_site_hash);
