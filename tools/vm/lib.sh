@@ -442,14 +442,16 @@ aie_boot() {
 # (check-all.sh): attribution exact on every hook and path (slab, large
 # kmalloc, pages behind their wrappers, vmalloc, percpu, helpers),
 # failures, accounted bytes, rules, capture, lifetimes, sampling,
-# allocations from NMI (7.x), load and unload, the proc files. Left to
+# allocations from NMI (7.x), load and unload, the proc files, the walks
+# of every site giving the CPU up (resched_test: a few seconds, and the
+# preemption models differ between kernels). Left to
 # the whole suite: the bounds of the
 # site table and counters (sites_test, counters_test), the storms
 # (stress_test), the OOM reports (oom_test, which fills the guest's
 # memory), the DWARF annotation (annotate_test), the comparison
 # with /proc/allocinfo (compare_test) and the parsers (ctl_fuzz_test,
 # line_test), none of which differs between kernels but in time.
-AIE_ACCEPT_TESTS=load_test,proc_test,slab_test,slabmap_test,scale_test,mm_test,callers_test,fault_test,accounted_test,cgroup_test,ctl_test,hooks_test,capture_test,lifetime_test,sample_test,nmi_test
+AIE_ACCEPT_TESTS=load_test,proc_test,slab_test,slabmap_test,scale_test,mm_test,callers_test,fault_test,accounted_test,cgroup_test,ctl_test,hooks_test,capture_test,lifetime_test,sample_test,nmi_test,resched_test
 
 # Kernel log lines that fail a run whatever the tests said.
 AIE_BAD_LOG='BUG:|WARNING:|Oops|KASAN|Kernel panic|UBSAN|general protection fault|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|kmemleak: [0-9]+ new suspected|blocked for more than|Call Trace:'

@@ -16,7 +16,7 @@
 
 const char aie_helper_sites_file[] = __FILE__;
 
-#define AIE_HELPER_SITES	768
+#define AIE_HELPER_SITES	2048
 #define AIE_HELPER_PAGE_SITES	512
 
 /*
