@@ -8,6 +8,9 @@
  * exactly the live bytes and calls it held when the OOM happened; and the
  * module counts on after.
  *
+ * A site no symbol covers is named in the report by its index in the
+ * table, no address (kernels with failslab, which makes such a site).
+ *
  * And an unprivileged user in a delegated memory cgroup makes its OOM
  * killer run 50 times, with the module at its largest tables: the
  * machine lives, the reports keep to the memory cgroup ratelimit (ten a
@@ -38,6 +41,8 @@
 #include "aie_expect.h"
 
 #define HELPER_OOM	"/sys/kernel/debug/aie_helper/oom"
+#define FAILSLAB	"/sys/kernel/debug/failslab/"
+#define LEAK		32768	/* kmalloc(193)s left behind: 8 MiB */
 #define PREFIX		"allocinfo_ext: "
 
 /* The largest tables (core/params.c) and the longest report. */
@@ -343,6 +348,141 @@ TEST_F(oom, global)
 	EXPECT_EQ(0, r.first.slack);
 	EXPECT_EQ(1, aie_stat("oom_reports"));
 	EXPECT_EQ(0, counts_after());
+}
+
+/* Write @val to failslab's @knob; 0 or -errno. */
+static int failslab(const char *knob, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), FAILSLAB "%s", knob);
+	return aie_write_str(path, val);
+}
+
+/*
+ * Unload the helper from a task whose every slab allocation fails
+ * (failslab, task-filter): the module cannot copy its sites' names at the
+ * unload, and leaves them as they were (extras/modules.c), their call
+ * sites in freed text that no symbol covers. The task's wait status, or
+ * -1.
+ */
+static int unload_unnamed(void)
+{
+	int status = -1;
+	pid_t pid;
+
+	if (failslab("probability", "100") || failslab("interval", "1") ||
+	    failslab("verbose", "0") || failslab("task-filter", "Y") ||
+	    failslab("ignore-gfp-wait", "N") || failslab("times", "-1"))
+		return -1;
+	pid = fork();
+	if (!pid)
+		_exit(aie_write_str("/proc/self/make-it-fail", "1") ||
+		      aie_unload("aie_helper") ? 1 : 0);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		status = -1;
+	failslab("probability", "0");
+	return status;
+}
+
+/*
+ * A global OOM with no helper loaded: a task of the test, the OOM killer's
+ * favourite, fills memory until killed. Its wait status, or -1.
+ */
+static int fill_memory(void)
+{
+	int status = -1, i;
+	pid_t pid;
+	char *p;
+
+	if (aie_write_str("/proc/self/oom_score_adj", "-1000"))
+		return -1;
+	kmsg_mark("aie-expect-oom: begin unnamed");
+	pid = fork();
+	if (!pid) {
+		if (aie_write_str("/proc/self/oom_score_adj", "1000"))
+			_exit(2);
+		for (i = 0; i < 65536; i++) {
+			p = malloc(1 << 20);
+			if (!p)
+				_exit(4);
+			memset(p, i, 1 << 20);
+		}
+		_exit(3);	/* not killed */
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		status = -1;
+	kmsg_mark("aie-expect-oom: end unnamed");
+	aie_write_str("/proc/self/oom_score_adj", "0");
+	return status;
+}
+
+/*
+ * The rows of reports in the kernel log from @fd on that name a site no
+ * symbol covers: how many, the last one (past the prefix) into @line.
+ */
+static int unknown_rows(int fd, char *line, size_t len)
+{
+	const char *text;
+	char rec[2048];
+	int n = 0;
+
+	while ((text = aie_kmsg_next(fd, rec, sizeof(rec)))) {
+		if (strncmp(text, PREFIX, strlen(PREFIX)) ||
+		    !strstr(text, "unknown@"))
+			continue;
+		snprintf(line, len, "%s", text + strlen(PREFIX));
+		n++;
+	}
+	return n;
+}
+
+/*
+ * A site no symbol covers in the report: LEAK objects of 193 bytes left
+ * at aie_helper_kmalloc_193(), the helper unloaded unable to name its sites
+ * (above), then a global OOM. The site's row names it by its
+ * index in the table, "unknown@site<index>", with func:unknown and no
+ * address, its figures exact. Kernels with CONFIG_FAILSLAB alone (the
+ * debug and allocprof kernels).
+ */
+TEST_F(oom, unnamed_site_by_index)
+{
+	long long charge = aie_kmalloc_charge(193);
+	char line[1024], want[64];
+	struct aie_row row;
+	const char *idx;
+	int status;
+
+	if (access(FAILSLAB, F_OK))
+		SKIP(return, "no failslab in this kernel");
+	ASSERT_LE(193, charge);
+	ASSERT_EQ(0, aie_helper("leak kmalloc193 %d", LEAK));
+	ASSERT_EQ(0, unload_unnamed());
+	ASSERT_FALSE(aie_module_loaded("aie_helper"));
+
+	status = fill_memory();
+	EXPECT_TRUE(status != -1 && WIFSIGNALED(status) &&
+		    WTERMSIG(status) == SIGKILL)
+		TH_LOG("status %#x", status);
+
+	ASSERT_EQ(1, unknown_rows(self->kmsg, line, sizeof(line)));
+	TH_LOG("%s", line);
+	snprintf(want, sizeof(want), "%12lld %8d unknown@site", LEAK * charge,
+		 LEAK);
+	EXPECT_EQ(0, strncmp(line, want, strlen(want)));
+	EXPECT_FALSE(has_address(line));
+	ASSERT_EQ(0, aie_row_parse(line, &row));
+	idx = row.location + strlen("unknown@site");
+	EXPECT_TRUE(isdigit((unsigned char)*idx) &&
+		    strspn(idx, "0123456789") == strlen(idx))
+		TH_LOG("location %s", row.location);
+	EXPECT_STREQ("", row.module);
+	EXPECT_STREQ("unknown", row.func);
+	EXPECT_STREQ("slab", row.type);
+	EXPECT_EQ(LEAK, (long long)row.calls);
+	EXPECT_EQ(LEAK * charge, row.bytes);
+	EXPECT_EQ(LEAK * (charge - 193), row.slack);
+	EXPECT_EQ(LEAK, row.total_calls);
 }
 
 /*
