@@ -22,10 +22,9 @@
  * proved nothing and fails so: then more sites are needed.
  *
  * Skips where the kernel has no "none" model to switch to: no
- * PREEMPT_DYNAMIC (Debian's 5.10, its arm64 kernels), or only the full
- * and lazy models (PREEMPT_RT; 7.x on x86-64, which has lazy
- * preemption), where cond_resched() does nothing and a task in the
- * kernel is preempted anyway.
+ * PREEMPT_DYNAMIC (Debian's 5.10, its arm64 kernels), or only full and
+ * the lazy models (7.x on x86-64: "full (lazy)"; 6.12-rt: "full (lazy)
+ * laziest"), where cond_resched() does nothing.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -190,7 +189,7 @@ FIXTURE_SETUP(resched)
 		TH_LOG("%s: %s", PREEMPT_FILE, buf);
 		free(buf);
 		self->mode[0] = '\0';
-		SKIP(return, "no \"none\" preemption model: calls are preempted anyway");
+		SKIP(return, "no \"none\" preemption model: cond_resched() does nothing");
 	}
 	free(buf);
 	ASSERT_EQ(0, aie_setup(NULL));
