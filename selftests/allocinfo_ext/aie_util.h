@@ -145,9 +145,8 @@ long long aie_object_size(const char *name);
 long long aie_kmalloc_slot(long long bucket);
 
 /*
- * What kmalloc(@size) charges, for sizes up to 1024 (those of the helper's
- * first 1024 "sites"): the slot of the smallest bucket that holds it; -1
- * on error.
+ * What kmalloc(@size) charges, for sizes up to 1024 (the helper's "sites"
+ * sizes): the slot of the smallest bucket that holds it; -1 on error.
  */
 long long aie_kmalloc_charge(long long size);
 

@@ -47,8 +47,9 @@
 #define PERIOD_NS	1000000LL	/* the sleeper's */
 #define MIN_PERIODS	8	/* a call shorter proves nothing */
 #define EDGE_WAKEUPS	2	/* at most, outside the kernel */
-#define HELPER_SITES	2048	/* the helper's "sites", all */
+#define HELPER_SITES	768	/* the helper's "sites", all */
 #define HELPER_PAGES	512	/* its "pagesites" */
+#define HELPER_FAKE	4096	/* its "fakesites": sites, no allocation */
 
 struct sleeper {
 	pthread_t thread;
@@ -195,6 +196,7 @@ FIXTURE_SETUP(resched)
 	ASSERT_EQ(0, aie_setup(NULL));
 	ASSERT_EQ(0, aie_helper("sites %d", HELPER_SITES));
 	ASSERT_EQ(0, aie_helper("pagesites %d", HELPER_PAGES));
+	ASSERT_EQ(0, aie_helper("fakesites %d", HELPER_FAKE));
 	self->fd = open(AIE_PROC, O_RDONLY | O_CLOEXEC);
 	ASSERT_LE(0, self->fd);
 	self->wfd = open(AIE_PROC, O_WRONLY | O_CLOEXEC);

@@ -102,6 +102,9 @@ void *aie_helper_kmalloc_acct_100(void);
 void *aie_helper_kmalloc_oom(void);
 void *aie_helper_unknown_site(void);
 void aie_helper_unknown_free(const void *p);
+/* Made-up sites in aie_helper_site(), as many as it has bytes at least */
+#define AIE_HELPER_FAKE_SITES	4096
+int aie_helper_fake_sites(unsigned int n);
 extern const char aie_helper_slab_file[];
 
 /* aie_helper_cache.c: kmem_cache_alloc() */
@@ -194,6 +197,8 @@ extern const char aie_helper_percpu_file[];
 /* aie_helper_sites.c: many call sites in one function */
 int aie_helper_sites(unsigned int n, bool burst);
 int aie_helper_page_sites(unsigned int n);
+/* aie_helper_site() itself, the code "fakesites" makes its sites in */
+const void *aie_helper_site_fn(void);
 void aie_helper_sites_free_all(void);
 extern const char aie_helper_sites_file[];
 

@@ -35,6 +35,10 @@
  *					AIE_HELPER_PAGE_SITES call sites in
  *					aie_helper_page_site(); held until
  *					"free all"
+ *	write "fakesites <n>"		n sites in aie_helper_site(), one
+ *					byte apart, with nothing allocated:
+ *					a made-up kmalloc event and its
+ *					kfree at each (n <= 4096)
  *	write "burst <n>"		as sites, GFP_ATOMIC, under
  *					stop_machine(): no other CPU runs,
  *					no interrupt is taken meanwhile
@@ -381,6 +385,8 @@ static int aie_helper_command(char *cmd)
 		return kstrtouint(kind, 10, &n) ?: aie_helper_remake(n);
 	if (verb && kind && !cmd && !strcmp(verb, "sites"))
 		return kstrtouint(kind, 10, &n) ?: aie_helper_sites(n, false);
+	if (verb && kind && !cmd && !strcmp(verb, "fakesites"))
+		return kstrtouint(kind, 10, &n) ?: aie_helper_fake_sites(n);
 	if (verb && kind && !cmd && !strcmp(verb, "pagesites"))
 		return kstrtouint(kind, 10, &n) ?: aie_helper_page_sites(n);
 	if (verb && kind && !cmd && !strcmp(verb, "burst"))

@@ -16,7 +16,7 @@
 
 const char aie_helper_sites_file[] = __FILE__;
 
-#define AIE_HELPER_SITES	2048
+#define AIE_HELPER_SITES	768
 #define AIE_HELPER_PAGE_SITES	512
 
 /*
@@ -29,6 +29,11 @@ static noinline void aie_helper_site(unsigned int i, void **p, gfp_t gfp)
 	switch (i) {
 #include "aie_helper_site_cases.h"
 	}
+}
+
+const void *aie_helper_site_fn(void)
+{
+	return aie_helper_site;
 }
 
 static void *aie_helper_site_objs[AIE_HELPER_SITES];

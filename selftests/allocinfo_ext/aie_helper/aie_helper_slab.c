@@ -6,6 +6,7 @@
  * cgroup, and a kmalloc event no symbol covers.
  */
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <trace/events/kmem.h>
@@ -114,4 +115,27 @@ noinline void *aie_helper_unknown_site(void)
 void aie_helper_unknown_free(const void *p)
 {
 	trace_kfree(_RET_IP_, p);
+}
+
+/*
+ * Sites with nothing allocated, for the walks of the table to go through:
+ * at each of @n call sites inside aie_helper_site(), one byte apart, a
+ * kmalloc event and its kfree, made up as unknown_site's are. Not real
+ * calls: on a kernel with allocation profiling each real call site has
+ * per-CPU counters, and a module's per-CPU data is at most 32 KiB.
+ */
+int aie_helper_fake_sites(unsigned int n)
+{
+	unsigned long site = (unsigned long)aie_helper_site_fn() + 1;
+	void *p = (char *)aie_helper_cache + 16;
+	unsigned int i;
+
+	if (n > AIE_HELPER_FAKE_SITES)
+		return -EINVAL;
+	for (i = 0; i < n; i++, site++) {
+		aie_trace_kmalloc(site, p, 24, 32, GFP_KERNEL);
+		trace_kfree(site, p);
+		cond_resched();
+	}
+	return 0;
 }
