@@ -83,6 +83,7 @@
 
 #include "aie.h"
 #include "counters.h"
+#include "cpus.h"
 #include "sites.h"
 #include "stats.h"
 
@@ -166,33 +167,16 @@ static int aie_ctrs_cpu_dead(unsigned int cpu)
  */
 int aie_ctrs_init(unsigned int slots)
 {
-	unsigned int cpu;
 	int ret;
 
 	aie_ctr_nr = slots;
-	/*
-	 * The CPUs up now join by hand, under the hotplug lock that keeps
-	 * them so: before 5.12 a CPUHP_BP_PREPARE_DYN state's setup never
-	 * calls its startup for them.
-	 */
-	cpus_read_lock();
-	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_BP_PREPARE_DYN,
-						   "allocinfo_ext:counters",
-						   aie_ctrs_cpu_prepare,
-						   aie_ctrs_cpu_dead);
-	if (ret >= 0) {
-		aie_ctr_hp_state = ret;
-		for_each_online_cpu(cpu) {
-			ret = aie_ctrs_cpu_prepare(cpu);
-			if (ret)
-				break;
-		}
-	}
-	cpus_read_unlock();
+	ret = aie_cpus_setup("allocinfo_ext:counters", aie_ctrs_cpu_prepare,
+			     aie_ctrs_cpu_dead);
 	if (ret < 0) {
 		aie_ctrs_exit();
 		return ret;
 	}
+	aie_ctr_hp_state = ret;
 	return 0;
 }
 

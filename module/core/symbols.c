@@ -17,7 +17,6 @@
  * the hotplug lock held), not for every possible CPU; they go at exit.
  */
 
-#include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/kernel.h>
 #include <linux/percpu.h>
@@ -27,6 +26,7 @@
 
 #include "aie.h"
 #include "compat.h"
+#include "cpus.h"
 #include "symbols.h"
 
 #define AIE_SYM_LEVELS	4
@@ -53,32 +53,19 @@ static int aie_syms_cpu_prepare(unsigned int cpu)
 }
 
 /*
- * The buffers of the CPUs up, then of each CPU that comes up. Process
- * context, before any hook runs. The CPUs up join by hand, as in
- * counters.c: before 5.12 the state's setup would not call them.
+ * The buffers of the CPUs up, then of each CPU that comes up (cpus.c).
+ * Process context, before any hook runs.
  */
 int aie_syms_init(void)
 {
-	unsigned int cpu;
-	int ret;
+	int ret = aie_cpus_setup("allocinfo_ext:symbols",
+				 aie_syms_cpu_prepare, NULL);
 
-	cpus_read_lock();
-	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_BP_PREPARE_DYN,
-						   "allocinfo_ext:symbols",
-						   aie_syms_cpu_prepare, NULL);
-	if (ret >= 0) {
-		aie_sym_hp_state = ret;
-		for_each_online_cpu(cpu) {
-			ret = aie_syms_cpu_prepare(cpu);
-			if (ret)
-				break;
-		}
-	}
-	cpus_read_unlock();
 	if (ret < 0) {
 		aie_syms_exit();
 		return ret;
 	}
+	aie_sym_hp_state = ret;
 	return 0;
 }
 

@@ -42,6 +42,7 @@
 #include <linux/topology.h>
 #include <linux/vmalloc.h>
 
+#include "core/cpus.h"
 #include "lifetimes.h"
 
 DEFINE_STATIC_KEY_FALSE(aie_lifetimes_key);
@@ -83,26 +84,13 @@ static int aie_lifetimes_cpu_prepare(unsigned int cpu)
  */
 int aie_lifetimes_init(bool on, unsigned int sites)
 {
-	int ret, cpu;
+	int ret;
 
 	if (!on)
 		return 0;
 	aie_lifetime_sites = sites;
-	/*
-	 * The CPUs up now get theirs by hand, under the hotplug lock that
-	 * keeps them so: before 5.12 a CPUHP_BP_PREPARE_DYN state's setup
-	 * never calls its startup for them.
-	 */
-	cpus_read_lock();
-	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_BP_PREPARE_DYN,
-						   "allocinfo_ext:lifetimes",
-						   aie_lifetimes_cpu_prepare,
-						   NULL);
-	if (ret >= 0) {
-		for_each_online_cpu(cpu)
-			aie_lifetimes_cpu_prepare(cpu);
-	}
-	cpus_read_unlock();
+	ret = aie_cpus_setup("allocinfo_ext:lifetimes",
+			     aie_lifetimes_cpu_prepare, NULL);
 	if (ret < 0) {
 		aie_lifetime_sites = 0;
 		return ret;

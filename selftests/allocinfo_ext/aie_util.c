@@ -143,6 +143,16 @@ int aie_write_str(const char *path, const char *val)
 	return aie_write(path, val, strlen(val));
 }
 
+/* Take @cpu offline (@on 0) or bring it up: 0 or -errno. */
+int aie_cpu_online(int cpu, int on)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+		 cpu);
+	return aie_write_str(path, on ? "1" : "0");
+}
+
 int aie_helper_raw(const void *buf, size_t len)
 {
 	return aie_write(AIE_HELPER_CTL, buf, len);

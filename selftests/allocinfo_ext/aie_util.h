@@ -110,6 +110,7 @@ int aie_helper_raw(const void *buf, size_t len);
 
 /* Write the string @val to the file @path in one write(). */
 int aie_write_str(const char *path, const char *val);
+int aie_cpu_online(int cpu, int on);
 
 /* Possible CPUs, from /sys/devices/system/cpu/possible; -1 on error. */
 int aie_possible_cpus(void);

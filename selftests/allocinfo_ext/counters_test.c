@@ -262,15 +262,6 @@ TEST_F(counters, peak_of_a_growing_site)
 	EXPECT_GT(n / 4, sums);
 }
 
-static int cpu_online(int cpu, int on)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
-		 cpu);
-	return aie_write_str(path, on ? "1" : "0");
-}
-
 /* The module loaded while CPU 1 is offline; the teardown brings it back. */
 FIXTURE(hotplug) {
 };
@@ -283,13 +274,13 @@ FIXTURE_SETUP(hotplug)
 		SKIP(return, "no second CPU to take offline");
 	aie_teardown();
 	ASSERT_EQ(0, pin(0));
-	ASSERT_EQ(0, cpu_online(1, 0));
+	ASSERT_EQ(0, aie_cpu_online(1, 0));
 	ASSERT_EQ(0, aie_setup(NULL));
 }
 
 FIXTURE_TEARDOWN(hotplug)
 {
-	cpu_online(1, 1);
+	aie_cpu_online(1, 1);
 	aie_teardown();
 }
 
@@ -307,18 +298,18 @@ TEST_F(hotplug, slots_for_the_cpus_up)
 	ASSERT_LT(0, slot);
 	ASSERT_LT(0, slots);
 	EXPECT_EQ(slots * SLOT_BYTES, aie_stat("counter_slot_bytes"));
-	ASSERT_EQ(0, cpu_online(1, 1));
+	ASSERT_EQ(0, aie_cpu_online(1, 1));
 	EXPECT_EQ(2 * slots * SLOT_BYTES, aie_stat("counter_slot_bytes"));
 	ASSERT_EQ(0, pin(1));
 	ASSERT_EQ(0, aie_helper("alloc kmalloc96 7"));
 	EXPECT_ROW("aie_helper_kmalloc_96", "slab", 7, 7 * slot, 7 * s,
 		   7, 7 * slot, 7 * slot, 0);
 	ASSERT_EQ(0, pin(0));
-	ASSERT_EQ(0, cpu_online(1, 0));
+	ASSERT_EQ(0, aie_cpu_online(1, 0));
 	EXPECT_ROW("aie_helper_kmalloc_96", "slab", 7, 7 * slot, 7 * s,
 		   7, 7 * slot, 7 * slot, 0);
 	ASSERT_EQ(0, aie_helper("free kmalloc96 3"));
-	ASSERT_EQ(0, cpu_online(1, 1));
+	ASSERT_EQ(0, aie_cpu_online(1, 1));
 	EXPECT_EQ(2 * slots * SLOT_BYTES, aie_stat("counter_slot_bytes"));
 	ASSERT_EQ(0, pin(1));
 	ASSERT_EQ(0, aie_helper("free kmalloc96 4"));

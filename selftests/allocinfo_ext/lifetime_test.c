@@ -225,15 +225,6 @@ static int pin(int cpu)
 	return sched_setaffinity(0, sizeof(one), &one);
 }
 
-static int cpu_online(int cpu, int on)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
-		 cpu);
-	return aie_write_str(path, on ? "1" : "0");
-}
-
 /*
  * A histogram array for each CPU up since the load, not for each possible
  * CPU: 256 bytes a site each. CPU 1's counts stay counted while it is
@@ -251,10 +242,10 @@ TEST_F(lifetime, arrays_for_the_cpus_up)
 	ASSERT_EQ(0, pin(1));
 	ASSERT_EQ(0, aie_helper("churn kmalloc97 30"));
 	ASSERT_EQ(0, pin(0));
-	ASSERT_EQ(0, cpu_online(1, 0));
+	ASSERT_EQ(0, aie_cpu_online(1, 0));
 	ASSERT_EQ(1, lifetimes_get("aie_helper_kmalloc_97", "slab", &l));
 	EXPECT_EQ(30, hist_sum(&l));
-	ASSERT_EQ(0, cpu_online(1, 1));
+	ASSERT_EQ(0, aie_cpu_online(1, 1));
 	ASSERT_EQ(0, pin(1));
 	ASSERT_EQ(0, aie_helper("churn kmalloc97 12"));
 	ASSERT_EQ(1, lifetimes_get("aie_helper_kmalloc_97", "slab", &l));

@@ -454,14 +454,6 @@ TEST_F_TIMEOUT(stress, load_unload_cycles_under_storm, 3600)
 	ASSERT_EQ(0, aie_load(AIE_MODULE_KO, NULL));
 }
 
-static int cpu_online(int cpu, int on)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	return aie_write_str(path, on ? "1" : "0");
-}
-
 /* Until stop, CPUs 1 to n - 1 offline and back, one after the other. */
 static void *hotplugger(void *arg)
 {
@@ -471,7 +463,7 @@ static void *hotplugger(void *arg)
 
 	while (!stop) {
 		for (cpu = 1; cpu < n && !stop; cpu++) {
-			if (cpu_online(cpu, 0) || cpu_online(cpu, 1))
+			if (aie_cpu_online(cpu, 0) || aie_cpu_online(cpu, 1))
 				w->errors++;
 			else
 				w->rounds++;
@@ -515,11 +507,11 @@ TEST_F_TIMEOUT(stress, cpu_hotplug, 600)
 	ASSERT_EQ(0, aie_helper("alloc kmalloc129 7"));
 	ASSERT_EQ(0, aie_helper("alloc kmalloc97 5"));
 	ASSERT_EQ(0, pin(0));
-	ASSERT_EQ(0, cpu_online(1, 0));
+	ASSERT_EQ(0, aie_cpu_online(1, 0));
 	EXPECT_EQ(disabled + 7, aie_stat("disabled_allocs"));
 	EXPECT_ROW("aie_helper_kmalloc_97", "slab", 5, 5 * slot,
 		   5 * (slot - 97), 5, 5 * slot, 5 * slot, 0);
-	ASSERT_EQ(0, cpu_online(1, 1));
+	ASSERT_EQ(0, aie_cpu_online(1, 1));
 
 	ASSERT_EQ(0, crew_start(&crew));
 	stop = 0;
