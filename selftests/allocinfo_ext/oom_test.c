@@ -186,27 +186,21 @@ static long long mem_available_mib(void)
 }
 
 /*
- * A global OOM: the helper holds seven eighths of the available memory in
- * 1 MiB blocks, *@held of them; a task of the test, the OOM killer's
- * favourite, fills the rest until killed. Returns its wait status, or -1.
+ * A global OOM, bracketed in the kernel log as @what: a task of the test,
+ * the OOM killer's favourite, fills memory until killed. Its wait status,
+ * or -1.
  */
-static int global_oom(long long *held)
+static int fill_memory(const char *what)
 {
-	long long avail = mem_available_mib();
+	char mark[64];
 	int status = -1, i;
-	char *p;
 	pid_t pid;
+	char *p;
 
-	if (avail <= 64 ||
-	    aie_write_str("/proc/self/oom_score_adj", "-1000") ||
-	    aie_helper("alloc pages_oom %lld",
-		       avail * 7 / 8 < 4096 ? avail * 7 / 8 : 4096))
+	if (aie_write_str("/proc/self/oom_score_adj", "-1000"))
 		return -1;
-	*held = aie_helper_held("pages_oom");
-	if (*held <= avail / 2)
-		return -1;
-
-	kmsg_mark("aie-expect-oom: begin global");
+	snprintf(mark, sizeof(mark), "aie-expect-oom: begin %s", what);
+	kmsg_mark(mark);
 	pid = fork();
 	if (!pid) {
 		if (aie_write_str("/proc/self/oom_score_adj", "1000"))
@@ -221,9 +215,30 @@ static int global_oom(long long *held)
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		status = -1;
-	kmsg_mark("aie-expect-oom: end global");
+	snprintf(mark, sizeof(mark), "aie-expect-oom: end %s", what);
+	kmsg_mark(mark);
 	aie_write_str("/proc/self/oom_score_adj", "0");
 	return status;
+}
+
+/*
+ * A global OOM: the helper holds seven eighths of the available memory in
+ * 1 MiB blocks, *@held of them; a task of the test, the OOM killer's
+ * favourite, fills the rest until killed. Returns its wait status, or -1.
+ */
+static int global_oom(long long *held)
+{
+	long long avail = mem_available_mib();
+
+	if (avail <= 64 ||
+	    aie_write_str("/proc/self/oom_score_adj", "-1000") ||
+	    aie_helper("alloc pages_oom %lld",
+		       avail * 7 / 8 < 4096 ? avail * 7 / 8 : 4096))
+		return -1;
+	*held = aie_helper_held("pages_oom");
+	if (*held <= avail / 2)
+		return -1;
+	return fill_memory("global");
 }
 
 /* The report's first row is the helper's blocks, exactly. */
@@ -289,38 +304,6 @@ static int unload_unnamed(void)
 }
 
 /*
- * A global OOM with no helper loaded: a task of the test, the OOM killer's
- * favourite, fills memory until killed. Its wait status, or -1.
- */
-static int fill_memory(void)
-{
-	int status = -1, i;
-	pid_t pid;
-	char *p;
-
-	if (aie_write_str("/proc/self/oom_score_adj", "-1000"))
-		return -1;
-	kmsg_mark("aie-expect-oom: begin unnamed");
-	pid = fork();
-	if (!pid) {
-		if (aie_write_str("/proc/self/oom_score_adj", "1000"))
-			_exit(2);
-		for (i = 0; i < 65536; i++) {
-			p = malloc(1 << 20);
-			if (!p)
-				_exit(4);
-			memset(p, i, 1 << 20);
-		}
-		_exit(3);	/* not killed */
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid)
-		status = -1;
-	kmsg_mark("aie-expect-oom: end unnamed");
-	aie_write_str("/proc/self/oom_score_adj", "0");
-	return status;
-}
-
-/*
  * The rows of reports in the kernel log from @fd on that name a site no
  * symbol covers: how many, the last one (past the prefix) into @line.
  */
@@ -363,7 +346,7 @@ TEST_F(oom, unnamed_site_by_index)
 	ASSERT_EQ(0, unload_unnamed());
 	ASSERT_FALSE(aie_module_loaded("aie_helper"));
 
-	status = fill_memory();
+	status = fill_memory("unnamed");
 	EXPECT_TRUE(status != -1 && WIFSIGNALED(status) &&
 		    WTERMSIG(status) == SIGKILL)
 		TH_LOG("status %#x", status);
