@@ -18,8 +18,10 @@
  * handler clears when done, which the sender waits for, a second at most.
  *
  * /sys/kernel/debug/aie_helper/nmi: "<pages> <objects> <page failures>
- * <object failures>", held now and failed since load: a nolock
- * allocator may fail where another would wait (a lock it cannot have).
+ * <object failures> <object bytes>", held now and failed since load: a
+ * nolock allocator may fail where another would wait (a lock it cannot
+ * have); the bytes are the held objects' ksize(), as kmalloc_nolock()
+ * takes the next kmalloc bucket when it cannot have its own's lock.
  */
 #include <linux/cpumask.h>
 #include <linux/delay.h>
@@ -180,16 +182,20 @@ int aie_helper_nmi_free(void)
 int aie_helper_nmi_show(struct seq_file *m, void *v)
 {
 	unsigned int i, pages = 0, objs = 0;
+	size_t bytes = 0;
 
 	mutex_lock(&aie_helper_mutex);
 	for (i = 0; i < aie_helper_nmi_held; i++) {
 		pages += !!aie_helper_nmi_pages[i];
-		objs += !!aie_helper_nmi_objs[i];
+		if (aie_helper_nmi_objs[i]) {
+			objs++;
+			bytes += ksize(aie_helper_nmi_objs[i]);
+		}
 	}
 	mutex_unlock(&aie_helper_mutex);
-	seq_printf(m, "%u %u %d %d\n", pages, objs,
+	seq_printf(m, "%u %u %d %d %zu\n", pages, objs,
 		   atomic_read(&aie_helper_nmi_page_fails),
-		   atomic_read(&aie_helper_nmi_obj_fails));
+		   atomic_read(&aie_helper_nmi_obj_fails), bytes);
 	return 0;
 }
 #endif /* AIE_HAVE_NOLOCK */
