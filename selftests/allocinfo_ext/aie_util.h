@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * aie_util.h - what the allocinfo_ext selftests share: loading the modules,
- * driving the helper module, reading rows of /proc/allocinfo_ext.
+ * driving the helper module, reading rows of /proc/allocinfo_ext (and,
+ * through aie_kmsg.h, the kernel log).
  * Functions return 0 or a negative errno unless said otherwise.
  */
 #ifndef _AIE_UTIL_H
@@ -10,6 +11,7 @@
 #include <stdbool.h>
 
 #include "kselftest.h"	/* __printf() */
+#include "aie_kmsg.h"
 
 #ifndef BIT_ULL
 #define BIT_ULL(nr)	(1ULL << (nr))
@@ -74,18 +76,6 @@ int aie_row_get_type(const char *module, const char *func, const char *type,
 /* The same among rows of modules that unloaded (the others skip them). */
 int aie_row_get_unloaded(const char *module, const char *func,
 			 struct aie_row *row);
-
-/* A descriptor of /dev/kmsg read from now on; -errno on error. */
-int aie_kmsg_open(void);
-
-/*
- * The text of the next kernel log record from @fd, read into @rec; NULL
- * when none is left.
- */
-const char *aie_kmsg_next(int fd, char *rec, size_t size);
-
-/* How many kernel log lines since aie_kmsg_open() contain @text. */
-int aie_kmsg_count(int fd, const char *text);
 
 /* What aie_sum_rows() calls on each row, with its @arg. */
 typedef long long (*aie_row_fn)(const struct aie_row *row, const void *arg);
