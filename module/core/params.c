@@ -68,7 +68,7 @@ MODULE_PARM_DESC(slabmap,
 bool aie_lifetimes_param;
 module_param_named(lifetimes, aie_lifetimes_param, bool, 0444);
 MODULE_PARM_DESC(lifetimes,
-		 "Per site, a log2 histogram of the lifetimes of freed objects and the age of the oldest live one, in /proc/allocinfo_ext_lifetimes (default 0: off; 1 costs 4 bytes per object map slot and 256 bytes per site per possible CPU)");
+		 "Per site, a log2 histogram of the lifetimes of freed objects and the age of the oldest live one, in /proc/allocinfo_ext_lifetimes (default 0: off; 1 costs 4 bytes per object map slot and 256 bytes per site per CPU up)");
 
 char *aie_hooks_param = "slab,page,vmalloc,percpu";
 module_param_named(hooks, aie_hooks_param, charp, 0444);
