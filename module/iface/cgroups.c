@@ -3,9 +3,14 @@
  * cgroups.c - /proc/allocinfo_ext_cgroups: one row per call site and
  * memory cgroup, from the site table's pair entries (extras/cgsites.c).
  *
- * A reader walks the table as proc.c does, taking no lock the hooks take;
- * a pair's cgroup is named under cgsites.c's mutex (process context). A
- * removed cgroup's row stays, marked, while its objects live.
+ * A removed cgroup's row stays, marked, while its objects live.
+ *
+ * Notes on locking
+ * ----------------
+ * A reader walks the table as proc.c does, in process context, taking no
+ * lock the hooks take: the counters are read without a lock. A pair's
+ * cgroup is named under cgsites.c's mutex (aie_cgsite_name()), which may
+ * sleep.
  */
 
 #include <linux/proc_fs.h>
@@ -23,7 +28,7 @@
 #include "lib/line.h"
 #include "rows.h"
 
-/* The first pair entry at index >= @idx; *pos past it. */
+/* Find the first pair entry at index >= @idx; set *@pos past it. */
 static struct aie_site *aie_cgroups_from(loff_t idx, loff_t *pos)
 {
 	struct aie_site *site;
@@ -41,7 +46,7 @@ static struct aie_site *aie_cgroups_from(loff_t idx, loff_t *pos)
 	return NULL;
 }
 
-/* *pos 0 is the header; *pos i + 1 is site i. */
+/* Start at *@pos: 0 is the header; i + 1 is site i. */
 static void *aie_cgroups_start(struct seq_file *m, loff_t *pos)
 {
 	if (!*pos)
@@ -59,8 +64,8 @@ static void aie_cgroups_stop(struct seq_file *m, void *v)
 }
 
 /*
- * A cgroup's path as a row shows it: a space, a backslash or a byte that
- * does not print as "\ooo", so that a row splits on spaces.
+ * Add a cgroup's path as a row shows it: a space, a backslash or a byte
+ * that does not print as "\ooo", so that a row splits on spaces.
  */
 static void aie_cgroups_path(struct aie_line *l, const char *path)
 {
@@ -79,8 +84,9 @@ static void aie_cgroups_path(struct aie_line *l, const char *path)
 }
 
 /*
- * "%12llu %8llu <tag> type:%s slack:%llu total_calls:%lld
- * total_bytes:%lld cgroup:<path>[ removed]": the tag is the pair's site's.
+ * Show one pair's row, "%12llu %8llu <tag> type:%s slack:%llu
+ * total_calls:%lld total_bytes:%lld cgroup:<path>[ removed]", the tag
+ * that of the pair's site.
  */
 static int aie_cgroups_show(struct seq_file *m, void *v)
 {

@@ -38,11 +38,16 @@
  * nothing: its arrays are static, each row is built in a static buffer,
  * and each site is named in the per-CPU symbol scratch from kallsyms
  * (sprint_symbol(), which takes no lock) or from the name its module left
- * at unload; no row carries an address (rows.c). Its only lock is
- * aie_oom_lock, its own, taken with trylock: a report that finds another
- * under way is skipped, never waits. The ratelimit's lock is taken with
- * trylock too (__ratelimit()). The counters are read without a lock
- * (counters.c).
+ * at unload; no row carries an address (rows.c).
+ *
+ * Notes on locking
+ * ----------------
+ * aie_oom_lock guards the static arrays and the row buffer. It is taken
+ * with trylock, in the tracepoint's atomic context: a report that finds
+ * another under way is skipped, never waits. The ratelimit's lock is
+ * taken with trylock too (__ratelimit()). The counters are read without
+ * a lock (counters.c). oom_lock, the OOM killer's, is held by the caller
+ * of both the notifier and the tracepoint: one OOM is reported at a time.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -122,8 +127,9 @@ static void aie_oom_keep(struct aie_oom_row *rows, const struct aie_oom_row *r,
 }
 
 /*
- * The live bytes of the sites of slot index @i from site @first on, every
- * @slots-th below @end (at most AIE_OOM_BATCH of them), into aie_oom_live:
+ * Read the live bytes of the sites of slot index @i from site @first on,
+ * every @slots-th below @end (at most AIE_OOM_BATCH of them), into
+ * aie_oom_live:
  * each site's own counter, then what each CPU's slot @i holds of them,
  * read once (aie_ctr_slot_live()). A slot that changes hands meanwhile
  * may be missed or counted twice (counters.c): the picks are summed again.
@@ -174,9 +180,9 @@ static void aie_oom_rank(unsigned int picks, unsigned int *n,
 }
 
 /*
- * One row, built in aie_oom_buf as /proc/allocinfo_ext builds it, the
- * site's peak raised to its live bytes as a read of the table does; a site
- * no symbol covers by its index, not its address (rows.c).
+ * Print one row, built in aie_oom_buf as /proc/allocinfo_ext builds it,
+ * the site's peak raised to its live bytes as a read of the table does; a
+ * site no symbol covers is named by its index, not its address (rows.c).
  */
 static void aie_oom_row_print(const struct aie_oom_row *r)
 {
@@ -204,6 +210,7 @@ static void aie_oom_row_print(const struct aie_oom_row *r)
 	pr_notice("%s\n", aie_oom_buf);
 }
 
+/* Print the report for @victim: its header line, then the top rows. */
 static void aie_oom_report(struct task_struct *victim)
 {
 	unsigned int top = min_t(unsigned int, aie_oom_top, AIE_OOM_TOP_MAX);
@@ -225,8 +232,8 @@ static void aie_oom_report(struct task_struct *victim)
 }
 
 /*
- * The OOM notifiers, from out_of_memory() for global OOMs only, before it
- * picks a victim: note the task, which marks the victim next. Process
+ * Note the task of a global OOM, which marks the victim next. Called by
+ * out_of_memory() for global OOMs only, before it picks a victim. Process
  * context, oom_lock held (every OOM kill's, global or memory cgroup's): no
  * other OOM runs until this one is over. A global OOM that kills nobody
  * leaves its task noted; that task's next OOM, if of a memory cgroup, is
@@ -244,8 +251,9 @@ static struct notifier_block aie_oom_nb = {
 };
 
 /*
- * Whether to report this victim: a global OOM's first, always; any other
- * within the ratelimit, else counted. oom_lock held: one OOM at a time.
+ * Decide whether to report this victim: a global OOM's first, always; any
+ * other within the ratelimit, else count it. oom_lock held: one OOM at a
+ * time.
  */
 static bool aie_oom_wanted(void)
 {
@@ -259,7 +267,10 @@ static bool aie_oom_wanted(void)
 	return false;
 }
 
-/* oom:mark_victim(task, uid), from either OOM killer, task_lock held */
+/*
+ * Report the top sites for a victim: the probe of oom:mark_victim(task,
+ * uid), from either OOM killer, the victim's task_lock held.
+ */
 static void aie_oom_mark_victim(void *data, struct task_struct *task,
 				uid_t uid)
 {
@@ -273,10 +284,14 @@ static void aie_oom_mark_victim(void *data, struct task_struct *task,
 
 AIE_TP_PROBE_CHECK(mark_victim, aie_oom_mark_victim);
 
-/*
- * Attach the report, unless oom_top is 0; a kernel without the tracepoint
- * loses only the report, and says so; without the notifier, every OOM's
- * report goes through the ratelimit. Process context, at init.
+/**
+ * aie_oom_init() - Attach the OOM report, unless oom_top is 0.
+ *
+ * A kernel without the oom:mark_victim tracepoint loses only the report,
+ * and says so once; without the OOM notifier, every OOM's report goes
+ * through the ratelimit.
+ *
+ * Context: Process context, at module init.
  */
 void aie_oom_init(void)
 {
@@ -293,7 +308,14 @@ void aie_oom_init(void)
 		pr_warn("no oom:mark_victim tracepoint: OOM kills get no report of the top sites\n");
 }
 
-/* First at exit: aie_hooks_unregister() then waits for the probe to end. */
+/**
+ * aie_oom_exit() - Detach the OOM report.
+ *
+ * Call it first at exit: aie_hooks_unregister() then waits for the probe
+ * to end.
+ *
+ * Context: Process context, at module exit.
+ */
 void aie_oom_exit(void)
 {
 	if (aie_oom_tp)

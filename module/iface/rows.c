@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rows.c - what the rows of the /proc tables share: which sites have
- * one, and a site's tag. Process context, readers of the files, and the
- * OOM report (oom.c); no lock (a site's location is read under
- * rcu_read_lock()).
+ * rows.c - what the rows of the /proc tables and of the OOM report share:
+ * which sites have a row, a site's tag, and the fields that follow it.
+ *
+ * Notes on locking
+ * ----------------
+ * None of its own. Callers are the readers of the files (process context)
+ * and the OOM report (oom.c: atomic context, preemption off). A site's
+ * location is read under rcu_read_lock(); its counters and flags are read
+ * without a lock and may move during the read.
  */
 
 #include <linux/kernel.h>
@@ -25,13 +30,20 @@ const char * const aie_type_names[] = {
 	[AIE_TYPE_PERCPU] = "percpu",
 };
 
-/*
- * Rows show every site but those inside allocators, whose events are
- * ignored, and those inside helpers and page allocator wrappers never
- * charged an event of their own (their events go to the caller above
- * them): such a site has a row from its first (track.c's aie_track_site()
- * marks it), and keeps it, a reset notwithstanding, so that rows do not
- * come and go before others (the ioctls' content id, core/rowset.c).
+/**
+ * aie_row_shown() - Tell whether @site has a row in the tables.
+ * @site: the site.
+ *
+ * Every site has one but those inside allocators, whose events are
+ * ignored, those of (site, cgroup) pairs, and those inside helpers and
+ * page allocator wrappers never charged an event of their own (their
+ * events go to the caller above them): such a site has a row from its
+ * first (track.c's aie_track_site() marks it), and keeps it, a reset
+ * notwithstanding, so that rows do not come and go before others (the
+ * ioctls' content id, core/rowset.c).
+ *
+ * Context: Any context but NMI.
+ * Return: true when the site has a row.
  */
 bool aie_row_shown(struct aie_site *site)
 {
@@ -44,11 +56,16 @@ bool aie_row_shown(struct aie_site *site)
 	       (flags & BIT(AIE_SITE_CHARGED));
 }
 
-/*
- * What follows a row's tag: " type:%s slack:%llu total_calls:%lld
- * total_bytes:%lld peak:%lld failed:%lld accounted:%llu[ disabled][
- * unloaded][ accurate:no]" (proc.c, and oom.c's report), the live
- * figures as aie_live() has them.
+/**
+ * aie_row_fields() - Add the fields that follow a row's tag.
+ * @l: the line being built.
+ * @site: the row's site.
+ * @s: the site's sums.
+ * @peak: the peak to show.
+ *
+ * Add " type:%s slack:%llu total_calls:%lld total_bytes:%lld peak:%lld
+ * failed:%lld accounted:%llu[ disabled][ unloaded][ accurate:no]" (proc.c,
+ * and oom.c's report), the live figures as aie_live() has them.
  */
 void aie_row_fields(struct aie_line *l, struct aie_site *site,
 		    const struct aie_site_sums *s, s64 peak)
@@ -75,10 +92,14 @@ void aie_row_fields(struct aie_line *l, struct aie_site *site,
 		aie_line_lit(l, " accurate:no");
 }
 
-/*
- * What ends a /proc/allocinfo_ext row of a slab or page site while node
- * counters are kept (core/nodes.c): " node<N>:%llu" for each online node,
- * its live bytes there (aie_live()).
+/**
+ * aie_row_nodes() - End a row with the site's live bytes per node.
+ * @l: the line being built.
+ * @site: the row's site.
+ *
+ * While node counters are kept (core/nodes.c), add " node<N>:%llu" for
+ * each online node to the row of a slab or page site: its live bytes
+ * there (aie_live()). Add nothing otherwise.
  */
 void aie_row_nodes(struct aie_line *l, struct aie_site *site)
 {
@@ -95,19 +116,28 @@ void aie_row_nodes(struct aie_line *l, struct aie_site *site)
 	}
 }
 
-/*
- * Whether a site's counts are exact as far as the module knows: not when
- * it lost an allocation it could not track (track.c's aie_track_untracked()).
- * Its row then says "accurate:no" (proc.c), and its ioctl row accurate 0.
+/**
+ * aie_row_accurate() - Tell whether a site's counts are exact.
+ * @site: the site.
+ *
+ * A site is inexact, as far as the module knows, once it lost an
+ * allocation it could not track (track.c's aie_track_untracked()). Its
+ * row then says "accurate:no" (proc.c), and its ioctl row accurate 0.
+ *
+ * Return: false once the site lost an allocation.
  */
 bool aie_row_accurate(const struct aie_site *site)
 {
 	return !test_bit(AIE_SITE_INEXACT, &site->flags);
 }
 
-/*
- * A site's tag, as its row shows it (proc.c, lifetimes.c), named in @sym
- * as a reader names it (aie_site_name_read()).
+/**
+ * aie_row_tag() - Add a site's tag, as its row shows it to a reader.
+ * @l: the line being built.
+ * @site: the row's site.
+ * @sym: the reader's symbol buffer, filled here (aie_site_name_read()).
+ *
+ * Context: Process context (proc.c, lifetimes.c).
  */
 void aie_row_tag(struct aie_line *l, struct aie_site *site,
 		 struct aie_sym *sym)
@@ -116,14 +146,20 @@ void aie_row_tag(struct aie_line *l, struct aie_site *site,
 	aie_row_tag_named(l, site, sym, false);
 }
 
-/*
- * A site's tag from @sym, which names it already: any context but NMI
- * (oom.c's report names it with aie_site_name(), which allocates
- * nothing). A site no symbol covers is "unknown@" and, in a reader's row,
- * its address as %pK prints it to that reader; in the kernel log
- * (@in_log, oom.c), where %pK would judge whichever task the OOM came
- * from, and might ask an LSM, "site" and its index in the table: no
- * address at all.
+/**
+ * aie_row_tag_named() - Add a site's tag from a symbol that names it.
+ * @l: the line being built.
+ * @site: the row's site.
+ * @sym: the site's name, filled already (oom.c's report fills it with
+ *	aie_site_name(), which allocates nothing).
+ * @in_log: the row goes to the kernel log, not to a reader.
+ *
+ * A site no symbol covers is "unknown@" and, in a reader's row, its
+ * address as %pK prints it to that reader; in the kernel log, where %pK
+ * would judge whichever task the OOM came from, and might ask an LSM,
+ * "site" and its index in the table: no address at all.
+ *
+ * Context: Any context but NMI.
  */
 void aie_row_tag_named(struct aie_line *l, struct aie_site *site,
 		       const struct aie_sym *sym, bool in_log)
@@ -173,10 +209,17 @@ void aie_row_tag_named(struct aie_line *l, struct aie_site *site,
 	rcu_read_unlock();
 }
 
-/*
- * The function a row names: the one "locate" gave with the site's
- * location @loc (NULL: none), else @sym's, else "unknown"; its length in
- * *@len. The name lives as long as the RCU read section @loc was read in.
+/**
+ * aie_row_func() - Find the function a row names.
+ * @sym: the site's name.
+ * @loc: the site's location from "locate", or NULL.
+ * @len: set to the name's length.
+ *
+ * The function is the one "locate" gave with @loc, else @sym's, else
+ * "unknown".
+ *
+ * Context: Inside the RCU read section @loc was read in.
+ * Return: the name, which lives as long as that section.
  */
 const char *aie_row_func(const struct aie_sym *sym, const char *loc,
 			 size_t *len)
