@@ -299,14 +299,15 @@ static __always_inline void aie_slab_free(const void *ptr)
 
 /*
  * Take a kmalloc event. With sampling off, a patched jump takes the probe
- * straight to the tracking, which turns away a NULL or ZERO_SIZE_PTR result. With it on,
- * one comparison sends allocations of the interval or more (and every one
- * while the interval is 0, as it is set) to aie_kmalloc_all(), with
- * weight 1; then the countdown: a skipped allocation costs these few
- * instructions. A NULL result is not sampled: failures are counted
- * exactly whatever sampling does. A ZERO_SIZE_PTR one (0 bytes) takes
- * nothing off the countdown. Always inline: the kmalloc probe keeps the
- * body it had as one function, and aie_slab_kmalloc_seen() gets its own.
+ * straight to the tracking, which turns away a NULL or ZERO_SIZE_PTR
+ * result. With it on, one comparison sends allocations of the interval or
+ * more (and every one while the interval is 0, as it is set) to
+ * aie_kmalloc_all(), with weight 1; then the countdown: a skipped
+ * allocation costs these few instructions. A NULL result is not sampled:
+ * failures are counted exactly whatever sampling does. A ZERO_SIZE_PTR one
+ * (0 bytes) takes nothing off the countdown. Always inline: the kmalloc
+ * probe keeps the body it had as one function, and aie_slab_kmalloc_seen()
+ * gets its own.
  */
 static __always_inline void __aie_probe_kmalloc(void *data,
 						unsigned long call_site,
@@ -379,12 +380,12 @@ void aie_slab_kfree_seen(const void *ptr)
 }
 
 /*
- * Take a kmem_cache_alloc event. The cache's slot size is private to mm/; ksize() reports it for a live
- * object (the object size on caches with red zones, poisoning or KASAN),
- * and aie_cache_sizes_get() keeps it per cache. Whether the cache is
- * accounted is private too: memcg.c knows, and the table keeps it. With
- * sampling on, the slot size is what the countdown counts, so it is
- * looked up before the skip.
+ * Take a kmem_cache_alloc event. The cache's slot size is private to
+ * mm/; ksize() reports it for a live object (the object size on caches
+ * with red zones, poisoning or KASAN), and aie_cache_sizes_get() keeps it
+ * per cache. Whether the cache is accounted is private too: memcg.c
+ * knows, and the table keeps it. With sampling on, the slot size is what
+ * the countdown counts, so look it up before the skip.
  */
 static __always_inline void __aie_probe_kmem_cache_alloc(void *data,
 							 unsigned long call_site,
