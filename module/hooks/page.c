@@ -128,6 +128,10 @@ static int aie_page_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
+/*
+ * Probe mm_page_free: untrack the block. Attached only while the slab
+ * map's probe does not do these frees (slab_pages.c).
+ */
 static void aie_probe_page_free(void *data, struct page *page,
 				unsigned int order)
 {

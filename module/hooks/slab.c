@@ -337,6 +337,7 @@ static __always_inline void __aie_probe_kmalloc(void *data,
 			    gfp_flags);
 }
 
+/* Probe kmalloc, preemption disabled (aie_tp_guard()). */
 static void aie_probe_kmalloc(void *data, unsigned long call_site,
 			      const void *ptr, size_t bytes_req,
 			      size_t bytes_alloc, gfp_t gfp_flags, int node)
@@ -415,6 +416,7 @@ static __always_inline void __aie_probe_kmem_cache_alloc(void *data,
 	aie_kmem_cache_sampled(data, call_site, ptr, s, gfp_flags, size);
 }
 
+/* Probe kmem_cache_alloc, preemption disabled (aie_tp_guard()). */
 static void aie_probe_kmem_cache_alloc(void *data, unsigned long call_site,
 				       const void *ptr, struct kmem_cache *s,
 				       gfp_t gfp_flags, int node)
@@ -442,6 +444,7 @@ void aie_slab_cache_alloc_seen(unsigned long call_site, const void *ptr,
 				     NUMA_NO_NODE);
 }
 
+/* Probe kfree: untrack the object. */
 static void aie_probe_kfree(void *data, unsigned long call_site,
 			    const void *ptr)
 {
@@ -449,6 +452,7 @@ static void aie_probe_kfree(void *data, unsigned long call_site,
 	aie_slab_free(ptr);
 }
 
+/* Probe kmem_cache_free: untrack the object. */
 static void aie_probe_kmem_cache_free(void *data, unsigned long call_site,
 				      const void *ptr,
 				      const struct kmem_cache *s)
