@@ -26,11 +26,12 @@
  *
  * Notes on locking
  * ----------------
- * The probes take no lock. They run wherever the slab allocator runs
- * (task, softirq, hardirq; NMI through aie_slab_kmalloc_seen() and
- * aie_slab_kfree_seen(), nolock.c), preemption disabled (aie_tp_guard()
- * on kernels whose tracepoints leave it enabled). The cache table's lock
- * is cache_sizes.c's.
+ * The probes take no lock of this file's. They run wherever the slab
+ * allocator runs (task, softirq, hardirq; NMI through
+ * aie_slab_kmalloc_seen() and aie_slab_kfree_seen(), nolock.c),
+ * preemption disabled (aie_tp_guard() on kernels whose tracepoints leave
+ * it enabled). A miss of the cache table tries cache_sizes.c's lock, with
+ * trylock.
  *
  * aie_slab_fast_mutex serialises the updates of aie_slab_fast_key, from
  * the slab map's state and "cgroups"; process context. Registration runs
@@ -461,7 +462,7 @@ static void aie_probe_kmem_cache_free(void *data, unsigned long call_site,
 	aie_slab_free(ptr);
 }
 
-/* Define the functions that attach the probes to this kernel's events. */
+/* Define the functions that attach the probes to the events (compat.h). */
 AIE_SLAB_TP_ALLOCS(aie_probe_kmalloc, aie_probe_kmem_cache_alloc)
 AIE_SLAB_TP_CACHE_FREE(aie_probe_kmem_cache_free)
 
