@@ -102,6 +102,7 @@ static struct proc_dir_entry *aie_proc_stacks, *aie_proc_stacks_calls;
 /* The proc data of the calls file: its address tells the files apart. */
 static char aie_stacks_calls_mark;
 
+/* Hash the stack @ip[0..@depth) of site index @site. */
 static u32 aie_stack_hash_of(u32 site, const unsigned long *ip,
 			     unsigned int depth)
 {
@@ -109,6 +110,7 @@ static u32 aie_stack_hash_of(u32 site, const unsigned long *ip,
 		      site ^ depth);
 }
 
+/* Tell whether @st is the stack @ip[0..@depth) of site index @site. */
 static bool aie_stack_is(const struct aie_stack *st, u32 site,
 			 const unsigned long *ip, unsigned int depth)
 {
@@ -117,9 +119,9 @@ static bool aie_stack_is(const struct aie_stack *st, u32 site,
 }
 
 /*
- * The entry of the stack @ip[0..@depth) at site index @site, claimed on
- * first sight; NULL when the table is full, or in an NMI that cannot have
- * the lock (core/nmi.h). Any context.
+ * Find the entry of the stack @ip[0..@depth) at site index @site, claimed
+ * on first sight; NULL when the table is full, or in an NMI that cannot
+ * have the lock (core/nmi.h). Any context.
  */
 static struct aie_stack *aie_stack_get(u32 site, const unsigned long *ip,
 				       unsigned int depth)
@@ -158,9 +160,9 @@ out:
 }
 
 /*
- * Whether the capture records @site's stacks, decided at its first event.
- * Both bits live in one word, set in order: a hook that sees SEEN sees
- * CAPTURE as it was decided. Two hooks deciding at once decide alike.
+ * Tell whether the capture records @site's stacks, decided at its first
+ * event. Both bits live in one word, set in order: a hook that sees SEEN
+ * sees CAPTURE as it was decided. Two hooks deciding at once decide alike.
  */
 static bool aie_capture_matches(struct aie_site *site)
 {
@@ -178,11 +180,17 @@ static bool aie_capture_matches(struct aie_site *site)
 	return test_bit(AIE_SITE_CAPTURE, &site->flags);
 }
 
-/*
- * An allocation of @bytes charged to @site as @weight allocations (above 1
- * under sampling), with the capture on. Called
- * by __aie_track_alloc() in the hooks' contexts, preemption disabled; never
- * sleeps, never allocates.
+/**
+ * aie_capture_alloc() - Count an allocation in its call stack's entry.
+ * @site: the site the allocation is charged to.
+ * @bytes: its size.
+ * @weight: the allocations it stands for (above 1 under sampling).
+ *
+ * Call only with the capture on (aie_capture_on()). Does nothing for a
+ * site the selector does not match.
+ *
+ * Context: The hooks' (any context, NMI included), preemption disabled.
+ * Never sleeps, never allocates.
  */
 void aie_capture_alloc(struct aie_site *site, u64 bytes, u64 weight)
 {
@@ -212,7 +220,10 @@ void aie_capture_alloc(struct aie_site *site, u64 bytes, u64 weight)
 	atomic64_add(bytes * weight, &st->bytes);
 }
 
-/* Entries readers may read: filled before aie_stack_get() counts them. */
+/*
+ * Count the entries readers may read: each is filled before
+ * aie_stack_get() counts it.
+ */
 static u32 aie_stacks_count(void)
 {
 	/* Pairs with the smp_store_release() in aie_stack_get(). */
@@ -220,7 +231,7 @@ static u32 aie_stacks_count(void)
 }
 
 /*
- * The table and the CPUs' trace buffers, allocated at the first capture.
+ * Allocate the table and the CPUs' trace buffers, at the first capture.
  * aie_capture_mutex held.
  */
 static int aie_capture_table_alloc(void)
@@ -271,7 +282,16 @@ static void aie_capture_clear_sites(void)
 	}
 }
 
-/* "capture <sel> <depth>": empty the table, then record. Process context. */
+/**
+ * aie_capture_start() - Start recording the stacks of the sites @sel matches.
+ * @sel: the selector of "capture <sel> <depth>".
+ * @depth: the frames kept per stack.
+ *
+ * Empty the table (allocated at the first capture), then record.
+ *
+ * Context: Process context; takes aie_capture_mutex, may sleep.
+ * Return: 0, or -ENOMEM when the table cannot be had.
+ */
 int aie_capture_start(const struct aie_sel *sel, unsigned int depth)
 {
 	int ret;
@@ -297,7 +317,13 @@ out:
 	return ret;
 }
 
-/* "capture off": stop recording; the table stays. Process context. */
+/**
+ * aie_capture_stop() - Stop recording, for "capture off".
+ *
+ * The table stays, for reading.
+ *
+ * Context: Process context; takes aie_capture_mutex, may sleep.
+ */
 void aie_capture_stop(void)
 {
 	mutex_lock(&aie_capture_mutex);
@@ -305,6 +331,13 @@ void aie_capture_stop(void)
 	mutex_unlock(&aie_capture_mutex);
 }
 
+/**
+ * aie_capture_memory() - Count the memory the capture's table takes.
+ *
+ * Context: Process context; takes aie_capture_mutex.
+ * Return: the bytes of the table, its hash and the CPUs' trace buffers; 0
+ * before the first capture.
+ */
 size_t aie_capture_memory(void)
 {
 	size_t bytes = 0;

@@ -15,6 +15,12 @@ struct aie_sel;
 
 DECLARE_STATIC_KEY_FALSE(aie_capture_key);
 
+/**
+ * aie_capture_on() - Tell whether a capture is recording.
+ *
+ * Context: Any context.
+ * Return: true between "capture <sel>" and "capture off".
+ */
 static inline bool aie_capture_on(void)
 {
 	return static_branch_unlikely(&aie_capture_key);

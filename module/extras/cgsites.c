@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cgsites.c - live kernel memory per call site and memory cgroup.
+ * cgsites.c - count live kernel memory per call site and memory cgroup.
  *
  * An allocation accounted to a memory cgroup (memcg.c) made while the
  * feature is on (the cgroups parameter, or "cgroups on") by a task whose
@@ -98,7 +98,7 @@ static atomic_long_t aie_cgsites_full;	/* charged to the site: no pair */
 static void aie_cgsites_name_all(struct work_struct *work);
 static DECLARE_WORK(aie_cgsites_name_work, aie_cgsites_name_all);
 
-/* Hardirq context, no lock of the hook's held. */
+/* Queue the naming work, in hardirq context, no lock of the hook's held. */
 static void aie_cgsites_name_irq(struct irq_work *work)
 {
 	queue_work(system_wq, &aie_cgsites_name_work);
@@ -106,7 +106,7 @@ static void aie_cgsites_name_irq(struct irq_work *work)
 
 static DEFINE_IRQ_WORK(aie_cgsites_name_iw, aie_cgsites_name_irq);
 
-/* The memory css the kernel charges the current task's allocation to. */
+/* Find the memory css the kernel charges the current task's allocation to. */
 static struct cgroup_subsys_state *aie_cgsite_css(void)
 {
 #ifdef CONFIG_MEMCG
@@ -120,12 +120,13 @@ static struct cgroup_subsys_state *aie_cgsite_css(void)
 #endif
 }
 
+/* Hash the key (site index @parent, cgroup id @cgid) to its home bucket. */
 static u32 aie_cgsite_home(u32 parent, u64 cgid)
 {
 	return hash_64(cgid ^ ((u64)parent << 32), aie_cgsite_hash_bits);
 }
 
-/* Whether pair @p is that of site @parent in the cgroup @cgid. */
+/* Tell whether pair @p is that of site @parent in the cgroup @cgid. */
 static bool aie_cgsite_is(const struct aie_cgsite *p, u32 parent, u64 cgid)
 {
 	return p->parent == parent && p->cgid == cgid;
@@ -162,8 +163,9 @@ static struct aie_site *aie_cgsite_publish(u32 nr, u32 pos)
 }
 
 /*
- * A new pair of @parent in the cgroup of @css, whose id is @cgid, to be
- * published from bucket @pos; @parent itself when none can be made.
+ * Make a new pair of @parent in the cgroup of @css, whose id is @cgid, to
+ * be published from bucket @pos; return @parent itself when none can be
+ * made.
  */
 static struct aie_site *aie_cgsite_make(struct aie_site *parent,
 					struct cgroup_subsys_state *css,
@@ -195,7 +197,7 @@ full:
 	return parent;
 }
 
-/* The pair of @parent in the cgroup of @css, made on first sight. */
+/* Find the pair of @parent in the cgroup of @css, made on first sight. */
 static struct aie_site *aie_cgsite_get(struct aie_site *parent,
 				       struct cgroup_subsys_state *css)
 {
@@ -218,15 +220,14 @@ static struct aie_site *aie_cgsite_get(struct aie_site *parent,
 }
 
 /**
- * aie_cgsite_pick - the entry an accounted allocation is charged to
- * @site: the allocation's site, found and enabled
+ * aie_cgsite_pick() - Find the entry an accounted allocation is charged to.
+ * @site: the allocation's site, found and enabled.
  *
- * Returns the pair of @site and the current task's memory cgroup, made on
+ * Context: The hooks': any context, preemption disabled. Never sleeps,
+ * never allocates.
+ * Return: the pair of @site and the current task's memory cgroup, made on
  * first sight, or @site itself: outside a task, in the root cgroup, or
  * when no pair can be made.
- *
- * Context: the hooks, any context, preemption disabled. Never sleeps,
- * never allocates.
  */
 struct aie_site *aie_cgsite_pick(struct aie_site *site)
 {
@@ -243,9 +244,13 @@ struct aie_site *aie_cgsite_pick(struct aie_site *site)
 	return pair;
 }
 
-/*
- * Sum site @idx's counters and its pairs' into @s: its row's figures.
- * False when a sum met a move (aie_site_sum()). Process context.
+/**
+ * aie_cgsites_sum() - Sum a site's counters and its pairs'.
+ * @idx: the site's index.
+ * @s: set to the sums: the site's row's figures.
+ *
+ * Context: Process context.
+ * Return: true, or false when a sum met a move (aie_site_sum()).
  */
 bool aie_cgsites_sum(u32 idx, struct aie_site_sums *s)
 {
@@ -271,7 +276,13 @@ bool aie_cgsites_sum(u32 idx, struct aie_site_sums *s)
 	return exact;
 }
 
-/* The site whose pair @site is (AIE_SITE_CGROUP set, published). */
+/**
+ * aie_cgsite_parent() - Find the site a pair belongs to.
+ * @site: the pair (AIE_SITE_CGROUP set, published).
+ *
+ * Context: Any context.
+ * Return: the site whose pair @site is.
+ */
 struct aie_site *aie_cgsite_parent(const struct aie_site *site)
 {
 	return &aie_sites[aie_cgsites[site->frame].parent];
@@ -309,11 +320,19 @@ static void aie_cgsites_name_all(struct work_struct *work)
 	mutex_unlock(&aie_cgsites_mutex);
 }
 
-/*
- * The path of pair @site's cgroup, read once, and in *@removed whether
- * the cgroup is gone; NULL when the row is not to be shown: the cgroup
- * removed and the pair's objects freed (@live_calls 0), when the pair's
- * reference is put. Process context; takes aie_cgsites_mutex.
+/**
+ * aie_cgsite_name() - Name the cgroup of a pair, for its row.
+ * @site: the pair (AIE_SITE_CGROUP set, published).
+ * @live_calls: the pair's live objects, as its row sums them.
+ * @removed: set to whether the cgroup is gone.
+ *
+ * Read the path once. When the cgroup is removed and the pair's objects
+ * freed (@live_calls 0), put the pair's reference.
+ *
+ * Context: Process context; takes aie_cgsites_mutex.
+ * Return: the cgroup's path ("?" when it could not be read), or NULL when
+ * the row is not to be shown: the cgroup removed and the pair's objects
+ * freed.
  */
 const char *aie_cgsite_name(const struct aie_site *site, s64 live_calls,
 			    bool *removed)
@@ -362,9 +381,16 @@ static int aie_cgsites_make(void)
 	return 0;
 }
 
-/*
- * Turn the feature on (making its tables the first time) or off. Pairs
- * made stay: their objects' frees find them. Process context.
+/**
+ * aie_cgsites_set() - Turn the feature on or off.
+ * @on: the new state.
+ *
+ * Make the tables the first time it is turned on. Pairs made stay when it
+ * is turned off: their objects' frees find them.
+ *
+ * Context: Process context; takes aie_cgsites_mutex.
+ * Return: 0, or -ENOMEM when the tables cannot be made (the feature stays
+ * off).
  */
 int aie_cgsites_set(bool on)
 {
@@ -381,14 +407,26 @@ int aie_cgsites_set(bool on)
 	return ret;
 }
 
+/**
+ * aie_cgsites_on() - Tell whether the feature is on.
+ *
+ * Context: Any context.
+ * Return: true between "cgroups on" (or cgroups=1) and "cgroups off".
+ */
 bool aie_cgsites_on(void)
 {
 	return static_key_enabled(&aie_cgsites_key);
 }
 
-/*
- * At load, after the site table is made and before the hooks: at most
- * @max_pairs pairs, on now if @on. Process context.
+/**
+ * aie_cgsites_init() - Set the feature up at load.
+ * @on: turn it on now.
+ * @max_pairs: the pairs made at most (the cgroup_sites parameter).
+ *
+ * Call after the site table is made and before the hooks.
+ *
+ * Context: Process context, module init.
+ * Return: 0, or -ENOMEM.
  */
 int aie_cgsites_init(bool on, unsigned int max_pairs)
 {
@@ -398,7 +436,13 @@ int aie_cgsites_init(bool on, unsigned int max_pairs)
 	return on ? aie_cgsites_set(true) : 0;
 }
 
-/* At unload, after the hooks are gone: the references put, all freed. */
+/**
+ * aie_cgsites_exit() - Put the pairs' references and free all, at unload.
+ *
+ * Call after the hooks are gone.
+ *
+ * Context: Process context, module exit.
+ */
 void aie_cgsites_exit(void)
 {
 	u32 i, n;
@@ -426,7 +470,12 @@ void aie_cgsites_exit(void)
 	aie_cgsites = NULL;
 }
 
-/* The cgroups lines of /proc/allocinfo_ext_stats. */
+/**
+ * aie_cgsites_show() - Print the cgroups lines of /proc/allocinfo_ext_stats.
+ * @m: the stats file.
+ *
+ * Context: Process context.
+ */
 void aie_cgsites_show(struct seq_file *m)
 {
 	seq_printf(m, "cgroups %s\n", aie_cgsites_on() ? "on" : "off");

@@ -16,9 +16,14 @@ struct aie_site_sums;
 
 DECLARE_STATIC_KEY_FALSE(aie_cgsites_key);
 
-/*
- * Whether an allocation accounted to a memory cgroup (@accounted) goes to
- * its (site, cgroup) pair: the feature on. A jump over nothing while off.
+/**
+ * aie_cgsites_take() - Tell whether an allocation goes to its cgroup pair.
+ * @accounted: the allocation is accounted to a memory cgroup.
+ *
+ * A jump over nothing while the feature is off.
+ *
+ * Context: Any context.
+ * Return: true if @accounted and the feature is on.
  */
 static inline bool aie_cgsites_take(bool accounted)
 {

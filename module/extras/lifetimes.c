@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lifetimes.c - how long objects live, per site (module parameter
+ * lifetimes.c - measure how long objects live, per site (module parameter
  * lifetimes=1): a log2 histogram of the lifetimes of freed objects, and
  * the age of the oldest live object, in /proc/allocinfo_ext_lifetimes
  * (iface/lifetimes.c).
@@ -54,8 +54,8 @@ static atomic_t aie_lifetime_arrays;	/* arrays made */
 static int aie_lifetime_hp_state;	/* our CPUHP_BP_PREPARE_DYN state */
 
 /*
- * Before @cpu runs, on the CPU bringing it up (process context, CPU
- * hotplug lock held): its array, unless it has one. Never fails the
+ * Make @cpu's array, unless it has one, before @cpu runs, on the CPU
+ * bringing it up (process context, CPU hotplug lock held). Never fail the
  * bring-up: without an array the CPU counts nothing.
  */
 static int aie_lifetimes_cpu_prepare(unsigned int cpu)
@@ -77,10 +77,16 @@ static int aie_lifetimes_cpu_prepare(unsigned int cpu)
 	return 0;
 }
 
-/*
- * With @on, a histogram array for @sites sites for each CPU up now and
- * each CPU brought up later, then the key on. Process context, before
- * the hooks attach.
+/**
+ * aie_lifetimes_init() - Make the histograms and turn the stamps on.
+ * @on: lifetimes=1; nothing is done without it.
+ * @sites: the sites an array holds.
+ *
+ * Make a histogram array for each CPU up now and each CPU brought up
+ * later, then turn aie_lifetimes_key on. Call before the hooks attach.
+ *
+ * Context: Process context, module init; takes the CPU hotplug lock.
+ * Return: 0, or the error of the CPU hotplug state.
  */
 int aie_lifetimes_init(bool on, unsigned int sites)
 {
@@ -100,7 +106,13 @@ int aie_lifetimes_init(bool on, unsigned int sites)
 	return 0;
 }
 
-/* Process context, after every hook is unregistered and has finished. */
+/**
+ * aie_lifetimes_exit() - Free the histograms.
+ *
+ * Call after every hook is unregistered and has finished.
+ *
+ * Context: Process context, module exit.
+ */
 void aie_lifetimes_exit(void)
 {
 	int cpu;
@@ -117,16 +129,27 @@ void aie_lifetimes_exit(void)
 	aie_lifetime_sites = 0;
 }
 
-/* The histograms' memory; the stamps count in the object map's. */
+/**
+ * aie_lifetimes_memory() - Count the histograms' memory.
+ *
+ * The stamps count in the object map's.
+ *
+ * Context: Any context.
+ * Return: the bytes of the arrays made.
+ */
 size_t aie_lifetimes_memory(void)
 {
 	return (size_t)aie_lifetime_sites * AIE_LIFETIME_BUCKETS *
 	       sizeof(local64_t) * atomic_read(&aie_lifetime_arrays);
 }
 
-/*
- * Site @idx's histogram summed over the CPUs; returns the sum of all.
- * Process context, no lock: see the notes above.
+/**
+ * aie_lifetime_sum() - Sum a site's histogram over the CPUs.
+ * @idx: the site's index.
+ * @hist: set to the AIE_LIFETIME_BUCKETS sums.
+ *
+ * Context: Process context; no lock: see the notes above.
+ * Return: the sum of all buckets: the site's frees counted.
  */
 u64 aie_lifetime_sum(u32 idx, u64 *hist)
 {

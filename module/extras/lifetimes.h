@@ -22,30 +22,50 @@ DECLARE_STATIC_KEY_FALSE(aie_lifetimes_key);
 DECLARE_PER_CPU(local64_t *, aie_lifetime_hists);
 extern atomic_long_t aie_lifetime_misses;
 
+/**
+ * aie_lifetimes_on() - Tell whether objects are stamped (lifetimes=1).
+ *
+ * Context: Any context.
+ * Return: true if the histograms are made and aie_lifetimes_key is on.
+ */
 static inline bool aie_lifetimes_on(void)
 {
 	return static_branch_unlikely(&aie_lifetimes_key);
 }
 
-/* Now, in lifetime units; ages are differences modulo 2^32. */
+/**
+ * aie_lifetime_now() - Read the clock in lifetime units.
+ *
+ * Context: Any context, NMI included.
+ * Return: local_clock() in units of 2^AIE_LIFETIME_SHIFT ns; ages are
+ * differences modulo 2^32.
+ */
 static inline u32 aie_lifetime_now(void)
 {
 	return local_clock() >> AIE_LIFETIME_SHIFT;
 }
 
-/*
- * A lifetime's bucket: 0 for 0 and 1 unit, k for [2^k, 2^(k+1)) units,
- * k = 1..31.
+/**
+ * aie_lifetime_bucket() - Find a lifetime's bucket.
+ * @age: the lifetime, in lifetime units.
+ *
+ * Return: 0 for 0 and 1 unit, k for [2^k, 2^(k+1)) units, k = 1..31.
  */
 static inline unsigned int aie_lifetime_bucket(u32 age)
 {
 	return fls(age >> 1);
 }
 
-/*
- * An object of site @idx, standing for @weight objects, freed at age
- * @age: this CPU's histogram only, if it has one (lifetimes.c).
- * Preemption disabled, any context, NMI included.
+/**
+ * aie_lifetime_record() - Count a freed object's age in its site's histogram.
+ * @idx: the site's index.
+ * @age: the object's age at its free, in lifetime units.
+ * @weight: the objects it stands for.
+ *
+ * Write this CPU's histogram only, if it has one (lifetimes.c); count a
+ * CPU without one in aie_lifetime_misses.
+ *
+ * Context: Any context, NMI included; preemption disabled.
  */
 static inline void aie_lifetime_record(u32 idx, u32 age, u64 weight)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * memcg.c - which allocations are accounted to a memory cgroup.
+ * memcg.c - tell which allocations are accounted to a memory cgroup.
  *
  * An allocation is accounted when it is made with __GFP_ACCOUNT, or from a
  * slab cache created with SLAB_ACCOUNT: the kernel then charges it to the
@@ -19,9 +19,12 @@
  * flags; otherwise (or on a kernel without CONFIG_MEMCG) accounted caches
  * are not recognised, only __GFP_ACCOUNT, and the load says so once.
  *
- * Contexts: aie_memcg_init() in process context at load, before the hooks
- * attach; aie_slab_accounted() (aie.h, inline) in any context, one load,
- * no lock.
+ * Notes on locking
+ * ----------------
+ * None needed: aie_cache_flags_off is written once, by aie_memcg_init() in
+ * process context at load, before the hooks attach, and only read after;
+ * aie_cache_accounted() and aie_slab_accounted() (memcg.h, inline) run in
+ * any context, one load, no lock.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -38,11 +41,12 @@
 /* The offset of the flags in struct kmem_cache, or -1: set at load. */
 int aie_cache_flags_off = -1;
 
+/* Construct nothing: a constructor keeps the two caches from merging. */
 static void aie_memcg_ctor(void *obj)
 {
 }
 
-/* The offset of the flags word in struct kmem_cache, or -1. */
+/* Find the offset of the flags word in struct kmem_cache, or -1. */
 static int aie_cache_flags_find(const struct kmem_cache *acct,
 				const struct kmem_cache *plain)
 {
@@ -60,10 +64,14 @@ static int aie_cache_flags_find(const struct kmem_cache *acct,
 	return found;
 }
 
-/*
- * Find the flags of struct kmem_cache. Two unmergeable caches (a
- * constructor each) of the same size, one accounted. Never fails the
- * load: without the offset, accounted caches go unrecognised.
+/**
+ * aie_memcg_init() - Find the flags of struct kmem_cache.
+ *
+ * Compare two unmergeable caches (a constructor each) of the same size,
+ * one accounted. Never fails the load: without the offset, accounted
+ * caches go unrecognised (one warning).
+ *
+ * Context: Process context, module init, before the hooks attach.
  */
 void aie_memcg_init(void)
 {
@@ -84,12 +92,18 @@ void aie_memcg_init(void)
 		pr_warn("cannot find the flags of a slab cache: allocations from accounted caches count in accounted: only with __GFP_ACCOUNT\n");
 }
 
+/* Name a feature's state in the stats file. */
 static const char *aie_memcg_state(bool present)
 {
 	return present ? "present" : "absent";
 }
 
-/* The memcg lines of /proc/allocinfo_ext_stats. */
+/**
+ * aie_memcg_show() - Print the memcg lines of /proc/allocinfo_ext_stats.
+ * @m: the stats file.
+ *
+ * Context: Process context.
+ */
 void aie_memcg_show(struct seq_file *m)
 {
 	bool memcg = IS_ENABLED(CONFIG_MEMCG) && SLAB_ACCOUNT;

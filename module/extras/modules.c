@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * modules.c - sites in modules that unload.
+ * modules.c - retire the sites of modules that unload, and of a module's
+ * __init code once it is live.
  *
  * When a module goes, kallsyms forgets its symbols and its text may later
  * hold another module. Each of its sites is retired then: it keeps its
@@ -58,7 +59,7 @@ struct aie_retired {
 	u64 live_bytes;
 };
 
-/* Whether @addr is in @mod's code that goes: all of it, or its __init. */
+/* Tell whether @addr is in @mod's code that goes: all of it, or its __init. */
 static bool aie_modules_going(unsigned long addr, const struct module *mod,
 			      bool init)
 {
@@ -66,9 +67,9 @@ static bool aie_modules_going(unsigned long addr, const struct module *mod,
 }
 
 /*
- * Whether @site is one of @mod's __init code, retired when @mod went live
- * (AIE_SITE_INIT): @mod is going (not @init), and its name, which has no
- * other loaded module's, is the site's module's.
+ * Tell whether @site is one of @mod's __init code, retired when @mod went
+ * live (AIE_SITE_INIT): @mod is going (not @init), and its name, which no
+ * other loaded module has, is the site's module's.
  */
 static bool aie_modules_init_site(const struct aie_site *site,
 				  const struct module *mod, bool init)
@@ -120,6 +121,10 @@ static void aie_modules_retire(struct module *mod, bool init,
 	kfree(sym);
 }
 
+/*
+ * Change the ioctls' content id as a module loads, ends its init or
+ * unloads, and retire the sites of the code that goes.
+ */
 static int aie_module_notify(struct notifier_block *nb, unsigned long action,
 			     void *data)
 {
@@ -153,11 +158,22 @@ static struct notifier_block aie_module_nb = {
 	.notifier_call = aie_module_notify,
 };
 
+/**
+ * aie_modules_init() - Watch modules load, go live and unload.
+ *
+ * Context: Process context, module init.
+ * Return: 0, or the error of register_module_notifier().
+ */
 int aie_modules_init(void)
 {
 	return register_module_notifier(&aie_module_nb);
 }
 
+/**
+ * aie_modules_exit() - Stop watching modules.
+ *
+ * Context: Process context, module exit.
+ */
 void aie_modules_exit(void)
 {
 	unregister_module_notifier(&aie_module_nb);

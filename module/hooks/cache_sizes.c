@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cache_sizes.c - the slot size and object size of each slab cache in
+ * cache_sizes.c - keep the slot size and object size of each slab cache in
  * use, for the kmem_cache_alloc probes (slab.c).
  *
  * kmem_cache_alloc's tracepoint gives the cache, whose slot size is
@@ -11,12 +11,18 @@
  * only by a kprobe on kmem_cache_destroy(), before another cache can be
  * created at that address. Without that kprobe, the table is not used.
  *
- * Contexts: wherever the slab allocator runs (task, softirq, hardirq;
- * NMI: core/nmi.h), preemption disabled. The table's writers take
- * aie_cache_sizes_lock (raw, interrupts off): a miss with trylock (a miss
- * that finds it taken leaves the table alone), the kmem_cache_destroy()
- * kprobe in process context. Its readers take no lock: see
- * aie_cache_sizes_read().
+ * Notes on locking
+ * ----------------
+ * Lookups and misses run wherever the slab allocator runs (task, softirq,
+ * hardirq; NMI: core/nmi.h), preemption disabled. The table's writers
+ * take aie_cache_sizes_lock (raw, interrupts off), which also guards
+ * aie_cache_seen[]: a miss with trylock (a miss that finds it taken leaves
+ * the table alone), the kmem_cache_destroy() kprobe in process context.
+ * Readers take no lock: a writer fills an entry, then publishes it with
+ * smp_store_release() of its cache pointer, which readers load with
+ * smp_load_acquire() (aie_cache_sizes_read()). aie_cache_gen, bumped
+ * before the kprobe empties an entry, keeps a miss that began earlier
+ * from setting it again.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -49,16 +55,21 @@ static DEFINE_RAW_SPINLOCK(aie_cache_sizes_lock);
 static atomic_long_t aie_cache_gen;	/* kmem_cache_destroy() calls */
 static bool aie_cache_destroy_hooked;
 
-/*
- * A miss at @s's home and the next entry, out of line, off the probes'
- * path: the entries past them, then ksize(). The slot size comes back in
- * the low 32 bits, the object size and AIE_CACHE_ACCOUNTED in the high
- * ones: a value, not pointers, so that the caller's sizes need no stack
- * slot. The entry is set by the second of two misses that agree,
- * under aie_cache_sizes_lock, taken with trylock: a miss that finds it
- * taken leaves the table alone.
- * A kmem_cache_destroy() since the first miss, or since this one began,
- * leaves it alone too.
+/**
+ * aie_cache_sizes_miss() - Find the sizes of a cache missing from its home.
+ * @s: the cache, not at its home entry nor the next.
+ * @ptr: an object of @s just allocated, for ksize().
+ *
+ * Look at the entries past the home and the next, then ask ksize(); out of
+ * line, off the probes' path. The entry is set by the second of two misses
+ * that agree, under aie_cache_sizes_lock, taken with trylock: a miss that
+ * finds it taken leaves the table alone. A kmem_cache_destroy() since the
+ * first miss, or since this one began, leaves it alone too.
+ *
+ * Context: Any context the slab allocator runs in; preemption disabled.
+ * Return: the slot size in the low 32 bits, the object size and
+ * AIE_CACHE_ACCOUNTED in the high ones: a value, not pointers, so that the
+ * caller's sizes need no stack slot.
  */
 u64 aie_cache_sizes_miss(struct kmem_cache *s, const void *ptr)
 {
@@ -108,9 +119,9 @@ out:
 }
 
 /*
- * kmem_cache_destroy(s), at its entry, process context: empty @s's entry
- * before another cache can be created at its address. The count goes up
- * first, so that a miss of @s that began before, had one been running,
+ * Empty @s's entry at the entry of kmem_cache_destroy(s), in process
+ * context, before another cache can be created at its address. Raise the
+ * count first, so that a miss of @s that began before, had one been running,
  * would not set the entry again after this.
  */
 static int aie_kp_cache_destroy(struct kprobe *kp, struct pt_regs *regs)
@@ -138,7 +149,14 @@ static struct kprobe aie_cache_destroy_kp = {
 	.pre_handler = aie_kp_cache_destroy,
 };
 
-/* Before any allocation probe: the table is used once it is on. */
+/**
+ * aie_cache_sizes_register() - Attach the kmem_cache_destroy() kprobe.
+ *
+ * Call before any allocation probe attaches: the table is used once the
+ * kprobe is on. Without the kprobe, every kmem_cache_alloc asks ksize().
+ *
+ * Context: Process context.
+ */
 void aie_cache_sizes_register(void)
 {
 	WRITE_ONCE(aie_cache_destroy_hooked,
@@ -147,7 +165,13 @@ void aie_cache_sizes_register(void)
 		pr_info("no kprobe on kmem_cache_destroy: ksize() at every kmem_cache_alloc\n");
 }
 
-/* After every slab probe is detached. Process context. */
+/**
+ * aie_cache_sizes_unregister() - Detach the kmem_cache_destroy() kprobe.
+ *
+ * Call after every slab probe is detached.
+ *
+ * Context: Process context.
+ */
 void aie_cache_sizes_unregister(void)
 {
 	if (aie_cache_destroy_hooked)

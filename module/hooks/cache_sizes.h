@@ -39,20 +39,35 @@ u64 aie_cache_sizes_miss(struct kmem_cache *s, const void *ptr);
 void aie_cache_sizes_register(void);
 void aie_cache_sizes_unregister(void);
 
+/**
+ * aie_cache_sizes_at() - Find the entry @i places past a home entry.
+ * @home: the home entry, hash_ptr() of a cache's address.
+ * @i: the place past it, below AIE_CACHE_SIZES_PROBES.
+ *
+ * Return: the entry, the table wrapping around.
+ */
 static inline struct aie_cache_sizes *
 aie_cache_sizes_at(unsigned int home, unsigned int i)
 {
 	return &aie_cache_sizes[(home + i) & AIE_CACHE_SIZES_MASK];
 }
 
-/*
- * Whether @e is @s's entry, and if so its sizes: *@req with
- * AIE_CACHE_ACCOUNTED (aie_cache_req() and aie_cache_acct() part them).
+/**
+ * aie_cache_sizes_read() - Read @s's sizes from @e, if @e is @s's entry.
+ * @e: the entry.
+ * @s: the cache.
+ * @size: set to the slot size.
+ * @req: set to the object size with AIE_CACHE_ACCOUNTED (aie_cache_req()
+ *	and aie_cache_acct() part them); may be NULL.
+ *
  * An entry is filled while empty and then published by the store-release
  * of its cache pointer; it is emptied only when that cache is destroyed,
  * and no allocation from a cache runs once its destruction has begun. So
  * an entry read with @s's pointer holds @s's sizes: one load to tell, no
  * second look.
+ *
+ * Context: Any context; takes no lock.
+ * Return: true if @e is @s's entry and the sizes are set.
  */
 static inline bool aie_cache_sizes_read(const struct aie_cache_sizes *e,
 					const struct kmem_cache *s,
@@ -68,28 +83,42 @@ static inline bool aie_cache_sizes_read(const struct aie_cache_sizes *e,
 	return true;
 }
 
-/*
- * The object size in an entry's req, or in aie_cache_sizes_miss()'s.
+/**
+ * aie_cache_req() - Take the object size out of an entry's req.
+ * @req: an entry's req, or that of aie_cache_sizes_miss()'s answer.
+ *
  * Without CONFIG_MEMCG no cache is accounted, and the bit is never set.
+ *
+ * Return: the object size.
  */
 static inline unsigned int aie_cache_req(unsigned int req)
 {
 	return IS_ENABLED(CONFIG_MEMCG) ? req & ~AIE_CACHE_ACCOUNTED : req;
 }
 
-/* Whether @req (an entry's req) says the cache is accounted. */
+/**
+ * aie_cache_acct() - Tell whether an entry's req says its cache is accounted.
+ * @req: an entry's req.
+ *
+ * Return: true if AIE_CACHE_ACCOUNTED is set (never without CONFIG_MEMCG).
+ */
 static inline bool aie_cache_acct(unsigned int req)
 {
 	return IS_ENABLED(CONFIG_MEMCG) && (req & AIE_CACHE_ACCOUNTED);
 }
 
-/*
- * The slot size (*@size) and the object size (*@req, with
- * AIE_CACHE_ACCOUNTED) of @s, whose object @ptr was just allocated: from
- * @s's home entry or the next, inline, or from aie_cache_sizes_miss().
- * The next too: a cache whose home another took first (about one in 30,
- * with a few dozen caches in use) would otherwise pay the call on every
- * allocation.
+/**
+ * aie_cache_sizes_hit() - Read @s's sizes from its home entry or the next.
+ * @s: the cache.
+ * @size: set to the slot size.
+ * @req: set to the object size with AIE_CACHE_ACCOUNTED; may be NULL.
+ *
+ * Look at the next entry too: a cache whose home another took first (about
+ * one in 30, with a few dozen caches in use) would otherwise pay the call
+ * of aie_cache_sizes_miss() on every allocation.
+ *
+ * Context: Any context; takes no lock.
+ * Return: true if found.
  */
 static inline bool aie_cache_sizes_hit(struct kmem_cache *s,
 				       unsigned int *size,
@@ -103,6 +132,18 @@ static inline bool aie_cache_sizes_hit(struct kmem_cache *s,
 				    req);
 }
 
+/**
+ * aie_cache_sizes_get() - Find the sizes of @s, whose object @ptr is new.
+ * @s: the cache.
+ * @ptr: the object, for ksize() on a miss.
+ * @size: set to the slot size.
+ * @req: set to the object size, with AIE_CACHE_ACCOUNTED.
+ *
+ * Read them inline from @s's home entry or the next, or else from
+ * aie_cache_sizes_miss().
+ *
+ * Context: Any context the slab allocator runs in; preemption disabled.
+ */
 static inline void aie_cache_sizes_get(struct kmem_cache *s,
 				       const void *ptr,
 				       unsigned int *size,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * frames.c - the call site of a page allocation, read off the stack.
+ * frames.c - find the call site of a page allocation on the stack.
  *
  * The mm_page_alloc tracepoint fires at the end of __alloc_pages(), with
  * the block (or NULL) but no call site. The call site is on the stack,
@@ -36,16 +36,21 @@
  * tracer on a wrapper) ends the walk as well: that allocation is charged
  * to the trampoline.
  *
- * Contexts: the mm_page_alloc probe's, any in which pages are allocated (task,
- * softirq, hardirq; NMI: core/nmi.h), preemption disabled. The walk reads only
- * the frames below the allocator's caller, which are live while the probe runs;
- * it never sleeps and never allocates. site->frame is written with WRITE_ONCE()
- * by whichever CPU learns it first; CPUs that learn it at once write the same
- * value. An entry of the wrapper table, and the
- * walk's first frame (aie_walk_first_key, frames.h), are set under
- * aie_wrappers_lock (raw, interrupts off, taken with trylock: a CPU that
- * finds it taken leaves the wrapper to a later walk), the frame before
- * the key, the key with a release; once set, they never change.
+ * Notes on locking
+ * ----------------
+ * The walk runs in the mm_page_alloc probe's contexts, any in which pages
+ * are allocated (task, softirq, hardirq; NMI: core/nmi.h), preemption
+ * disabled. It reads only the frames below the allocator's caller, which
+ * are live while the probe runs; it never sleeps and never allocates.
+ *
+ * site->frame is written with WRITE_ONCE() by whichever CPU learns it
+ * first; CPUs that learn it at once write the same value. An entry of the
+ * wrapper table, and the walk's first frame (aie_walk_first_key,
+ * frames.h), are set under aie_wrappers_lock (raw, interrupts off, taken
+ * with trylock: a CPU that finds it taken leaves the wrapper to a later
+ * walk), the frame before the key, the key with a release; once set, they
+ * never change. Readers take no lock: this file's walk reads keys with
+ * acquires, the inline walk of frames.h plainly (see aie_wrapper_is()).
  */
 
 #include <linux/hash.h>
@@ -77,7 +82,7 @@ unsigned long aie_walk_first_frame;
 static DEFINE_RAW_SPINLOCK(aie_wrappers_lock);
 
 /*
- * aie_wrapper_is() for this file's walk, which takes no second chance:
+ * Do aie_wrapper_is() for this file's walk, which takes no second chance:
  * the acquire, paired with the key's release, makes the frame read after
  * it the one set before it.
  */
@@ -88,8 +93,8 @@ static bool aie_wrapper_is_acquire(u32 h, unsigned long ret)
 }
 
 /*
- * The frame size of the wrapper whose return address is @ret, or 0, from
- * the entries after its first, @h, which held another.
+ * Find the frame size of the wrapper whose return address is @ret, or 0,
+ * in the entries after its first, @h, which held another.
  */
 static unsigned long aie_wrapper_frame_far(unsigned long ret, u32 h)
 {
@@ -135,8 +140,8 @@ static void aie_wrapper_keep(unsigned long ret, unsigned int frame)
 }
 
 /*
- * @ret, a wrapper's return address found at the first frame of a walk,
- * whose frame is @frame: keep it as the first frame of the common walk
+ * Keep @ret, a wrapper's return address found at the first frame of a
+ * walk, whose frame is @frame, as the first frame of the common walk
  * (frames.h), if none is kept yet. As aie_wrapper_keep(), under
  * aie_wrappers_lock.
  */
@@ -156,16 +161,22 @@ static void aie_walk_first_keep(unsigned long ret, unsigned int frame)
 	raw_spin_unlock_irqrestore(&aie_wrappers_lock, flags);
 }
 
-/*
- * The call site of the page allocation whose walk starts at @slot (the
- * probe's return address, or on arm64 its caller's: hooks/page_alloc.h):
- * the first return address from there up that is no wrapper's, its
- * signature stripped (arch/arm64.h); 0
- * when the walk went further than any chain of wrappers goes. With it,
- * its site: the call site's, or that of the wrapper where the walk had to
- * stop, or NULL when the site table has none. Returned by value: the
- * caller keeps no stack slot for it (and so no stack canary).
- * The page probe tries aie_frames_caller_fast() (frames.h) first.
+/**
+ * aie_frames_caller() - Find the call site of a page allocation.
+ * @slot: where the walk starts: the probe's return address, or on arm64
+ *	its caller's (page_alloc.h).
+ *
+ * Walk up to the first return address that is no wrapper's, learning the
+ * wrappers' frames on the way. The page probe tries
+ * aie_frames_caller_fast() (frames.h) first.
+ *
+ * Context: The mm_page_alloc probe's: any context, NMI included;
+ * preemption disabled. Never sleeps, never allocates.
+ * Return: by value, so that the caller keeps no stack slot for it (and so
+ * no stack canary): .caller, the call site, its signature stripped
+ * (arch/arm64.h), or 0 when the walk went further than any chain of
+ * wrappers goes; .site, the call site's site, or that of the wrapper
+ * where the walk had to stop, or NULL when the site table has none.
  */
 struct aie_frames_found aie_frames_caller(const unsigned long *slot)
 {

@@ -60,15 +60,21 @@ extern unsigned long aie_wrapper_frames[BIT(AIE_WRAPPERS_BITS)];
 extern u32 aie_walk_first_key;
 extern unsigned long aie_walk_first_frame;
 
-/*
- * Whether the entry at @h is the wrapper's whose return address is @ret,
- * for the inline walk. A plain read, which the compiler folds into the
+/**
+ * aie_wrapper_is() - Tell whether entry @h is the wrapper's at @ret.
+ * @h: the entry, aie_wrapper_hash() of @ret for the home entry.
+ * @ret: a return address.
+ *
+ * For the inline walk. A plain read, which the compiler folds into the
  * comparison, as it folds the frame's into the add: neither changes once
  * set, and no acquire: the frame may be seen still 0 by a walk that sees
  * the key just set. A frame of 0 does not move the walk, which then
  * finds the same wrapper at every step and gives up after
  * AIE_FRAMES_FAST to frames.c's walk, whose reads of keys are acquires:
  * no wrong frame is ever taken.
+ *
+ * Context: Any context; takes no lock.
+ * Return: true if the entry's key is @ret's.
  */
 static inline bool aie_wrapper_is(u32 h, unsigned long ret)
 {
@@ -76,45 +82,81 @@ static inline bool aie_wrapper_is(u32 h, unsigned long ret)
 	return data_race(aie_wrapper_keys[h]) == aie_arch_key32(ret);
 }
 
+/**
+ * aie_wrapper_frame() - Read what the walk learnt of the frame at entry @h.
+ * @h: the entry.
+ *
+ * Read plainly, as aie_wrapper_is() reads the key.
+ *
+ * Return: the frame (on x86-64 its size), or 0 if not set yet.
+ */
 static inline unsigned long aie_wrapper_frame(u32 h)
 {
 	/* Racy by design: see aie_wrapper_is() */
 	return data_race(aie_wrapper_frames[h]);
 }
 
-/* Whether @ret is the walk's first frame kept, as aie_wrapper_is() */
+/**
+ * aie_walk_first_is() - Tell whether @ret is the walk's first frame kept.
+ * @ret: a return address.
+ *
+ * Read plainly, as aie_wrapper_is() reads a key.
+ *
+ * Return: true if aie_walk_first_key is @ret's.
+ */
 static inline bool aie_walk_first_is(unsigned long ret)
 {
 	/* Racy by design: see aie_wrapper_is() */
 	return data_race(aie_walk_first_key) == aie_arch_key32(ret);
 }
 
+/**
+ * aie_walk_first_frame_read() - Read the frame of the walk's first frame.
+ *
+ * Read plainly, as aie_wrapper_is() reads a frame.
+ *
+ * Return: aie_walk_first_frame, or 0 if not set yet.
+ */
 static inline unsigned long aie_walk_first_frame_read(void)
 {
 	/* Racy by design: see aie_wrapper_is() */
 	return data_race(aie_walk_first_frame);
 }
 
+/**
+ * aie_wrapper_hash() - Hash a return address to its home entry.
+ * @ret: the return address.
+ *
+ * Return: the index of @ret's home entry in the wrapper table.
+ */
 static inline u32 aie_wrapper_hash(unsigned long ret)
 {
 	return hash_32(aie_arch_key32(ret), AIE_WRAPPERS_BITS);
 }
 
-/*
- * aie_frames_caller() without a call, for the common walk: at most
- * AIE_FRAMES_FAST wrappers whose frame sizes are at their hash's home
- * entry, then a return address that is no
- * wrapper's there, the call site's as a rule, whose site is in the page
- * site cache (core/sites.h): true, with the site in *@sitep and its index in
- * *@idx; the caller tests its flags. The first frame, as a rule the
- * tracepoint's, is tried against aie_walk_first_key before the table.
- * False for anything else: the caller then takes aie_frames_caller(),
- * which walks again from @slot and fills the cache. Kernel text is told
- * by 32 bits of its addresses (frames.c), which are all the walk
- * compares: an arm64 return address's signature (arch/arm64.h) needs no
- * stripping here. The loop is unrolled: a frame costs its load, the hash, a
- * comparison with the key in memory and an add of the frame in memory
- * (the figure: aie_site_cache_find(), core/sites.h).
+/**
+ * aie_frames_caller_fast() - Find a page allocation's call site, inline.
+ * @slot: where the walk starts, as for aie_frames_caller().
+ * @sitep: set to the call site's site.
+ * @idx: set to its index in the site table.
+ *
+ * Do aie_frames_caller() without a call, for the common walk: go through
+ * at most AIE_FRAMES_FAST wrappers whose frame sizes are at their hash's
+ * home entry, to a return address that is no wrapper's there, the call
+ * site's as a rule, whose site is in the page site cache (core/sites.h).
+ * Try the first frame, as a rule the tracepoint's, against
+ * aie_walk_first_key before the table. Kernel text is told by 32 bits of
+ * its addresses (frames.c), which are all the walk compares: an arm64
+ * return address's signature (arch/arm64.h) needs no stripping here. The
+ * loop is unrolled: a frame costs its load, the hash, a comparison with
+ * the key in memory and an add of the frame in memory (the figure:
+ * aie_site_cache_find(), core/sites.h).
+ *
+ * Context: The mm_page_alloc probe's: any context, NMI included;
+ * preemption disabled.
+ * Return: true with *@sitep and *@idx set; the caller tests the site's
+ * flags. False for anything else: the caller then takes
+ * aie_frames_caller(), which walks again from @slot and fills the cache.
  */
 static inline bool aie_frames_caller_fast(const unsigned long *slot,
 					  struct aie_site **sitep,

@@ -1,12 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hooks.c - attaching the hooks in a safe order, each family's free
- * hooks before its allocation hooks; taking the allocation hooks off and
- * back for "disable all"; the hooks= parameter; the hooks' lines of the
- * stats file.
+ * hooks.c - attach and detach the hooks of every allocator family.
  *
- * Context: process context throughout: module init and exit, control
- * writes (under the rules mutex), reads of the stats file.
+ * Attach each family's free hooks before its allocation hooks, so that no
+ * object is tracked whose free could go unseen; detach them in the mirror
+ * order. Take the allocation hooks off and put them back for "disable
+ * all"; parse the hooks= parameter; print the hooks' lines of the stats
+ * file.
+ *
+ * Notes on locking
+ * ----------------
+ * None of its own. Everything here runs in process context: module init
+ * and exit, control writes, reads of the stats file. aie_allocs_paused is
+ * written under the rules mutex (core/rules.c), held by the control write
+ * that pauses or resumes; the aie_*_hooked flags are written at init only.
+ * After taking probes off, wait for those running with
+ * tracepoint_synchronize_unregister() before anything they use goes.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -44,7 +53,7 @@ static const char * const aie_hook_names[] __initconst = {
 	[AIE_TYPE_PERCPU] = "percpu",
 };
 
-/* The allocator named by the @len bytes at @word, or -1. */
+/* Find the allocator named by the @len bytes at @word; -1 if none. */
 static int __init aie_hook_type(const char *word, size_t len)
 {
 	unsigned int i;
@@ -57,10 +66,14 @@ static int __init aie_hook_type(const char *word, size_t len)
 	return -1;
 }
 
-/*
- * Take the allocators to hook from @list, the hooks= parameter: words
- * separated by commas, empty words ignored. Slab is always hooked.
- * -EINVAL for an unknown word.
+/**
+ * aie_hooks_select() - Take the allocators to hook from the hooks= parameter.
+ * @list: words separated by commas; empty words are ignored.
+ *
+ * Slab is always hooked, whatever @list says.
+ *
+ * Context: Process context, module init.
+ * Return: 0, or -EINVAL for an unknown word.
  */
 int __init aie_hooks_select(const char *list)
 {
@@ -87,18 +100,24 @@ int __init aie_hooks_select(const char *list)
 	return 0;
 }
 
+/* Tell whether hooks= asks for the allocator family @type. */
 static bool aie_hook_wanted(enum aie_type type)
 {
 	return aie_hooks_wanted & BIT(type);
 }
 
-/*
+/**
+ * aie_hooks_register() - Attach the hooks of every family hooks= wants.
+ *
  * Slab hooks are required; the others are optional: without them the
  * module still counts slab allocations, says so once, and shows the hook
  * as absent in the stats file. A family hooks= leaves out is not attached
  * and shows as absent too. Each family attaches its free hooks before its
  * allocation hooks; the slab and page maps come first, when
  * aie_slabmap_wanted() (core/params.c).
+ *
+ * Context: Process context, module init.
+ * Return: 0, or the error of the slab hooks, with nothing left attached.
  */
 int aie_hooks_register(void)
 {
@@ -130,7 +149,14 @@ int aie_hooks_register(void)
 	return 0;
 }
 
-/* The mirror of aie_hooks_register(); on return no hook is running. */
+/**
+ * aie_hooks_unregister() - Detach every hook aie_hooks_register() attached.
+ *
+ * Detach in the mirror order of aie_hooks_register(); on return no hook is
+ * running.
+ *
+ * Context: Process context, module init's unwinding or exit.
+ */
 void aie_hooks_unregister(void)
 {
 	if (aie_percpu_hooked)
@@ -146,10 +172,14 @@ void aie_hooks_unregister(void)
 	tracepoint_synchronize_unregister();
 }
 
-/*
- * "disable all" alone: take every allocation probe off (frees stay hooked,
- * so what is tracked leaves as it is freed). Process context, under the
- * rules mutex. Idempotent.
+/**
+ * aie_hooks_allocs_pause() - Take every allocation probe off.
+ *
+ * For "disable all" alone. The frees stay hooked, so what is tracked
+ * leaves as it is freed. Idempotent; on return no allocation probe is
+ * running.
+ *
+ * Context: Process context, under the rules mutex.
  */
 void aie_hooks_allocs_pause(void)
 {
@@ -168,10 +198,13 @@ void aie_hooks_allocs_pause(void)
 	aie_allocs_paused = true;
 }
 
-/*
- * Put the allocation probes back; on failure (a tracepoint's probe array
- * is allocated) they stay off and the error is returned. Process context,
- * under the rules mutex.
+/**
+ * aie_hooks_allocs_resume() - Put the allocation probes back.
+ *
+ * On failure (a tracepoint's probe array is allocated) they all stay off.
+ *
+ * Context: Process context, under the rules mutex.
+ * Return: 0, or the error of the probe that could not be attached.
  */
 int aie_hooks_allocs_resume(void)
 {
@@ -222,22 +255,29 @@ err_bulk:
 	return ret;
 }
 
+/* Name a hook's state in the stats file. */
 static const char *aie_hook_state(bool hooked)
 {
 	return hooked ? "present" : "absent";
 }
 
-/*
- * The stats file's "slab_map": on, or off (slabmap=0, lifetimes=1, node
- * counters).
+/**
+ * aie_hooks_slabmap_state() - Name the slab map's state for the stats file.
+ *
+ * Context: Process context.
+ * Return: "on", or "off" (slabmap=0, lifetimes=1, node counters).
  */
 const char *aie_hooks_slabmap_state(void)
 {
 	return aie_slabmap_capacity() ? "on" : "off";
 }
 
-/* The hooks' lines of /proc/allocinfo_ext_stats. */
-
+/**
+ * aie_hooks_show() - Print the hooks' lines of /proc/allocinfo_ext_stats.
+ * @m: the stats file.
+ *
+ * Context: Process context.
+ */
 void aie_hooks_show(struct seq_file *m)
 {
 	seq_printf(m, "bulk_free_hook %s\n",
@@ -258,10 +298,14 @@ void aie_hooks_show(struct seq_file *m)
 		   (aie_percpu_hooked ? aie_percpu_hooks_missed() : 0));
 }
 
-/*
- * "cgroups on" or "off": accounted allocations charged to their memory
- * cgroup's pairs (extras/cgsites.c), which the slab probes' fast path
- * leaves to the general path. Process context.
+/**
+ * aie_hooks_cgroups_set() - Turn "cgroups" on or off.
+ * @on: charge accounted allocations to their memory cgroup's pairs
+ *	(extras/cgsites.c), which the slab probes' fast path leaves to the
+ *	general path.
+ *
+ * Context: Process context.
+ * Return: what aie_slab_cgroups_set() returns.
  */
 int aie_hooks_cgroups_set(bool on)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nolock.c - kmalloc_nolock() and kfree_nolock() (6.18), which fire no
- * kmem event: a kretprobe on the one, a kprobe on the other. Their names
+ * nolock.c - track kmalloc_nolock() and kfree_nolock() (6.18), which fire
+ * no kmem event: a kretprobe on the one, a kprobe on the other. Their names
  * are compat_nolock.h's; a kernel without them has neither probe, and
  * the stats file says "nolock_hooks absent".
  *
@@ -14,13 +14,15 @@
  * mm_page_alloc and mm_page_free tracepoints, and its functions are
  * wrappers (core/callers.c).
  *
- * Contexts: any, NMI included (BPF programs, perf overflow handlers),
- * preemption disabled: kprobe handlers. What the hooks do there without a
- * lock, or skip, is core/nmi.h's. A probe hit while a kprobe handler of
- * this CPU runs (an NMI inside one) is missed, and counted in
- * probe_missed: a missed kfree_nolock() leaves its object live in its
- * row. Registration: process context, at init and exit, and under the
- * rules mutex for "disable all".
+ * Notes on locking
+ * ----------------
+ * None taken here. The handlers run in any context, NMI included (BPF
+ * programs, perf overflow handlers), preemption disabled: kprobe handlers.
+ * What the hooks do there without a lock, or skip, is core/nmi.h's. A
+ * probe hit while a kprobe handler of this CPU runs (an NMI inside one) is
+ * missed, and counted in probe_missed: a missed kfree_nolock() leaves its
+ * object live in its row. Registration runs in process context, at init
+ * and exit, and under the rules mutex for "disable all".
  */
 
 #include <linux/kprobes.h>
@@ -48,7 +50,10 @@ static const char * const aie_kmalloc_nolock_names[] = {
 static struct kretprobe aie_kmalloc_nolock_rp;
 static bool aie_kmalloc_nolock_hooked;
 
-/* Non-zero leaves the return alone: while "disable all" is the only rule. */
+/*
+ * Save the size asked for and the gfp flags. Return non-zero to leave the
+ * return alone: while "disable all" is the only rule.
+ */
 static int aie_kmalloc_nolock_entry(struct kretprobe_instance *ri,
 				    struct pt_regs *regs)
 {
@@ -62,6 +67,7 @@ static int aie_kmalloc_nolock_entry(struct kretprobe_instance *ri,
 	return 0;
 }
 
+/* Hand the object to the slab hooks, with its slot size from ksize(). */
 static int aie_kmalloc_nolock_return(struct kretprobe_instance *ri,
 				     struct pt_regs *regs)
 {
@@ -74,7 +80,7 @@ static int aie_kmalloc_nolock_return(struct kretprobe_instance *ri,
 	return 0;
 }
 
-/* kfree_nolock(const void *objp) */
+/* Hand the object of kfree_nolock(const void *objp) to the slab hooks. */
 static int aie_kfree_nolock_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	aie_slab_kfree_seen((const void *)aie_arch_kernel_argument(regs, 0));
@@ -88,10 +94,15 @@ static struct kprobe aie_kfree_nolock_kp = {
 
 static bool aie_kfree_nolock_hooked;
 
-/*
- * The free's kprobe first: no object is tracked while its free could go
- * unseen. Both or neither: a kernel without kmalloc_nolock() has neither.
- * Four instances per CPU: task, softirq, hardirq and NMI at once.
+/**
+ * aie_nolock_hooks_register() - Attach the probes of the nolock functions.
+ *
+ * Attach the free's kprobe first: no object is tracked while its free
+ * could go unseen. Both or neither: a kernel without kmalloc_nolock() has
+ * neither. Four kretprobe instances per CPU: task, softirq, hardirq and
+ * NMI at once.
+ *
+ * Context: Process context, module init.
  */
 void aie_nolock_hooks_register(void)
 {
@@ -111,6 +122,11 @@ void aie_nolock_hooks_register(void)
 	}
 }
 
+/**
+ * aie_nolock_hooks_unregister() - Detach the probes of the nolock functions.
+ *
+ * Context: Process context, module exit.
+ */
 void aie_nolock_hooks_unregister(void)
 {
 	if (aie_kmalloc_nolock_hooked)
@@ -121,24 +137,46 @@ void aie_nolock_hooks_unregister(void)
 	aie_kfree_nolock_hooked = false;
 }
 
-/* "disable all" (hooks.c): the allocation probe off, and on. */
+/**
+ * aie_nolock_allocs_pause() - Take the kmalloc_nolock() probe off.
+ *
+ * For "disable all" (hooks.c). The caller waits for running probes.
+ *
+ * Context: Process context, under the rules mutex.
+ */
 void aie_nolock_allocs_pause(void)
 {
 	if (aie_kmalloc_nolock_hooked)
 		disable_kretprobe(&aie_kmalloc_nolock_rp);
 }
 
+/**
+ * aie_nolock_allocs_resume() - Put the kmalloc_nolock() probe back.
+ *
+ * Context: Process context, under the rules mutex.
+ * Return: 0, or the error of enable_kretprobe().
+ */
 int aie_nolock_allocs_resume(void)
 {
 	return aie_kmalloc_nolock_hooked ?
 	       enable_kretprobe(&aie_kmalloc_nolock_rp) : 0;
 }
 
+/**
+ * aie_nolock_hooked() - Tell whether the nolock functions are probed.
+ *
+ * Return: true if both probes are attached.
+ */
 bool aie_nolock_hooked(void)
 {
 	return aie_kmalloc_nolock_hooked;
 }
 
+/**
+ * aie_nolock_hooks_missed() - Count the nolock calls the probes missed.
+ *
+ * Return: the calls missed, by both probes.
+ */
 unsigned long aie_nolock_hooks_missed(void)
 {
 	if (!aie_kmalloc_nolock_hooked)

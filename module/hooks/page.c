@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * page.c - the page allocator's hooks: the mm_page_alloc probe
+ * page.c - attach the page allocator's hooks: the mm_page_alloc probe
  * (page_alloc.c does its work), the frees, the exact allocators.
  *
  * Every allocation the allocator gets to work on ends with the
@@ -26,9 +26,14 @@
  * alloc_pages_bulk() fills arrays without the tracepoint: its pages are
  * not counted.
  *
- * Contexts: any in which pages are allocated (task, softirq, hardirq;
- * NMI: core/nmi.h), preemption disabled in tracepoint probes and
- * kretprobe handlers.
+ * Notes on locking
+ * ----------------
+ * The probes take no lock: they run in any context in which pages are
+ * allocated or freed (task, softirq, hardirq; NMI: core/nmi.h),
+ * preemption disabled in tracepoint probes (aie_tp_guard() where the
+ * tracepoint leaves it enabled) and kretprobe handlers. Registration runs
+ * in process context, at init and exit, and under the rules mutex for
+ * "disable all", which alone writes aie_page_alloc_on after init.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -86,8 +91,9 @@ struct aie_page_call {
 };
 
 /*
- * Returns non-zero to leave the return alone (no return handler then):
- * while "disable all" is the only rule, or when sampling skips the call.
+ * Take an exact allocator's size and flags at its entry. Return non-zero
+ * to leave the return alone (no return handler then): while "disable all"
+ * is the only rule, or when sampling skips the call.
  */
 static int aie_page_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -105,6 +111,7 @@ static int aie_page_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return !call->weight;
 }
 
+/* Charge an exact allocator's block, or its failure, to its caller. */
 static int aie_page_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	void *addr = (void *)regs_return_value(regs);
@@ -121,6 +128,10 @@ static int aie_page_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
+/*
+ * Probe mm_page_free: untrack the block. Attached only while the slab
+ * map's probe does not do these frees (slab_pages.c).
+ */
 static void aie_probe_page_free(void *data, struct page *page,
 				unsigned int order)
 {
@@ -144,9 +155,13 @@ static void aie_page_probe_register(struct aie_page_probe *p)
 						  ARRAY_SIZE(p->name));
 }
 
-/*
- * See aie_slab_allocs_pause(): the allocation probes off, and on. Process
- * context, under the rules mutex; the caller waits for running probes.
+/**
+ * aie_page_allocs_pause() - Take the page allocation probes off.
+ *
+ * As aie_slab_allocs_pause(), for "disable all". The caller waits for
+ * running probes.
+ *
+ * Context: Process context, under the rules mutex.
  */
 void aie_page_allocs_pause(void)
 {
@@ -162,6 +177,14 @@ void aie_page_allocs_pause(void)
 	}
 }
 
+/**
+ * aie_page_allocs_resume() - Put the page allocation probes back.
+ *
+ * On failure they all stay off.
+ *
+ * Context: Process context, under the rules mutex.
+ * Return: 0, or the error of the probe that could not be attached.
+ */
 int aie_page_allocs_resume(void)
 {
 	unsigned int i;
@@ -179,6 +202,12 @@ int aie_page_allocs_resume(void)
 	return ret;
 }
 
+/**
+ * aie_page_hooks_missed() - Count the exact allocators' missed calls.
+ *
+ * Context: Process context.
+ * Return: the calls their kretprobes missed (no free instance).
+ */
 unsigned long aie_page_hooks_missed(void)
 {
 	unsigned long missed = 0;
@@ -191,6 +220,7 @@ unsigned long aie_page_hooks_missed(void)
 	return missed;
 }
 
+/* Detach the free probe, or stop the slab map's probe doing the frees. */
 static void aie_page_frees_unregister(void)
 {
 	if (aie_page_frees_shared)
@@ -200,9 +230,15 @@ static void aie_page_frees_unregister(void)
 					    aie_probe_page_free, NULL);
 }
 
-/*
- * The free hook first: no block is tracked while its free could go unseen.
- * With the slab map, its probe on mm_page_free does the frees too.
+/**
+ * aie_page_hooks_register() - Attach the page allocator's hooks.
+ *
+ * Attach the free hook first: no block is tracked while its free could go
+ * unseen. With the slab map, its probe on mm_page_free does the frees too.
+ * The exact allocators' kretprobes are optional.
+ *
+ * Context: Process context, module init.
+ * Return: 0, or an error (with one warning) and nothing left attached.
  */
 int aie_page_hooks_register(void)
 {
@@ -241,7 +277,13 @@ int aie_page_hooks_register(void)
 	return 0;
 }
 
-/* The caller waits for running probes: tracepoint_synchronize_unregister(). */
+/**
+ * aie_page_hooks_unregister() - Detach the page allocator's hooks.
+ *
+ * The caller waits for running probes: tracepoint_synchronize_unregister().
+ *
+ * Context: Process context, module exit.
+ */
 void aie_page_hooks_unregister(void)
 {
 	unsigned int i;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * page_alloc.c - the work of the mm_page_alloc probe (hooks/page.c
- * attaches it): the call site read off the stack above the page
- * allocator's wrappers (frames.c), then the page map's fast path or the
- * general one (track/).
+ * page_alloc.c - do the work of the mm_page_alloc probe (page.c attaches
+ * it): read the call site off the stack above the page allocator's
+ * wrappers (frames.c), then take the page map's fast path or the general
+ * one (track/).
  *
  * The probe itself is page_entry_x86_64.S or page_entry_arm64.S, which
  * jump here; in C below on kernels built with kCFI (page_alloc.h).
@@ -13,8 +13,12 @@
  * instructions more per page pair and per large kmalloc pair (make
  * bench, 6.12).
  *
- * Contexts: any in which pages are allocated (task, softirq, hardirq;
- * NMI: core/nmi.h), preemption disabled: a tracepoint probe.
+ * Notes on locking
+ * ----------------
+ * None taken here. Everything runs in the probe, in any context in which
+ * pages are allocated (task, softirq, hardirq; NMI: core/nmi.h),
+ * preemption disabled: a tracepoint probe (aie_tp_guard() where the
+ * tracepoint leaves it enabled). The wrapper table's lock is frames.c's.
  */
 
 #include <linux/mm.h>
@@ -32,7 +36,7 @@
 #include "track/track.h"
 
 /*
- * The rest of the probe's work (aie_page_alloc_entry()): @slot is where
+ * Do the rest of the probe's work (aie_page_alloc_entry()): @slot is where
  * the walk starts; @every, sampling's interval then (0: off).
  */
 static noinline void aie_page_alloc_rest(const unsigned long *slot,
@@ -60,7 +64,7 @@ static noinline void aie_page_alloc_rest(const unsigned long *slot,
 }
 
 /*
- * Sampling on: it decides first, before the walk; a failure is always
+ * Let sampling decide first, before the walk; a failure is always
  * counted, and exactly. Out of line, off the common path's.
  */
 static noinline void aie_page_alloc_sampled(const unsigned long *slot,
@@ -74,10 +78,14 @@ static noinline void aie_page_alloc_sampled(const unsigned long *slot,
 	aie_page_alloc_rest(slot, page, order, gfp, every);
 }
 
-/*
- * The mm_page_alloc probe's work: @slot is where the walk of frames.c
- * starts, the probe's return address on x86-64, its caller's on arm64
- * (the probe passes it: page_entry_x86_64.S, page_entry_arm64.S).
+/**
+ * aie_page_alloc_entry() - Do the mm_page_alloc probe's work.
+ * @slot: where the walk of frames.c starts, the probe's return address on
+ *	x86-64, its caller's on arm64 (the probe passes it:
+ *	page_entry_x86_64.S, page_entry_arm64.S).
+ * @page: the block allocated, or NULL when the allocation failed.
+ * @order: the block's order.
+ * @gfp: the allocation's flags.
  *
  * Sampling off and a block allocated: the common walk (frames.h) and the
  * page map's fast path (pagemap.h), inline, with no call on the way. The
@@ -87,6 +95,9 @@ static noinline void aie_page_alloc_sampled(const unsigned long *slot,
  * than a wrapper's or a retired site's (a disabled one), goes to
  * aie_track_page_alloc()'s general path; the rest of the probe's work,
  * aie_page_alloc_rest(), does anything else.
+ *
+ * Context: The probe's: any context, NMI included; preemption disabled
+ * (by the tracepoint, or here by aie_tp_guard()).
  */
 __aie_page_entry void aie_page_alloc_entry(const unsigned long *slot,
 					   struct page *page,
@@ -125,11 +136,21 @@ rest:
 }
 
 #ifndef AIE_PAGE_ENTRY_ASM
-/*
- * mm_page_alloc(page, order, gfp, migratetype), in C: the probe keeps a
- * frame pointer, through which the architecture finds the walk's first
- * slot (AIE_ARCH_PROBE_SLOT(): the probe's return address on x86-64, its
- * caller's in the caller's frame record on arm64).
+/**
+ * aie_probe_page_alloc() - Probe mm_page_alloc, in C.
+ * @data: the probe's data, unused.
+ * @page: the block allocated, or NULL.
+ * @order: the block's order.
+ * @gfp: the allocation's flags.
+ * @migratetype: unused.
+ *
+ * Keep a frame pointer, through which the architecture finds the walk's
+ * first slot (AIE_ARCH_PROBE_SLOT(): the probe's return address on x86-64,
+ * its caller's in the caller's frame record on arm64). Built on kernels
+ * with kCFI only; elsewhere the probe is page_entry_x86_64.S or
+ * page_entry_arm64.S.
+ *
+ * Context: Any context pages are allocated in, NMI included.
  */
 void aie_probe_page_alloc(void *data, struct page *page,
 			  unsigned int order, gfp_t gfp, int migratetype)

@@ -14,11 +14,11 @@
  * Called with the tracepoint's arguments (data, page, order, gfp,
  * migratetype), in any context the page allocator runs in (NMI included),
  * preemption disabled up to 6.x (from 7.0 aie_page_alloc_entry() disables
- * it: compat.h's aie_tp_guard()); it touches nothing but %rdi. SYM_TYPED_FUNC_START()
- * gives it the ENDBR of an indirect call's target and the padding of a
- * kernel function. A kernel built with kCFI checks the type of an
- * indirect call's target, which this file does not declare: there
- * page_alloc.c keeps its probe in C (AIE_PAGE_ENTRY_ASM).
+ * it: compat.h's aie_tp_guard()); it touches nothing but %rdi.
+ * SYM_TYPED_FUNC_START() gives it the ENDBR of an indirect call's target
+ * and the padding of a kernel function. A kernel built with kCFI checks
+ * the type of an indirect call's target, which this file does not
+ * declare: there page_alloc.c keeps its probe in C (AIE_PAGE_ENTRY_ASM).
  */
 
 #include <linux/linkage.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * percpu.c - the percpu allocator.
+ * percpu.c - track the percpu allocator's allocations, failures and frees.
  *
  * Every percpu allocation ends in one function, pcpu_alloc_noprof() since
  * 6.10 (the alloc_percpu*() macros call it from the caller), pcpu_alloc()
@@ -30,9 +30,13 @@
  * rare and slow (a mutex, a bitmap search), so a kretprobe costs little
  * beside them.
  *
- * Contexts: percpu allocations run in process context, or any context with
- * GFP_ATOMIC; frees in any context. Tracepoint probes and kretprobe
- * handlers run with preemption disabled.
+ * Notes on locking
+ * ----------------
+ * None taken here. Percpu allocations run in process context, or any
+ * context with GFP_ATOMIC; frees in any context. Tracepoint probes and
+ * kretprobe handlers run with preemption disabled (aie_tp_guard() where
+ * the tracepoint leaves it enabled). Registration runs in process context,
+ * at init and exit, and under the rules mutex for "disable all".
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -71,12 +75,13 @@ static const char * const aie_pcpu_alloc_names[] = {
 	AIE_FN_PCPU_ALLOC
 };
 
-/* The object map's key for the percpu allocation @ptr: CPU 0's copy. */
+/* Find the object map's key for the percpu allocation @ptr: CPU 0's copy. */
 static inline const void *aie_pcpu_key(void __percpu *ptr)
 {
 	return per_cpu_ptr(ptr, 0);
 }
 
+/* Save the allocation's size, as the allocator aligns it, and its flags. */
 static int aie_pcpu_alloc_entry(struct kretprobe_instance *ri,
 				struct pt_regs *regs)
 {
@@ -91,6 +96,7 @@ static int aie_pcpu_alloc_entry(struct kretprobe_instance *ri,
 	return 0;
 }
 
+/* Charge the pointer returned to the caller, or a failure when NULL. */
 static int aie_pcpu_alloc_return(struct kretprobe_instance *ri,
 				 struct pt_regs *regs)
 {
@@ -106,7 +112,7 @@ static int aie_pcpu_alloc_return(struct kretprobe_instance *ri,
 	return 0;
 }
 
-/* The fallback without the kretprobe: successes only. */
+/* Track an allocation from its tracepoint, the fallback: successes only. */
 static void aie_probe_percpu_alloc(void *data, unsigned long call_site,
 				   bool reserved, bool is_atomic, size_t size,
 				   size_t align, void *base_addr, int off,
@@ -120,6 +126,7 @@ static void aie_probe_percpu_alloc(void *data, unsigned long call_site,
 			bytes, bytes, aie_gfp_accounted(gfp_flags));
 }
 
+/* Untrack a percpu allocation freed. */
 static void aie_probe_percpu_free(void *data, void *base_addr, int off,
 				  void __percpu *ptr)
 {
@@ -150,19 +157,36 @@ static int aie_pcpu_rp_register(void)
 					    ARRAY_SIZE(aie_pcpu_alloc_names));
 }
 
+/**
+ * aie_percpu_fail_hooked() - Tell whether percpu failures are counted.
+ *
+ * Return: true with the kretprobe on the allocator, false with the
+ * tracepoint fallback or no hooks.
+ */
 bool aie_percpu_fail_hooked(void)
 {
 	return aie_pcpu_rp_hooked;
 }
 
+/**
+ * aie_percpu_hooks_missed() - Count the allocator's missed calls.
+ *
+ * Return: the calls the kretprobe missed (no free instance), or 0 without
+ * it.
+ */
 unsigned long aie_percpu_hooks_missed(void)
 {
 	return aie_pcpu_rp_hooked ? aie_pcpu_rp.nmissed : 0;
 }
 
-/*
- * The free hook first: nothing is tracked while its free could go unseen.
- * Then the kretprobe, or else the allocation tracepoint.
+/**
+ * aie_percpu_hooks_register() - Attach the percpu allocator's hooks.
+ *
+ * Attach the free hook first: nothing is tracked while its free could go
+ * unseen. Then the kretprobe, or else the allocation tracepoint.
+ *
+ * Context: Process context, module init.
+ * Return: 0, or an error (with a warning) and nothing left attached.
  */
 int aie_percpu_hooks_register(void)
 {
@@ -202,7 +226,14 @@ err:
 	return ret;
 }
 
-/* See aie_slab_allocs_pause(): the kretprobe off, or the fallback's probe. */
+/**
+ * aie_percpu_allocs_pause() - Take the percpu allocation probe off.
+ *
+ * As aie_slab_allocs_pause(): the kretprobe off, or the fallback's probe.
+ * The caller waits for running probes.
+ *
+ * Context: Process context, under the rules mutex.
+ */
 void aie_percpu_allocs_pause(void)
 {
 	if (aie_pcpu_rp_hooked)
@@ -212,6 +243,12 @@ void aie_percpu_allocs_pause(void)
 					    aie_probe_percpu_alloc, NULL);
 }
 
+/**
+ * aie_percpu_allocs_resume() - Put the percpu allocation probe back.
+ *
+ * Context: Process context, under the rules mutex.
+ * Return: 0, or the error of the probe.
+ */
 int aie_percpu_allocs_resume(void)
 {
 	if (aie_pcpu_rp_hooked)
@@ -220,9 +257,13 @@ int aie_percpu_allocs_resume(void)
 					 aie_probe_percpu_alloc, NULL);
 }
 
-/*
- * @allocs: the allocation probes are attached (not paused). The caller
- * waits for running probes: tracepoint_synchronize_unregister().
+/**
+ * aie_percpu_hooks_unregister() - Detach the percpu allocator's hooks.
+ * @allocs: the allocation probes are attached (not paused).
+ *
+ * The caller waits for running probes: tracepoint_synchronize_unregister().
+ *
+ * Context: Process context, module exit.
  */
 void aie_percpu_hooks_unregister(bool allocs)
 {

@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * probes.c - what the hooks need of the kernel's probe interfaces: a
- * tracepoint that is not exported to modules, and a kretprobe on a
- * function whose name changed across versions. Process context.
+ * probes.c - find a tracepoint that is not exported to modules, and
+ * attach a kretprobe to a function whose name changed across versions:
+ * what the hooks need of the kernel's probe interfaces.
+ *
+ * Notes on locking
+ * ----------------
+ * None taken here: process context, at module init and exit and under the
+ * rules mutex; for_each_kernel_tracepoint() and register_kretprobe() take
+ * the kernel's own.
  */
 
 #include <linux/kprobes.h>
@@ -11,13 +17,18 @@
 
 #include "probes.h"
 
-/*
- * Register @rp on the first of @names (nr of them) the kernel has: the
- * same function under its names across versions (compat.h). @rp's
- * handlers and data size are kept, its maxactive set to @per_cpu per
- * possible CPU and at least 64; the rest is reset for each try, so that
- * @rp may be one that was registered before. Returns register_kretprobe()'s
- * last answer. Process context.
+/**
+ * aie_kretprobe_register_named() - Register a kretprobe under one of names.
+ * @rp: the kretprobe; its handlers and data size are kept, the rest is
+ *	reset for each try, so that @rp may be one registered before.
+ * @per_cpu: instances per possible CPU; maxactive is at least 64.
+ * @names: the same function under its names across versions (compat.h).
+ * @nr: the number of @names; a NULL name ends them earlier.
+ *
+ * Register @rp on the first of @names the kernel has.
+ *
+ * Context: Process context.
+ * Return: register_kretprobe()'s last answer, or -ENOENT with no name.
  */
 int aie_kretprobe_register_named(struct kretprobe *rp, unsigned int per_cpu,
 				 const char * const *names, unsigned int nr)
@@ -44,6 +55,7 @@ struct aie_tp_lookup {
 	struct tracepoint *tp;
 };
 
+/* Keep @tp if it has the name looked for. */
 static void aie_tp_match(struct tracepoint *tp, void *priv)
 {
 	struct aie_tp_lookup *l = priv;
@@ -52,7 +64,15 @@ static void aie_tp_match(struct tracepoint *tp, void *priv)
 		l->tp = tp;
 }
 
-/* A tracepoint of the kernel proper that is not exported to modules. */
+/**
+ * aie_tracepoint_find() - Find a tracepoint of the kernel proper by name.
+ * @name: the tracepoint's name, e.g. "mm_page_alloc".
+ *
+ * For tracepoints that are not exported to modules.
+ *
+ * Context: Process context.
+ * Return: the tracepoint, or NULL if the kernel has none of that name.
+ */
 struct tracepoint *aie_tracepoint_find(const char *name)
 {
 	struct aie_tp_lookup l = { .name = name };

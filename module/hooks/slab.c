@@ -1,19 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * slab.c - the slab allocator: kmalloc and kmem_cache_alloc.
+ * slab.c - track kmalloc() and kmem_cache_alloc() objects, and their frees,
+ * from the kmem tracepoints.
  *
  * The kmem tracepoints give every kmalloc and kmem_cache_alloc with its
  * call site, and every kfree and kmem_cache_free. The bulk functions fire
  * none: slab_bulk.c probes them and hands their objects to
- * aie_slab_cache_alloc_seen() and aie_slab_kfree_seen() here.
+ * aie_slab_cache_alloc_seen() and aie_slab_kfree_seen() here; nolock.c
+ * does the same for kmalloc_nolock() and kfree_nolock().
  *
  * kmem_cache_alloc's tracepoint gives the cache, whose slot size is
  * private to mm/: cache_sizes.c keeps it, per cache.
  *
- * Contexts: wherever the slab allocator runs (task, softirq, hardirq; NMI
- * through aie_slab_kmalloc_seen() and aie_slab_kfree_seen(), nolock.c),
- * preemption disabled. Registration: process context, at init and
- * exit, and under the rules mutex for "disable all".
+ * The allocation probes come in variants, by sampling and by whether the
+ * cache table knows the cache, each out of line (noinline, __noclone) and
+ * each taking the probe's own arguments in the probe's order, @data
+ * first, unused: a probe's call forwards its arguments untouched, a tail
+ * call, and the track/ entry point it reaches (aie_track_slab_alloc())
+ * takes them in the same order. __noclone keeps GCC from making a copy
+ * without the unused @data (and @node), which would take the arguments in
+ * another order. One plain function per tracepoint, which calls a common
+ * body with the arguments it needs, costs 23 instructions more per
+ * kmalloc+kfree pair, 30 per kmem_cache pair, 23 per large kmalloc pair
+ * and 22 per sampled kmalloc pair (make bench, 6.12).
+ *
+ * Notes on locking
+ * ----------------
+ * The probes take no lock of this file's. They run wherever the slab
+ * allocator runs (task, softirq, hardirq; NMI through
+ * aie_slab_kmalloc_seen() and aie_slab_kfree_seen(), nolock.c),
+ * preemption disabled (aie_tp_guard() on kernels whose tracepoints leave
+ * it enabled). A miss of the cache table tries cache_sizes.c's lock, with
+ * trylock.
+ *
+ * aie_slab_fast_mutex serialises the updates of aie_slab_fast_key, from
+ * the slab map's state and "cgroups"; process context. Registration runs
+ * in process context, at init and exit, and under the rules mutex for
+ * "disable all".
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -50,19 +73,7 @@
 static DEFINE_STATIC_KEY_FALSE(aie_slab_fast_key);
 static DEFINE_MUTEX(aie_slab_fast_mutex);
 
-/*
- * The allocation probes come in variants, by sampling and by whether the
- * cache table knows the cache, each out of line (noinline, __noclone) and
- * each taking the probe's own arguments in the probe's order, @data
- * first, unused: a probe's call forwards its arguments untouched, a tail
- * call, and the track/ entry point it reaches (aie_track_slab_alloc())
- * takes them in the same order. One plain function per tracepoint, which
- * calls a common body with the arguments it needs, costs 23 instructions
- * more per kmalloc+kfree pair, 30 per kmem_cache pair, 23 per large
- * kmalloc pair and 22 per sampled kmalloc pair (make bench, 6.12).
- */
-
-/* A slab allocation that failed. */
+/* Count a slab allocation that failed. */
 static noinline __noclone void aie_slab_failed(void *data,
 					       unsigned long call_site)
 {
@@ -70,8 +81,8 @@ static noinline __noclone void aie_slab_failed(void *data,
 }
 
 /*
- * What a slab allocation probe does with sampling off, or with a result
- * sampling does not see: a failure, or ZERO_SIZE_PTR.
+ * Track a slab allocation whole: with sampling off, or a result sampling
+ * does not see (a failure, or ZERO_SIZE_PTR), or one it takes whole.
  */
 static inline void aie_slab_alloc(void *data,
 				  unsigned long call_site,
@@ -93,9 +104,9 @@ static inline void aie_slab_alloc(void *data,
 }
 
 /*
- * Sampling is on, and did not skip the allocation of @ptr (neither NULL
- * nor ZERO_SIZE_PTR) in the probe. @s is the cache of a kmem_cache_alloc(),
- * or NULL for kmalloc.
+ * Track the allocation of @ptr at its sampling weight: sampling is on, and
+ * did not skip it (neither NULL nor ZERO_SIZE_PTR) in the probe. @s is the
+ * cache of a kmem_cache_alloc(), or NULL for kmalloc.
  */
 static inline void aie_slab_alloc_sampled(unsigned long call_site,
 					  const void *ptr,
@@ -113,11 +124,9 @@ static inline void aie_slab_alloc_sampled(unsigned long call_site,
 }
 
 /*
- * What the probes do not skip, out of line, so that their skip path stays
- * short: no frame, no call but the tail call here. __noclone keeps GCC
- * from making a copy without the unused @data (and @node), which would
- * take the arguments in another order. The two for a miss of the cache
- * table leave out @node.
+ * Track a kmalloc() sampling did not skip, out of line, so that the
+ * probe's skip path stays short: no frame, no call but the tail call here.
+ * (The two variants for a miss of the cache table leave out @node.)
  */
 static noinline __noclone void aie_kmalloc_sampled(void *data,
 						   unsigned long call_site,
@@ -131,8 +140,8 @@ static noinline __noclone void aie_kmalloc_sampled(void *data,
 }
 
 /*
- * __aie_kmem_cache_all() of a cache whose sizes are not at hand, or of a
- * NULL result, which has no size for ksize() to tell.
+ * Do __aie_kmem_cache_all() for a cache whose sizes are not at hand, or
+ * for a NULL result, which has no size for ksize() to tell.
  */
 static noinline __noclone void aie_kmem_cache_all_miss(void *data,
 						       unsigned long call_site,
@@ -155,10 +164,10 @@ static noinline __noclone void aie_kmem_cache_all_miss(void *data,
 }
 
 /*
- * Sampling off, or a NULL result. A hit of the cache table makes no call
- * before the tracking's, a tail call. The cache's
- * sizes come first, as they do not depend on @ptr: aie_slab_alloc() then
- * tells a NULL result, with the test it makes anyway.
+ * Track a kmem_cache_alloc() whole: sampling off, or a NULL result. A hit
+ * of the cache table makes no call before the tracking's, a tail call.
+ * Look the cache's sizes up first, as they do not depend on @ptr:
+ * aie_slab_alloc() then tells a NULL result, with the test it makes anyway.
  */
 static inline void __aie_kmem_cache_all(void *data,
 					unsigned long call_site,
@@ -176,7 +185,7 @@ static inline void __aie_kmem_cache_all(void *data,
 		       aie_gfp_accounted(gfp_flags) || aie_cache_acct(req));
 }
 
-/* __aie_kmem_cache_all() for the probe's sampling side. */
+/* Do __aie_kmem_cache_all() out of line, for the probe's sampling side. */
 static noinline __noclone void aie_kmem_cache_all(void *data,
 						  unsigned long call_site,
 						  const void *ptr,
@@ -186,7 +195,7 @@ static noinline __noclone void aie_kmem_cache_all(void *data,
 	__aie_kmem_cache_all(data, call_site, ptr, s, gfp_flags);
 }
 
-/* Sampling on, and a NULL result or one of the interval or more. */
+/* Track a kmalloc() whole with sampling on: NULL, or the interval or more. */
 static noinline __noclone void aie_kmalloc_all(void *data,
 					       unsigned long call_site,
 					       const void *ptr,
@@ -199,8 +208,9 @@ static noinline __noclone void aie_kmalloc_all(void *data,
 }
 
 /*
- * @size: the cache's slot size, as aie_cache_sizes_get() gave it; the
- * object size, which it gave too, is kmem_cache_size().
+ * Track a kmem_cache_alloc() sampling did not skip. @size: the cache's
+ * slot size, as the cache table gave it; the object size, which the table
+ * holds too, is kmem_cache_size().
  */
 static noinline __noclone void aie_kmem_cache_sampled(void *data,
 						      unsigned long call_site,
@@ -213,7 +223,7 @@ static noinline __noclone void aie_kmem_cache_sampled(void *data,
 			       gfp_flags, s);
 }
 
-/* Sampling on, and the cache's sizes not at hand: all of it out of line. */
+/* Sample a kmem_cache_alloc() whose cache's sizes are not at hand. */
 static noinline __noclone void aie_kmem_cache_miss(void *data,
 						   unsigned long call_site,
 						   const void *ptr,
@@ -230,7 +240,7 @@ static noinline __noclone void aie_kmem_cache_miss(void *data,
 }
 
 /*
- * The free of an object of a block marked AIE_SLAB_NONE: a large
+ * Untrack the free of an object of a block marked AIE_SLAB_NONE: a large
  * kmalloc()'s (its marks go with it), a KFENCE object's, or one of a slab
  * that has no records. Out of line, off the free probes' path.
  */
@@ -241,9 +251,9 @@ static noinline void aie_slab_free_marked(const void *ptr)
 }
 
 /*
- * The free of a large kmalloc() recorded in its pages' entries (slabmap.c):
- * its record taken, its site charged back. Out of line, off the free
- * probes' path.
+ * Untrack the free of a large kmalloc() recorded in its pages' entries
+ * (core/slabmap.c): take its record, charge its site back. Out of line,
+ * off the free probes' path.
  */
 static noinline void aie_slab_free_large(const void *ptr)
 {
@@ -254,7 +264,8 @@ static noinline void aie_slab_free_large(const void *ptr)
 }
 
 /*
- * The slab map first (slabmap.c), then the object map, which holds the
+ * Untrack a freed slab object. Look in the slab map first
+ * (core/slabmap.c), then in the object map, which holds the
  * slab objects the slab map has no record for (large kmalloc(), KFENCE's,
  * and those of spilt blocks). No static branch: with the slab map off,
  * aie_slab_npfn is 0 and every pointer falls past it. kfree(NULL) and
@@ -288,15 +299,16 @@ static __always_inline void aie_slab_free(const void *ptr)
 }
 
 /*
- * With sampling off, a patched jump takes the probe straight to the
- * tracking, which turns away a NULL or ZERO_SIZE_PTR result. With it on,
- * one comparison sends allocations of the interval or more (and every one
- * while the interval is 0, as it is set) to aie_kmalloc_all(), with
- * weight 1; then the countdown: a skipped allocation costs these few
- * instructions. A NULL result is not sampled: failures are counted
- * exactly whatever sampling does. A ZERO_SIZE_PTR one (0 bytes) takes
- * nothing off the countdown. Always inline: the kmalloc probe keeps the
- * body it had as one function, and aie_slab_kmalloc_seen() gets its own.
+ * Take a kmalloc event. With sampling off, a patched jump takes the probe
+ * straight to the tracking, which turns away a NULL or ZERO_SIZE_PTR
+ * result. With it on, one comparison sends allocations of the interval or
+ * more (and every one while the interval is 0, as it is set) to
+ * aie_kmalloc_all(), with weight 1; then the countdown: a skipped
+ * allocation costs these few instructions. A NULL result is not sampled:
+ * failures are counted exactly whatever sampling does. A ZERO_SIZE_PTR one
+ * (0 bytes) takes nothing off the countdown. Always inline: the kmalloc
+ * probe keeps the body it had as one function, and aie_slab_kmalloc_seen()
+ * gets its own.
  */
 static __always_inline void __aie_probe_kmalloc(void *data,
 						unsigned long call_site,
@@ -326,6 +338,7 @@ static __always_inline void __aie_probe_kmalloc(void *data,
 			    gfp_flags);
 }
 
+/* Probe kmalloc, preemption disabled (aie_tp_guard()). */
 static void aie_probe_kmalloc(void *data, unsigned long call_site,
 			      const void *ptr, size_t bytes_req,
 			      size_t bytes_alloc, gfp_t gfp_flags, int node)
@@ -335,10 +348,18 @@ static void aie_probe_kmalloc(void *data, unsigned long call_site,
 			    gfp_flags);
 }
 
-/*
- * A kmalloc() or a kfree() that fires no kmem event (kmalloc_nolock(),
- * kfree_nolock(): hooks/nolock.c), taken as the events' probes take
- * theirs. Any context, NMI included, preemption disabled.
+/**
+ * aie_slab_kmalloc_seen() - Track a kmalloc() that fires no kmem event.
+ * @call_site: the caller's return address.
+ * @ptr: the object, NULL when the allocation failed, or ZERO_SIZE_PTR.
+ * @bytes_req: the size asked for.
+ * @bytes_alloc: the object's slot size.
+ * @gfp: the allocation's flags.
+ *
+ * Take kmalloc_nolock()'s objects (nolock.c) as the kmalloc probe takes
+ * those of its event.
+ *
+ * Context: Any context, NMI included; preemption disabled.
  */
 void aie_slab_kmalloc_seen(unsigned long call_site, const void *ptr,
 			   size_t bytes_req, size_t bytes_alloc, gfp_t gfp)
@@ -346,18 +367,27 @@ void aie_slab_kmalloc_seen(unsigned long call_site, const void *ptr,
 	__aie_probe_kmalloc(NULL, call_site, ptr, bytes_req, bytes_alloc, gfp);
 }
 
+/**
+ * aie_slab_kfree_seen() - Untrack a kfree() that fires no kmem event.
+ * @ptr: the object freed.
+ *
+ * Take the objects of kfree_nolock() (nolock.c) and of
+ * kmem_cache_free_bulk() (slab_bulk.c) as the free probes take theirs.
+ *
+ * Context: Any context, NMI included; preemption disabled.
+ */
 void aie_slab_kfree_seen(const void *ptr)
 {
 	aie_slab_free(ptr);
 }
 
 /*
- * The cache's slot size is private to mm/; ksize() reports it for a live
- * object (the object size on caches with red zones, poisoning or KASAN),
- * and aie_cache_sizes_get() keeps it per cache. Whether the cache is
- * accounted is private too: memcg.c knows, and the table keeps it. With
- * sampling on, the slot size is what the countdown counts, so it is
- * looked up before the skip.
+ * Take a kmem_cache_alloc event. The cache's slot size is private to
+ * mm/; ksize() reports it for a live object (the object size on caches
+ * with red zones, poisoning or KASAN), and aie_cache_sizes_get() keeps it
+ * per cache. Whether the cache is accounted is private too: memcg.c
+ * knows, and the table keeps it. With sampling on, the slot size is what
+ * the countdown counts, so look it up before the skip.
  */
 static __always_inline void __aie_probe_kmem_cache_alloc(void *data,
 							 unsigned long call_site,
@@ -387,6 +417,7 @@ static __always_inline void __aie_probe_kmem_cache_alloc(void *data,
 	aie_kmem_cache_sampled(data, call_site, ptr, s, gfp_flags, size);
 }
 
+/* Probe kmem_cache_alloc, preemption disabled (aie_tp_guard()). */
 static void aie_probe_kmem_cache_alloc(void *data, unsigned long call_site,
 				       const void *ptr, struct kmem_cache *s,
 				       gfp_t gfp_flags, int node)
@@ -395,10 +426,17 @@ static void aie_probe_kmem_cache_alloc(void *data, unsigned long call_site,
 	__aie_probe_kmem_cache_alloc(data, call_site, ptr, s, gfp_flags, node);
 }
 
-/*
- * A kmem_cache_alloc() that fires no kmem event (an object of
- * kmem_cache_alloc_bulk(): slab_bulk.c), taken as the event's probe takes
- * it. Task, softirq or hardirq context, preemption disabled.
+/**
+ * aie_slab_cache_alloc_seen() - Track a kmem_cache_alloc() that fires no event.
+ * @call_site: the caller's return address.
+ * @ptr: the object.
+ * @s: its cache.
+ * @gfp: the allocation's flags.
+ *
+ * Take the objects of kmem_cache_alloc_bulk() (slab_bulk.c) as the
+ * kmem_cache_alloc probe takes that of its event.
+ *
+ * Context: Task, softirq or hardirq context; preemption disabled.
  */
 void aie_slab_cache_alloc_seen(unsigned long call_site, const void *ptr,
 			       struct kmem_cache *s, gfp_t gfp)
@@ -407,6 +445,7 @@ void aie_slab_cache_alloc_seen(unsigned long call_site, const void *ptr,
 				     NUMA_NO_NODE);
 }
 
+/* Probe kfree: untrack the object. */
 static void aie_probe_kfree(void *data, unsigned long call_site,
 			    const void *ptr)
 {
@@ -414,6 +453,7 @@ static void aie_probe_kfree(void *data, unsigned long call_site,
 	aie_slab_free(ptr);
 }
 
+/* Probe kmem_cache_free: untrack the object. */
 static void aie_probe_kmem_cache_free(void *data, unsigned long call_site,
 				      const void *ptr,
 				      const struct kmem_cache *s)
@@ -422,7 +462,7 @@ static void aie_probe_kmem_cache_free(void *data, unsigned long call_site,
 	aie_slab_free(ptr);
 }
 
-/* The functions that attach the probes to this kernel's events: compat.h */
+/* Define the functions that attach the probes to the events (compat.h). */
 AIE_SLAB_TP_ALLOCS(aie_probe_kmalloc, aie_probe_kmem_cache_alloc)
 AIE_SLAB_TP_CACHE_FREE(aie_probe_kmem_cache_free)
 
@@ -436,7 +476,16 @@ static void aie_slab_fast_update(void)
 		static_branch_disable(&aie_slab_fast_key);
 }
 
-/* Free hooks first: no object is tracked while its free could go unseen. */
+/**
+ * aie_slab_hooks_register() - Attach the slab probes.
+ *
+ * Attach the free probes first: no object is tracked while its free could
+ * go unseen. Set the fast path's key from the slab map, which is on by now
+ * if it is to be (hooks.c), and start the cache table.
+ *
+ * Context: Process context, module init.
+ * Return: 0, or the tracepoints' error, with nothing left attached.
+ */
 int aie_slab_hooks_register(void)
 {
 	int ret;
@@ -469,25 +518,38 @@ err_kfree:
 	return ret;
 }
 
-/*
- * While "disable all" is the only rule, the allocation probes come off:
- * an allocation then costs nothing at all, a free what the free probe
- * costs. Process context, under the rules mutex; the caller waits for
- * running probes.
+/**
+ * aie_slab_allocs_pause() - Take the slab allocation probes off.
+ *
+ * While "disable all" is the only rule, an allocation then costs nothing
+ * at all, a free what the free probe costs. The caller waits for running
+ * probes.
+ *
+ * Context: Process context, under the rules mutex.
  */
 void aie_slab_allocs_pause(void)
 {
 	aie_slab_tp_allocs_unregister();
 }
 
+/**
+ * aie_slab_allocs_resume() - Put the slab allocation probes back.
+ *
+ * Context: Process context, under the rules mutex.
+ * Return: 0, or the tracepoints' error.
+ */
 int aie_slab_allocs_resume(void)
 {
 	return aie_slab_tp_allocs_register();
 }
 
-/*
- * @allocs: the allocation probes are attached (not paused). The caller
- * waits for running probes: tracepoint_synchronize_unregister().
+/**
+ * aie_slab_hooks_unregister() - Detach the slab probes.
+ * @allocs: the allocation probes are attached (not paused).
+ *
+ * The caller waits for running probes: tracepoint_synchronize_unregister().
+ *
+ * Context: Process context, module exit.
  */
 void aie_slab_hooks_unregister(bool allocs)
 {
@@ -498,9 +560,15 @@ void aie_slab_hooks_unregister(bool allocs)
 	aie_cache_sizes_unregister();
 }
 
-/*
- * Turn "cgroups" on or off (extras/cgsites.c), and the slab probes' fast
- * path off or on with it. Process context.
+/**
+ * aie_slab_cgroups_set() - Turn "cgroups" on or off.
+ * @on: the new state (extras/cgsites.c).
+ *
+ * Turn the slab probes' fast path off or on with it, under
+ * aie_slab_fast_mutex.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0, or the error of aie_cgsites_set().
  */
 int aie_slab_cgroups_set(bool on)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * slab_bulk.c - kmem_cache_alloc_bulk() and kmem_cache_free_bulk(), which
- * fire no kmem event: a kretprobe on the one, a kprobe on the other.
+ * slab_bulk.c - track kmem_cache_alloc_bulk() and kmem_cache_free_bulk(),
+ * which fire no kmem event: a kretprobe on the one, a kprobe on the other.
  *
  * The kretprobe's entry keeps the cache, the gfp flags, the count and the
  * array; its return, when the call succeeded, hands each object of the
@@ -14,12 +14,14 @@
  * before the objects are freed. Without it, objects freed that way would
  * stay live until their address is reused.
  *
- * Contexts: wherever the bulk functions run (task, softirq, hardirq),
- * preemption disabled: kprobe handlers. A probe hit while a kprobe
- * handler of this CPU runs is missed and counted in probe_missed: a
- * missed allocation leaves its objects untracked, a missed free leaves
- * them live in their row. Registration: process context, at init and
- * exit, and under the rules mutex for "disable all".
+ * Notes on locking
+ * ----------------
+ * None taken here. The handlers run wherever the bulk functions run
+ * (task, softirq, hardirq), preemption disabled: kprobe handlers. A probe
+ * hit while a kprobe handler of this CPU runs is missed and counted in
+ * probe_missed: a missed allocation leaves its objects untracked, a missed
+ * free leaves them live in their row. Registration runs in process
+ * context, at init and exit, and under the rules mutex for "disable all".
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -52,8 +54,8 @@ static bool aie_alloc_bulk_hooked;
 static bool aie_free_bulk_hooked;
 
 /*
- * kmem_cache_alloc_bulk(s, flags, size, p). Non-zero leaves the return
- * alone: while "disable all" is the only rule.
+ * Save the arguments of kmem_cache_alloc_bulk(s, flags, size, p). Return
+ * non-zero to leave the return alone: while "disable all" is the only rule.
  */
 static int aie_alloc_bulk_entry(struct kretprobe_instance *ri,
 				struct pt_regs *regs)
@@ -69,6 +71,7 @@ static int aie_alloc_bulk_entry(struct kretprobe_instance *ri,
 	return 0;
 }
 
+/* Hand each object of a call that succeeded to the slab hooks. */
 static int aie_alloc_bulk_return(struct kretprobe_instance *ri,
 				 struct pt_regs *regs)
 {
@@ -84,7 +87,10 @@ static int aie_alloc_bulk_return(struct kretprobe_instance *ri,
 	return 0;
 }
 
-/* kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p) */
+/*
+ * Hand each object of kmem_cache_free_bulk(struct kmem_cache *s, size_t
+ * size, void **p) to the slab hooks' free, before the objects are freed.
+ */
 static int aie_free_bulk_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	size_t i, nr = aie_arch_kernel_argument(regs, 1);
@@ -100,10 +106,15 @@ static struct kprobe aie_free_bulk_kp = {
 	.pre_handler = aie_free_bulk_pre,
 };
 
-/*
- * After the slab hooks (the cache table is theirs), the free's kprobe
- * first: no object is tracked while its free could go unseen. Two
- * instances per CPU: task and softirq, or an interrupt inside either.
+/**
+ * aie_slab_bulk_register() - Attach the probes of the bulk functions.
+ *
+ * Call after the slab hooks (the cache table is theirs). Attach the free's
+ * kprobe first: no object is tracked while its free could go unseen. Two
+ * kretprobe instances per CPU: task and softirq, or an interrupt inside
+ * either. Either probe missing costs a warning, not the module.
+ *
+ * Context: Process context, module init.
  */
 void aie_slab_bulk_register(void)
 {
@@ -123,7 +134,14 @@ void aie_slab_bulk_register(void)
 		pr_warn("no kretprobe on kmem_cache_alloc_bulk: its objects go untracked\n");
 }
 
-/* Before the slab hooks: the return handler reads their cache table. */
+/**
+ * aie_slab_bulk_unregister() - Detach the probes of the bulk functions.
+ *
+ * Call before the slab hooks are detached: the return handler reads their
+ * cache table.
+ *
+ * Context: Process context, module exit.
+ */
 void aie_slab_bulk_unregister(void)
 {
 	if (aie_alloc_bulk_hooked)
@@ -134,28 +152,55 @@ void aie_slab_bulk_unregister(void)
 	aie_free_bulk_hooked = false;
 }
 
-/* "disable all" (hooks.c): the allocation probe off, and on. */
+/**
+ * aie_slab_bulk_allocs_pause() - Take the bulk allocation probe off.
+ *
+ * For "disable all" (hooks.c). The caller waits for running probes.
+ *
+ * Context: Process context, under the rules mutex.
+ */
 void aie_slab_bulk_allocs_pause(void)
 {
 	if (aie_alloc_bulk_hooked)
 		disable_kretprobe(&aie_alloc_bulk_rp);
 }
 
+/**
+ * aie_slab_bulk_allocs_resume() - Put the bulk allocation probe back.
+ *
+ * Context: Process context, under the rules mutex.
+ * Return: 0, or the error of enable_kretprobe().
+ */
 int aie_slab_bulk_allocs_resume(void)
 {
 	return aie_alloc_bulk_hooked ? enable_kretprobe(&aie_alloc_bulk_rp) : 0;
 }
 
+/**
+ * aie_slab_bulk_alloc_hooked() - Tell whether bulk allocations are probed.
+ *
+ * Return: true if its kretprobe is attached.
+ */
 bool aie_slab_bulk_alloc_hooked(void)
 {
 	return aie_alloc_bulk_hooked;
 }
 
+/**
+ * aie_slab_bulk_free_hooked() - Tell whether bulk frees are probed.
+ *
+ * Return: true if its kprobe is attached.
+ */
 bool aie_slab_bulk_free_hooked(void)
 {
 	return aie_free_bulk_hooked;
 }
 
+/**
+ * aie_slab_bulk_missed() - Count the bulk functions' calls the probes missed.
+ *
+ * Return: the calls missed, by both probes.
+ */
 unsigned long aie_slab_bulk_missed(void)
 {
 	unsigned long missed = 0;

@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * slab_pages.c - the probe on mm_page_free that the slab map needs: every
- * block the page allocator frees passes it, and a block that has slab map
- * entries has them cleared, and its records still set charged back
- * (core/slabmap.c, aie_slab_block_drop()), before its pages go to their
- * next owner. With the page hooks on (page.c), the same probe does their
- * frees too, so that the tracepoint has one probe, called directly.
+ * slab_pages.c - probe mm_page_free for the slab map: every block the page
+ * allocator frees passes it, and a block that has slab map entries has
+ * them cleared, and its records still set charged back (core/slabmap.c,
+ * aie_slab_block_drop()), before its pages go to their next owner. With
+ * the page hooks on (page.c), the same probe does their frees too, so that
+ * the tracepoint has one probe, called directly.
  *
- * Contexts: any in which pages are freed (task, softirq, hardirq;
- * NMI: core/nmi.h), preemption disabled: a tracepoint probe. Registration
- * runs in process context, at module init and exit.
+ * Notes on locking
+ * ----------------
+ * None taken here. The probe runs in any context in which pages are freed
+ * (task, softirq, hardirq; NMI: core/nmi.h), preemption disabled: a
+ * tracepoint probe (aie_tp_guard() where the tracepoint leaves it
+ * enabled). Registration runs in process context, at module init and
+ * exit; the static keys of page.c's frees change in process context too,
+ * while the page map is on or off for good.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -37,7 +42,7 @@ static DEFINE_STATIC_KEY_FALSE(aie_slab_frees_pagemap);
 static DEFINE_STATIC_KEY_FALSE(aie_slab_frees_objmap);
 
 /*
- * page.c's part of a block's free, @pfn within the map: see
+ * Do page.c's part of a block's free, @pfn within the map: see
  * aie_slab_probe_page_free(). Always inline: see aie_slab_freed()
  * (track/free.h).
  */
@@ -51,8 +56,8 @@ static __always_inline void aie_slab_page_freed(struct page *page,
 }
 
 /*
- * The free of a block whose first page frame has entry @e: its drop, then
- * the rest, out of line, so that the probe makes no call on its common
+ * Free a block whose first page frame has entry @e: drop its entries, then
+ * do the rest, out of line, so that the probe makes no call on its common
  * path (the figure: page_alloc.c).
  */
 static noinline void aie_slab_page_free_drop(struct page *page,
@@ -65,8 +70,8 @@ static noinline void aie_slab_page_free_drop(struct page *page,
 }
 
 /*
- * mm_page_free(page, order): every block the page allocator frees. It also
- * does page.c's work when that file's hooks are on, so that the
+ * Probe mm_page_free(page, order): every block the page allocator frees.
+ * Do page.c's work too when that file's hooks are on, so that the
  * tracepoint has one probe, called directly, rather than two: the page
  * map's record taken (track/free.h), or the object map's. The page map,
  * when it is on, covers the page frames the slab map does (aie_slabmap_init()),
@@ -96,18 +101,29 @@ static void aie_slab_probe_page_free(void *data, struct page *page,
 
 AIE_TP_PROBE_CHECK(mm_page_free, aie_slab_probe_page_free);
 
-/* Whether this file's probe is on mm_page_free: see aie_slab_pages_frees(). */
+/**
+ * aie_slab_pages_probing() - Tell whether this file's probe is on mm_page_free.
+ *
+ * See aie_slab_pages_frees().
+ *
+ * Context: Process context.
+ * Return: true if the probe is attached.
+ */
 bool aie_slab_pages_probing(void)
 {
 	return aie_slab_page_free_tp;
 }
 
-/*
- * page.c's frees, done by this file's probe while @on: set before
- * its allocation probe attaches, cleared after it is detached (process
- * context), while the page map is on or off for good (aie_pagemap_init()
+/**
+ * aie_slab_pages_frees() - Let this file's probe do page.c's frees, or stop.
+ * @on: set before page.c's allocation probe attaches, cleared after it is
+ *	detached.
+ *
+ * Call while the page map is on or off for good (aie_pagemap_init()
  * before, aie_pagemap_exit() after). Static keys: a page free tests them
  * with no load.
+ *
+ * Context: Process context; may sleep.
  */
 void aie_slab_pages_frees(bool on)
 {
@@ -122,13 +138,17 @@ void aie_slab_pages_frees(bool on)
 	}
 }
 
-/*
- * Make the slab map, @start records made and at most @ceiling (slabrecs.c),
- * with the page map when @pages
- * (the page hooks wanted), and attach this file's probe, before which the
- * map stays off; it stays off for good when either cannot be had (one
- * warning): slab objects then go to the object map. Process context,
- * before the slab hooks attach.
+/**
+ * aie_slab_pages_register() - Make the slab map and attach this file's probe.
+ * @start: the records made at once (core/slabrecs.c).
+ * @ceiling: the records made at most.
+ * @pages: make the page map too (the page hooks are wanted).
+ *
+ * The map stays off until the probe is attached; it stays off for good
+ * when either cannot be had (one warning): slab objects then go to the
+ * object map.
+ *
+ * Context: Process context, before the slab hooks attach.
  */
 void aie_slab_pages_register(unsigned long start, unsigned long ceiling,
 			     bool pages)
@@ -153,9 +173,13 @@ err:
 	aie_slabmap_exit();
 }
 
-/*
- * Detach the probe; the caller waits for running probes
- * (tracepoint_synchronize_unregister()) before aie_slabmap_exit().
+/**
+ * aie_slab_pages_unregister() - Detach this file's probe.
+ *
+ * The caller waits for running probes (tracepoint_synchronize_unregister())
+ * before aie_slabmap_exit(). Harmless when the probe is not attached.
+ *
+ * Context: Process context.
  */
 void aie_slab_pages_unregister(void)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vmalloc.c - vmalloc and its family.
+ * vmalloc.c - track vmalloc and its family: areas, failures and frees.
  *
  * Every vmalloc-family call (vmalloc, vzalloc, vmalloc_node, __vmalloc,
  * the kvmalloc fallback, module and BPF memory) reaches
@@ -14,8 +14,13 @@
  * the kernel maps with huge pages may take more (up to the next huge-page
  * boundary); that difference is not seen.
  *
- * Contexts: vmalloc runs in process context; vfree in any context. The
- * handlers run with preemption disabled.
+ * The function probed and its arguments' numbers are compat.h's.
+ *
+ * Notes on locking
+ * ----------------
+ * None taken here. vmalloc runs in process context; vfree in any context.
+ * The handlers run with preemption disabled. Registration runs in process
+ * context, at init and exit, and under the rules mutex for "disable all".
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -36,8 +41,6 @@
 #include "track/track.h"
 #include "vmalloc.h"
 
-/* The function probed and its arguments' numbers: compat.h */
-
 struct aie_vmalloc_call {
 	unsigned long size;
 	unsigned long caller;
@@ -49,6 +52,11 @@ static const char * const aie_vmalloc_names[] = {
 	AIE_FN_VMALLOC_ENTRY
 };
 
+/*
+ * Save the size, the caller and the flags at the entry. Return non-zero to
+ * leave the return alone: while "disable all" is the only rule, for a
+ * mapping that is no vmalloc, or when sampling skips the call.
+ */
 static int aie_vmalloc_entry(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
 {
@@ -73,6 +81,7 @@ static int aie_vmalloc_entry(struct kretprobe_instance *ri,
 	return !call->weight;
 }
 
+/* Charge the area returned, or a failure, to the caller saved. */
 static int aie_vmalloc_return(struct kretprobe_instance *ri,
 			      struct pt_regs *regs)
 {
@@ -95,6 +104,7 @@ static struct kretprobe aie_vmalloc_rp = {
 	.data_size = sizeof(struct aie_vmalloc_call),
 };
 
+/* Untrack the area vfree() is given. */
 static int aie_kp_vfree(struct kprobe *kp, struct pt_regs *regs)
 {
 	const void *addr = (const void *)aie_arch_kernel_argument(regs, 0);
@@ -109,11 +119,17 @@ static struct kprobe aie_vfree_kp = {
 	.pre_handler = aie_kp_vfree,
 };
 
+/**
+ * aie_vmalloc_hooks_missed() - Count the vmalloc calls the kretprobe missed.
+ *
+ * Return: the calls missed for want of a free instance.
+ */
 unsigned long aie_vmalloc_hooks_missed(void)
 {
 	return aie_vmalloc_rp.nmissed;
 }
 
+/* Try the names of the function probed in turn; a kernel has one. */
 static int aie_vmalloc_rp_register(void)
 {
 	return aie_kretprobe_register_named(&aie_vmalloc_rp, 4,
@@ -121,7 +137,15 @@ static int aie_vmalloc_rp_register(void)
 					    ARRAY_SIZE(aie_vmalloc_names));
 }
 
-/* The free hook first: no area is tracked while its free could go unseen. */
+/**
+ * aie_vmalloc_hooks_register() - Attach vmalloc's hooks.
+ *
+ * Attach the free hook first: no area is tracked while its free could go
+ * unseen.
+ *
+ * Context: Process context, module init.
+ * Return: 0, or an error (with a warning) and nothing left attached.
+ */
 int aie_vmalloc_hooks_register(void)
 {
 	int ret = register_kprobe(&aie_vfree_kp);
@@ -140,17 +164,34 @@ int aie_vmalloc_hooks_register(void)
 	return ret;
 }
 
-/* See aie_slab_allocs_pause(). */
+/**
+ * aie_vmalloc_allocs_pause() - Take vmalloc's allocation probe off.
+ *
+ * As aie_slab_allocs_pause(). The caller waits for running probes.
+ *
+ * Context: Process context, under the rules mutex.
+ */
 void aie_vmalloc_allocs_pause(void)
 {
 	disable_kretprobe(&aie_vmalloc_rp);
 }
 
+/**
+ * aie_vmalloc_allocs_resume() - Put vmalloc's allocation probe back.
+ *
+ * Context: Process context, under the rules mutex.
+ * Return: 0, or the error of enable_kretprobe().
+ */
 int aie_vmalloc_allocs_resume(void)
 {
 	return enable_kretprobe(&aie_vmalloc_rp);
 }
 
+/**
+ * aie_vmalloc_hooks_unregister() - Detach vmalloc's hooks.
+ *
+ * Context: Process context, module exit.
+ */
 void aie_vmalloc_hooks_unregister(void)
 {
 	unregister_kretprobe(&aie_vmalloc_rp);
