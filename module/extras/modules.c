@@ -33,7 +33,9 @@
  * allocate any more; for MODULE_STATE_LIVE after its init function, when
  * none of its __init code can, but for async work its init left running
  * (see Documentation/limitations.rst). It takes the rules mutex
- * (core/rules.c) so that no control write walks the sites meanwhile.
+ * (core/rules.c) so that no control write walks the sites meanwhile; the
+ * same mutex guards aie_modules_sym, the buffer the retired sites are
+ * named in.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -41,7 +43,6 @@
 #include <linux/module.h>
 #include <linux/notifier.h>
 #include <linux/sched.h>
-#include <linux/slab.h>
 
 #include "aie.h"
 #include "core/counters.h"
@@ -58,6 +59,9 @@ struct aie_retired {
 	u64 live_calls;		/* aie_live(), lib/line.h */
 	u64 live_bytes;
 };
+
+/* Where a retired site is named: static, so that no site stays unnamed. */
+static struct aie_sym aie_modules_sym;	/* under aie_rules_lock() */
 
 /* Tell whether @addr is in @mod's code that goes: all of it, or its __init. */
 static bool aie_modules_going(unsigned long addr, const struct module *mod,
@@ -91,11 +95,7 @@ static void aie_modules_retire(struct module *mod, bool init,
 	u32 i, n = aie_sites_nr();
 	struct aie_site_sums sums;
 	struct aie_site *site;
-	struct aie_sym *sym;
 
-	sym = kmalloc(sizeof(*sym), GFP_KERNEL);
-	if (!sym)
-		return;
 	aie_rules_lock();
 	for (i = 0; i < n; i++) {
 		cond_resched();
@@ -107,7 +107,7 @@ static void aie_modules_retire(struct module *mod, bool init,
 			clear_bit(AIE_SITE_INIT, &site->flags);
 		else if (test_bit(AIE_SITE_UNLOADED, &site->flags) ||
 			 !aie_modules_going(site->call_site, mod, init) ||
-			 !aie_site_retire(site, sym))
+			 !aie_site_retire(site, &aie_modules_sym))
 			continue;
 		else if (init)
 			set_bit(AIE_SITE_INIT, &site->flags);
@@ -118,7 +118,6 @@ static void aie_modules_retire(struct module *mod, bool init,
 	}
 	aie_site_caches_retire();
 	aie_rules_unlock();
-	kfree(sym);
 }
 
 /*
