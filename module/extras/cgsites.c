@@ -142,6 +142,7 @@ static struct aie_site *aie_cgsite_publish(u32 nr, u32 pos)
 	struct aie_cgsite *p = &aie_cgsites[nr];
 	struct aie_site *site = &aie_sites[p->site];
 
+	/* At most cap pairs in 2 * cap buckets or more: one is empty. */
 	for (; pos <= mask * 2; pos++) {
 		b = cmpxchg(&aie_cgsite_hash[pos & mask], 0, nr + 1);
 		if (!b)
@@ -234,7 +235,8 @@ struct aie_site *aie_cgsite_pick(struct aie_site *site)
 	struct cgroup_subsys_state *css;
 	struct aie_site *pair = site;
 
-	if (!in_task() || !READ_ONCE(aie_cgsite_heads))
+	/* Acquire: the hash and the pairs were made before the heads. */
+	if (!in_task() || !smp_load_acquire(&aie_cgsite_heads))
 		return site;
 	rcu_read_lock();
 	css = aie_cgsite_css();
@@ -376,7 +378,7 @@ static int aie_cgsites_make(void)
 		return -ENOMEM;
 	}
 	aie_cgsite_hash_bits = ilog2(buckets);
-	/* The tables, then the pointer: pairs with the hooks' READ_ONCE() */
+	/* The tables, then the pointer: pairs with aie_cgsite_pick()'s acquire */
 	smp_store_release(&aie_cgsite_heads, heads);
 	return 0;
 }
