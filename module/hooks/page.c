@@ -206,7 +206,8 @@ int aie_page_allocs_resume(void)
  * aie_page_hooks_missed() - Count the exact allocators' missed calls.
  *
  * Context: Process context.
- * Return: the calls their kretprobes missed (no free instance).
+ * Return: the calls their kretprobes missed, for want of a free instance
+ * or as they fired inside another probe.
  */
 unsigned long aie_page_hooks_missed(void)
 {
@@ -215,7 +216,8 @@ unsigned long aie_page_hooks_missed(void)
 
 	for (i = 0; i < ARRAY_SIZE(aie_page_probes); i++) {
 		if (aie_page_probes[i].hooked)
-			missed += aie_page_probes[i].rp.nmissed;
+			missed += aie_page_probes[i].rp.nmissed +
+				  aie_page_probes[i].rp.kp.nmissed;
 	}
 	return missed;
 }

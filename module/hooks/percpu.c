@@ -171,12 +171,14 @@ bool aie_percpu_fail_hooked(void)
 /**
  * aie_percpu_hooks_missed() - Count the allocator's missed calls.
  *
- * Return: the calls the kretprobe missed (no free instance), or 0 without
- * it.
+ * Return: the calls the kretprobe missed, for want of a free instance or
+ * as it fired inside another probe; 0 without it.
  */
 unsigned long aie_percpu_hooks_missed(void)
 {
-	return aie_pcpu_rp_hooked ? aie_pcpu_rp.nmissed : 0;
+	if (!aie_pcpu_rp_hooked)
+		return 0;
+	return aie_pcpu_rp.nmissed + aie_pcpu_rp.kp.nmissed;
 }
 
 /**

@@ -120,13 +120,15 @@ static struct kprobe aie_vfree_kp = {
 };
 
 /**
- * aie_vmalloc_hooks_missed() - Count the vmalloc calls the kretprobe missed.
+ * aie_vmalloc_hooks_missed() - Count the vmalloc and vfree calls missed.
  *
- * Return: the calls missed for want of a free instance.
+ * Return: the calls the probes missed: the kretprobe's for want of a free
+ * instance, and those a probe skipped as it fired inside another probe.
  */
 unsigned long aie_vmalloc_hooks_missed(void)
 {
-	return aie_vmalloc_rp.nmissed;
+	return aie_vmalloc_rp.nmissed + aie_vmalloc_rp.kp.nmissed +
+	       aie_vfree_kp.nmissed;
 }
 
 /* Try the names of the function probed in turn; a kernel has one. */
