@@ -17,8 +17,8 @@
  * they are first seen, so the first counter_slots sites each have a slot
  * of their own; later ones share.
  *
- * Notes on locking and context
- * ----------------------------
+ * Notes on locking
+ * ----------------
  * No lock. Every function here runs in any context, NMI included, and never
  * sleeps, except init, exit and aie_ctrs_reset().
  *
@@ -110,7 +110,7 @@ static int aie_ctr_hp_state;		/* our CPUHP_BP_PREPARE_DYN state */
 
 static void aie_ctr_move(struct aie_ctr_slot *s);
 
-/* @cpu's slot at byte offset @off: @cpu is in aie_ctr_cpus, or dying. */
+/* Find @cpu's slot at byte offset @off: @cpu is in aie_ctr_cpus, or dying. */
 static struct aie_ctr_slot *aie_ctr_slot(int cpu, u32 off)
 {
 	/* Pairs with the smp_wmb() before @cpu's bit is set. */
@@ -119,9 +119,9 @@ static struct aie_ctr_slot *aie_ctr_slot(int cpu, u32 off)
 }
 
 /*
- * Before @cpu runs, on a CPU bringing it up, or at init for the CPUs up;
- * process context, CPU hotplug lock held. Its slots, the first time: no
- * memory fails its bring-up.
+ * Make @cpu's slots, the first time, and let sums read them: no memory
+ * fails its bring-up. Before @cpu runs, on a CPU bringing it up, or at
+ * init for the CPUs up; process context, CPU hotplug lock held.
  */
 static int aie_ctrs_cpu_prepare(unsigned int cpu)
 {
@@ -142,10 +142,10 @@ static int aie_ctrs_cpu_prepare(unsigned int cpu)
 }
 
 /*
- * After @cpu has died, on the CPU that took it down (process context,
- * CPU hotplug lock held): no hook runs on @cpu, and no reset writes its
- * slots meanwhile. Its slots' deltas go to their sites' own counters,
- * then sums stop reading them.
+ * Move @cpu's slots' deltas to their sites' own counters, then stop sums
+ * reading them. After @cpu has died, on the CPU that took it down
+ * (process context, CPU hotplug lock held): no hook runs on @cpu, and no
+ * reset writes its slots meanwhile.
  */
 static int aie_ctrs_cpu_dead(unsigned int cpu)
 {
@@ -161,9 +161,13 @@ static int aie_ctrs_cpu_dead(unsigned int cpu)
 	return 0;
 }
 
-/*
- * Process context, before any hook runs and after the site table is made
- * (a dead CPU's slots move to it).
+/**
+ * aie_ctrs_init() - Make the CPUs' slots, and keep them as CPUs come and go.
+ * @slots: slots per CPU (counter_slots), a power of two.
+ *
+ * Context: Process context, before any hook runs and after the site table
+ * is made (a dead CPU's slots move to it); may sleep.
+ * Return: 0, or a negative errno.
  */
 int aie_ctrs_init(unsigned int slots)
 {
@@ -180,9 +184,10 @@ int aie_ctrs_init(unsigned int slots)
 	return 0;
 }
 
-/*
- * Process context, after every hook is unregistered and has finished,
- * and before the site table goes.
+/**
+ * aie_ctrs_exit() - Free the CPUs' slots.
+ * Context: Process context, after every hook is unregistered and has
+ * finished, and before the site table goes; may sleep.
  */
 void aie_ctrs_exit(void)
 {
@@ -200,25 +205,36 @@ void aie_ctrs_exit(void)
 	aie_ctr_nr = 0;
 }
 
-/* The byte offset of site @idx's slot in every CPU's slots. */
+/**
+ * aie_ctr_slot_of() - Find a site's slot.
+ * @idx: the site's index.
+ * Return: the byte offset of the site's slot in every CPU's slots.
+ */
 u32 aie_ctr_slot_of(u32 idx)
 {
 	return (idx & (aie_ctr_nr - 1)) * sizeof(struct aie_ctr_slot);
 }
 
+/**
+ * aie_ctr_slots() - Tell the slots per CPU.
+ * Return: counter_slots.
+ */
 unsigned int aie_ctr_slots(void)
 {
 	return aie_ctr_nr;
 }
 
-/* The slots' memory: of every CPU that came up since the load. */
+/**
+ * aie_ctrs_memory() - Tell the slots' memory.
+ * Return: bytes, of every CPU that came up since the load.
+ */
 size_t aie_ctrs_memory(void)
 {
 	return (size_t)aie_ctr_nr * READ_ONCE(aie_ctr_arrays) *
 	       sizeof(struct aie_ctr_slot);
 }
 
-/* How far a site of @live bytes may grow before its next peak sum. */
+/* Tell how far a site of @live bytes may grow before its next peak sum. */
 static s64 aie_peak_step(s64 live)
 {
 	return live > 0 ? live >> AIE_PEAK_STEP_SHIFT : 0;
@@ -245,9 +261,12 @@ static void aie_ctr_add(const struct aie_site *site, s64 bytes, s64 calls,
 		atomic64_add(accounted, &c->live_accounted);
 }
 
-/*
- * Raise the peak of site @idx to @live_bytes if that is higher; returns
- * the peak.
+/**
+ * aie_site_peak() - Raise a site's peak.
+ * @idx: the site's index.
+ * @live_bytes: its live bytes, from a sum.
+ * Context: Any context, NMI included; cmpxchg(), no lock.
+ * Return: the peak, @live_bytes if that was higher.
  */
 s64 aie_site_peak(u32 idx, s64 live_bytes)
 {
@@ -283,12 +302,16 @@ static bool aie_site_raise_peak(const struct aie_site *site, s64 *live)
 	return true;
 }
 
-/*
- * This CPU's slot of @site was found holding more live bytes of it than
- * its high: sum the site, raise its peak, and move the slot's high 1/64
- * of the site's live bytes past what the slot holds (see the notes at
- * the top). From the hooks, inside aie_ctr_nest: the slot is still
- * @site's.
+/**
+ * aie_site_new_high() - Raise a site's peak, its slot past its high.
+ * @site: the site, whose slot on this CPU holds more live bytes of it
+ *        than the slot's high.
+ *
+ * Sum the site, raise its peak, and move the slot's high 1/64 of the
+ * site's live bytes past what the slot holds (see the notes at the top).
+ *
+ * Context: The hooks, any context, NMI included; preemption disabled,
+ * inside aie_ctr_nest: the slot is still @site's.
  */
 void aie_site_new_high(struct aie_site *site)
 {
@@ -362,12 +385,22 @@ static void aie_ctr_take(struct aie_ctr_slot *s, struct aie_site *site,
 	WRITE_ONCE(s->site, site);
 }
 
-/*
- * A hook found this CPU's slot of @site holding another site, or none:
- * take it, with the deltas of one charge (@charge, also adding @calls and
- * @bytes to the totals) or uncharge (negative deltas); or, when this hook
- * interrupted another between its test of the slot and its updates, add
- * them to @site's own counters. Preemption disabled, inside aie_ctr_nest.
+/**
+ * aie_ctr_miss() - Count for a site whose slot on this CPU holds another.
+ * @site: the site.
+ * @bytes: live bytes to add (negative for an uncharge).
+ * @calls: live calls to add (negative for an uncharge).
+ * @slack: live slack to add (negative for an uncharge).
+ * @accounted: accounted live bytes to add (negative for an uncharge).
+ * @charge: a charge: add @calls and @bytes to the totals too.
+ *
+ * Take this CPU's slot of @site, which holds another site or none, with
+ * the deltas given; or, when this hook interrupted another between its
+ * test of the slot and its updates, add them to @site's own counters.
+ * Sum the site when its missed charges are due (see the notes at the top).
+ *
+ * Context: The hooks, any context, NMI included; preemption disabled,
+ * inside aie_ctr_nest. Disables interrupts to take the slot.
  */
 void aie_ctr_miss(struct aie_site *site, s64 bytes, s64 calls, s64 slack,
 		  s64 accounted, bool charge)
@@ -391,7 +424,7 @@ void aie_ctr_miss(struct aie_site *site, s64 bytes, s64 calls, s64 slack,
 		aie_site_raise_peak(site, &sum);
 }
 
-/* One reading of @site's own counters and of the CPUs' slots that hold it. */
+/* Read @site's own counters and the CPUs' slots that hold it, once. */
 static void aie_site_read(const struct aie_site *site,
 			  struct aie_site_sums *sums)
 {
@@ -420,13 +453,20 @@ static void aie_site_read(const struct aie_site *site,
 	}
 }
 
-/*
- * Add to @live[k] the live bytes that the CPUs' slot @i holds for site
- * @first + k * aie_ctr_slots(), the sites of slot @i from @first (one of
- * them) below @end: one read of each CPU up's slot, without a lock, for a
- * reader that ranks many sites at once (the OOM report). A slot that
- * changes hands meanwhile may be missed or counted twice: aie_site_sum()
- * is what says a site's figures. Any context.
+/**
+ * aie_ctr_slot_live() - Add up the live bytes the CPUs' slot @i holds.
+ * @i: the slot.
+ * @first: the first site to count, one of slot @i's.
+ * @end: the sites to count are below it.
+ * @live: @live[k] gets the live bytes held for site
+ *        @first + k * aie_ctr_slots().
+ *
+ * One read of each CPU up's slot, without a lock, for a reader that ranks
+ * many sites at once (the OOM report). A slot that changes hands
+ * meanwhile may be missed or counted twice: aie_site_sum() is what says a
+ * site's figures.
+ *
+ * Context: Any context.
  */
 void aie_ctr_slot_live(u32 i, u32 first, u32 end, s64 *live)
 {
@@ -450,11 +490,14 @@ void aie_ctr_slot_live(u32 i, u32 first, u32 end, s64 *live)
 	}
 }
 
-/*
- * Sum site @idx's figures: its own counters and the CPUs' slots that hold
- * it. False when a move of a slot's deltas to the own counters came in
- * the way of every try (see the notes at the top): @sums may then miss
- * or double a slot's deltas. Any context.
+/**
+ * aie_site_sum() - Sum a site's figures.
+ * @idx: the site's index.
+ * @sums: set to its own counters plus the CPUs' slots that hold it.
+ * Context: Any context.
+ * Return: true; false when a move of a slot's deltas to the own counters
+ * came in the way of every try (see the notes at the top): @sums may then
+ * miss or double a slot's deltas.
  */
 bool aie_site_sum(u32 idx, struct aie_site_sums *sums)
 {
@@ -463,7 +506,7 @@ bool aie_site_sum(u32 idx, struct aie_site_sums *sums)
 
 	for (tries = 1; ; tries++) {
 		moves = atomic_read(&site->moves);
-		/* Pairs with the barriers around a move (aie_ctr_take()). */
+		/* Pairs with the barriers around a move (aie_ctr_move()). */
 		smp_rmb();
 		aie_site_read(site, sums);
 		/* The reading, then whether a move came in its way. */
@@ -478,9 +521,9 @@ bool aie_site_sum(u32 idx, struct aie_site_sums *sums)
 }
 
 /*
- * "reset" for @cpu's slots from @from, AIE_CTR_RESET_IPI of them at most:
- * zero their totals and restart their highs at their live bytes. On @cpu
- * with interrupts off, or while @cpu is offline.
+ * Reset @cpu's slots from @from, AIE_CTR_RESET_IPI of them at most: zero
+ * their totals and restart their highs at their live bytes. On @cpu with
+ * interrupts off, or while @cpu is offline.
  */
 static void aie_ctrs_reset_slots(int cpu, u32 from)
 {
@@ -496,21 +539,23 @@ static void aie_ctrs_reset_slots(int cpu, u32 from)
 }
 
 /*
- * In an IPI with interrupts off, for AIE_CTR_RESET_IPI slots from
- * *@from: only this CPU writes its slots, and it gives a slot to another
- * site with interrupts off, so nothing is lost; a hook the IPI interrupts
- * between two counters blurs the reset instant by one event.
+ * Reset this CPU's AIE_CTR_RESET_IPI slots from *@from. In an IPI with
+ * interrupts off: only this CPU writes its slots, and it gives a slot to
+ * another site with interrupts off, so nothing is lost; a hook the IPI
+ * interrupts between two counters blurs the reset instant by one event.
  */
 static void aie_ctrs_reset_cpu(void *from)
 {
 	aie_ctrs_reset_slots(smp_processor_id(), *(u32 *)from);
 }
 
-/*
- * "reset": zero the cumulative counters, the CPUs' slots' then the sites'
- * own; the peak restarts at the live figure, and the failures at 0.
- * Counts from before it do not survive; counts made while it runs may be
- * lost. Process context: waits for the IPIs, and holds the CPU hotplug
+/**
+ * aie_ctrs_reset() - Zero the cumulative counters ("reset").
+ *
+ * Zero the CPUs' slots' totals, then the sites' own; restart the peak at
+ * the live figure, and the failures at 0 (see the notes at the top).
+ *
+ * Context: Process context: waits for the IPIs, and holds the CPU hotplug
  * lock so that an offline CPU, reset from here, stays offline meanwhile.
  * The caller holds the rules mutex: no other control write meanwhile.
  */

@@ -61,10 +61,16 @@ void aie_ctr_slot_live(u32 i, u32 first, u32 end, s64 *live);
 s64 aie_site_peak(u32 idx, s64 live_bytes);
 void aie_ctrs_reset(void);
 
-/*
- * This CPU's slot of @site. Preemption disabled. The slots are this CPU's
- * own array, not per-CPU memory, so that only the CPUs that come up have
- * them: one load more than a this_cpu operation on a slot would take.
+/**
+ * aie_slot_here() - Find this CPU's slot of a site.
+ * @site: the site.
+ *
+ * The slots are this CPU's own array, not per-CPU memory, so that only
+ * the CPUs that come up have them: one load more than a this_cpu
+ * operation on a slot would take.
+ *
+ * Context: Preemption disabled.
+ * Return: the slot, whichever site it holds.
  */
 static __always_inline struct aie_ctr_slot *
 aie_slot_here(const struct aie_site *site)
@@ -72,12 +78,19 @@ aie_slot_here(const struct aie_site *site)
 	return (void *)raw_cpu_read(aie_ctr_base) + site->slot;
 }
 
-/*
- * Whether this CPU's slot @s holds @site, read after this hook has counted
- * itself in aie_ctr_nest, and so stable: no hook that interrupts this one
- * gives the slot to another site meanwhile. The compiler barrier keeps
- * the read after the count; the read itself is a plain one (only this
- * CPU writes the slot), so that the compiler can compare in memory.
+/**
+ * aie_slot_holds() - Tell whether this CPU's slot holds a site.
+ * @s: this CPU's slot of @site.
+ * @site: the site.
+ *
+ * Read after this hook has counted itself in aie_ctr_nest, the answer is
+ * stable: no hook that interrupts this one gives the slot to another site
+ * meanwhile. The compiler barrier keeps the read after the count; the
+ * read itself is a plain one (only this CPU writes the slot), so that the
+ * compiler can compare in memory.
+ *
+ * Context: Preemption disabled, inside aie_ctr_nest.
+ * Return: true when @s holds @site.
  */
 static inline bool aie_slot_holds(struct aie_ctr_slot *s,
 				  const struct aie_site *site)
@@ -86,9 +99,16 @@ static inline bool aie_slot_holds(struct aie_ctr_slot *s,
 	return s->site == site;
 }
 
-/*
- * The charge's adds to this CPU's slot @s, which holds the site: @bytes
- * and @slack for @weight allocations, already multiplied.
+/**
+ * aie_slot_charge() - Add a charge to this CPU's slot.
+ * @s: this CPU's slot, which holds the site.
+ * @bytes: the bytes, for @weight allocations.
+ * @slack: the slack, for @weight allocations.
+ * @weight: the allocations the charge stands for.
+ * @accounted: add @bytes to the accounted live bytes too.
+ *
+ * Context: Preemption disabled, inside aie_ctr_nest; local64 operations,
+ * which an interrupt on this CPU cannot tear.
  */
 static inline void aie_slot_charge(struct aie_ctr_slot *s,
 				   u64 bytes, u64 slack, u64 weight,
@@ -105,24 +125,31 @@ static inline void aie_slot_charge(struct aie_ctr_slot *s,
 		local64_add(bytes, &s->live_accounted);
 }
 
-/*
- * Whether this CPU's slot @s, which holds the site, holds more live bytes
- * than its high, after a charge: a load and a comparison in memory, where
- * an add that returned the sum would take three instructions, and the
- * high's read one more. An interrupt's charge or free of the site between
- * the add and the read is in what is read: the slot's live bytes as they
- * are then, which is what the high follows.
+/**
+ * aie_slot_above_high() - Tell whether a slot's live bytes passed its high.
+ * @s: this CPU's slot, which holds the site, after a charge.
+ *
+ * A load and a comparison in memory, where an add that returned the sum
+ * would take three instructions, and the high's read one more. An
+ * interrupt's charge or free of the site between the add and the read is
+ * in what is read: the slot's live bytes as they are then, which is what
+ * the high follows.
+ *
+ * Context: Preemption disabled, inside aie_ctr_nest.
+ * Return: true when the slot holds more live bytes than its high.
  */
 static inline bool aie_slot_above_high(struct aie_ctr_slot *s)
 {
 	return local64_read(&s->live_bytes) > local64_read(&s->high);
 }
 
-/*
- * Account one new live object of @bytes with @slack at @site, standing
- * for @weight allocations, all of its bytes accounted to a memory cgroup
- * when @accounted (memcg.c). Preemption disabled, which a lockdep kernel
- * checks: every hook runs so (compat.h's aie_tp_guard()).
+/**
+ * aie_site_charge() - Account a new live object to its site.
+ * @site: the site.
+ * @bytes: the object's bytes.
+ * @slack: its slack.
+ * @weight: the allocations it stands for (sampling).
+ * @accounted: all of its bytes are accounted to a memory cgroup (memcg.c).
  *
  * When this CPU's slot holds @site, the counts go there (the common
  * case); else aie_ctr_miss() takes the slot, or adds to the site's own
@@ -132,6 +159,9 @@ static inline bool aie_slot_above_high(struct aie_ctr_slot *s)
  *
  * This and aie_site_uncharge() are always inline: left to GCC, a large
  * kmalloc+kfree pair costs 5 instructions more (make bench, 6.12).
+ *
+ * Context: Any context, NMI included; preemption disabled, which a lockdep
+ * kernel checks: every hook runs so (compat.h's aie_tp_guard()).
  */
 static __always_inline void aie_site_charge(struct aie_site *site,
 					    u64 bytes, u64 slack, u64 weight,
@@ -154,7 +184,17 @@ static __always_inline void aie_site_charge(struct aie_site *site,
 	this_cpu_dec(aie_ctr_nest);
 }
 
-/* Account the free of an object charged by aie_site_charge(). */
+/**
+ * aie_site_uncharge() - Account the free of a charged object.
+ * @site: the site it was charged to.
+ * @bytes: its bytes, as charged.
+ * @slack: its slack, as charged.
+ * @weight: its weight, as charged.
+ * @accounted: as charged.
+ *
+ * Context: Any context, NMI included; preemption disabled, as
+ * aie_site_charge().
+ */
 static __always_inline void aie_site_uncharge(struct aie_site *site,
 					      u64 bytes, u64 slack, u64 weight,
 					      bool accounted)

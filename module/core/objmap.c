@@ -54,10 +54,11 @@
  *   nests inside whatever lock the allocating code holds.
  * - Shards are independent and each has its own cache line: CPUs contend
  *   only when their keys hash to the same shard.
- * Insert and remove run in any context, NMI included (alloc_pages_nolock(),
- * kmalloc_nolock()): there the lock is only tried, aie_shard_lock_nmi().
- * aie_objmap_for_each() runs in process context and holds each shard's
- * lock in turn, for one pass over its slots.
+ * - Insert and remove run in any context, NMI included
+ *   (alloc_pages_nolock(), kmalloc_nolock()): there the lock is only
+ *   tried, aie_shard_lock_nmi().
+ * - aie_objmap_for_each() runs in process context and holds each shard's
+ *   lock in turn, for one pass over its slots.
  */
 
 #include <linux/log2.h>
@@ -69,9 +70,15 @@
 #include "nmi.h"
 #include "objmap.h"
 
-/*
- * A map of at least @capacity slots (a power of two, at least a shard),
- * with a stamp per slot when @stamps.
+/**
+ * aie_objmap_init() - Allocate a map of at least @capacity slots.
+ * @map: the map to set up.
+ * @capacity: slots wanted; rounded up to a power of two, at least one
+ *            shard.
+ * @stamps: keep a stamp per slot.
+ *
+ * Context: Process context, before any hook uses the map; may sleep.
+ * Return: 0, or -ENOMEM.
  */
 int aie_objmap_init(struct aie_objmap *map, unsigned long capacity,
 		    bool stamps)
@@ -104,7 +111,13 @@ int aie_objmap_init(struct aie_objmap *map, unsigned long capacity,
 	return 0;
 }
 
-/* Process context, after every hook is unregistered and has finished. */
+/**
+ * aie_objmap_exit() - Free a map.
+ * @map: the map; one that init left half made, too.
+ *
+ * Context: Process context, after every hook is unregistered and has
+ * finished; may sleep.
+ */
 void aie_objmap_exit(struct aie_objmap *map)
 {
 	vfree(map->stamps);
@@ -117,17 +130,27 @@ void aie_objmap_exit(struct aie_objmap *map)
 	map->slots = NULL;
 }
 
-/* The map's shards; none before aie_objmap_init() or after its exit. */
+/* Count the map's shards: none before aie_objmap_init() or after its exit. */
 static unsigned long aie_objmap_nr_shards(const struct aie_objmap *map)
 {
 	return map->slots ? 1UL << (map->bits - AIE_SHARD_BITS) : 0;
 }
 
+/**
+ * aie_objmap_capacity() - Tell the entries a map can hold.
+ * @map: the map.
+ * Return: AIE_SHARD_FILL entries per shard.
+ */
 unsigned long aie_objmap_capacity(const struct aie_objmap *map)
 {
 	return aie_objmap_nr_shards(map) * AIE_SHARD_FILL;
 }
 
+/**
+ * aie_objmap_memory() - Tell a map's memory.
+ * @map: the map.
+ * Return: bytes: slots, tags2 and stamps if any, shards.
+ */
 size_t aie_objmap_memory(const struct aie_objmap *map)
 {
 	if (!map->slots)
@@ -137,7 +160,15 @@ size_t aie_objmap_memory(const struct aie_objmap *map)
 	       aie_objmap_nr_shards(map) * sizeof(*map->shards);
 }
 
-/* Entries now; shards are read one by one, without their locks. */
+/**
+ * aie_objmap_count() - Count a map's entries.
+ * @map: the map.
+ *
+ * Read the shards' fill counts one by one, without their locks.
+ *
+ * Context: Any context.
+ * Return: the entries now.
+ */
 unsigned long aie_objmap_count(const struct aie_objmap *map)
 {
 	unsigned long i, n = 0;
@@ -147,6 +178,19 @@ unsigned long aie_objmap_count(const struct aie_objmap *map)
 	return n;
 }
 
+/**
+ * aie_objmap_insert() - Map a key to a value.
+ * @map: the map.
+ * @key: a kernel address, 4-byte aligned.
+ * @val: the value; its low 32 bits not 0.
+ * @old: set to the value that was there, on AIE_OBJMAP_REPLACED.
+ *
+ * Context: Any context, NMI included (there the shard lock is only
+ * tried); takes the key's shard lock, interrupts off.
+ * Return: AIE_OBJMAP_INSERTED; AIE_OBJMAP_REPLACED when the key was there
+ * (its free went unseen); AIE_OBJMAP_FULL when its shard is full, or in an
+ * NMI that cannot have the lock: not inserted.
+ */
 enum aie_objmap_result aie_objmap_insert(struct aie_objmap *map,
 					 unsigned long key, u64 val, u64 *old)
 {
@@ -154,7 +198,17 @@ enum aie_objmap_result aie_objmap_insert(struct aie_objmap *map,
 				   old, true);
 }
 
-/* aie_objmap_insert() with @stamp for the slot; the map has stamps. */
+/**
+ * aie_objmap_insert_stamp() - Map a key to a value and a stamp.
+ * @map: the map, made with stamps.
+ * @key: a kernel address, 4-byte aligned.
+ * @val: the value; its low 32 bits not 0.
+ * @stamp: the stamp for the key's slot.
+ * @old: set to the value that was there, on AIE_OBJMAP_REPLACED.
+ *
+ * Context: As aie_objmap_insert().
+ * Return: As aie_objmap_insert().
+ */
 enum aie_objmap_result aie_objmap_insert_stamp(struct aie_objmap *map,
 					       unsigned long key, u64 val,
 					       u32 stamp, u64 *old)
@@ -163,22 +217,51 @@ enum aie_objmap_result aie_objmap_insert_stamp(struct aie_objmap *map,
 				   &stamp, old, true);
 }
 
+/**
+ * aie_objmap_remove() - Remove a key, and give its value.
+ * @map: the map.
+ * @key: a kernel address, 4-byte aligned.
+ * @val: set to the key's value.
+ *
+ * A key whose home slot is empty is turned away without the lock (see the
+ * top of this file).
+ *
+ * Context: Any context, NMI included (there the shard lock is only
+ * tried); takes the key's shard lock, interrupts off.
+ * Return: true when the key was there; false when it was not, or in an
+ * NMI that cannot have the lock.
+ */
 bool aie_objmap_remove(struct aie_objmap *map, unsigned long key, u64 *val)
 {
 	return __aie_objmap_remove(map, key, val, NULL);
 }
 
-/* aie_objmap_remove() that also gives the slot's stamp; the map has stamps. */
+/**
+ * aie_objmap_remove_stamp() - Remove a key, and give its value and stamp.
+ * @map: the map, made with stamps.
+ * @key: a kernel address, 4-byte aligned.
+ * @val: set to the key's value.
+ * @stamp: set to the key's stamp.
+ *
+ * Context: As aie_objmap_remove().
+ * Return: As aie_objmap_remove().
+ */
 bool aie_objmap_remove_stamp(struct aie_objmap *map, unsigned long key,
 			     u64 *val, u32 *stamp)
 {
 	return __aie_objmap_remove(map, key, val, stamp);
 }
 
-/*
- * aie_shard_lock() in an NMI, interrupts already off (@flags as they
- * were): the lock tried (nmi.h), interrupts restored when not had. Out of
+/**
+ * aie_shard_lock_nmi() - Try a shard lock in an NMI.
+ * @shard: the shard.
+ * @flags: the interrupt state before aie_shard_lock() disabled them.
+ *
+ * Try the lock (nmi.h); restore interrupts when it is not had. Out of
  * line: only NMIs come here.
+ *
+ * Context: NMI, interrupts off (aie_shard_lock()).
+ * Return: true when the lock is held.
  */
 noinline bool aie_shard_lock_nmi(struct aie_shard *shard, unsigned long flags)
 {
@@ -188,11 +271,16 @@ noinline bool aie_shard_lock_nmi(struct aie_shard *shard, unsigned long flags)
 	return false;
 }
 
-/*
- * Call @fn on every entry of a map made with stamps: its value, its stamp
- * and @arg. Shard by shard, each under its lock with interrupts off, so
- * @fn must be brief and must not sleep or take a lock. Process context:
- * may sleep between shards.
+/**
+ * aie_objmap_for_each() - Call a function on every entry of a map.
+ * @map: the map, made with stamps.
+ * @fn: called with each entry's value and stamp, and @arg.
+ * @arg: passed to @fn.
+ *
+ * Go shard by shard, each under its lock with interrupts off, so @fn must
+ * be brief and must not sleep or take a lock.
+ *
+ * Context: Process context: may sleep between shards.
  */
 void aie_objmap_for_each(struct aie_objmap *map,
 			 void (*fn)(u64 val, u32 stamp, void *arg), void *arg)

@@ -41,10 +41,15 @@ struct aie_objmap {
 	unsigned int tshift;		/* the tag is the hash >> tshift */
 };
 
-/*
- * The hash of @key, a 4-byte aligned kernel address: a bijection of the
- * address bits that vary, to the top bits of the result (objmap.c). Its
- * top map->bits bits are the key's home slot.
+/**
+ * aie_objmap_hash() - Hash a key.
+ * @map: the map.
+ * @key: a 4-byte aligned kernel address.
+ *
+ * A bijection of the address bits that vary, to the top bits of the
+ * result (objmap.c).
+ *
+ * Return: the hash, whose top map->bits bits are the key's home slot.
  */
 static inline u64 aie_objmap_hash(const struct aie_objmap *map,
 				  unsigned long key)
@@ -75,16 +80,26 @@ unsigned long aie_objmap_count(const struct aie_objmap *map);
 unsigned long aie_objmap_capacity(const struct aie_objmap *map);
 size_t aie_objmap_memory(const struct aie_objmap *map);
 
-/* The home slot in @map of the key whose hash is @hash. */
+/**
+ * aie_objmap_home() - Find a key's home slot.
+ * @map: the map.
+ * @hash: the key's hash.
+ *
+ * Return: the slot.
+ */
 static inline struct aie_slot *
 aie_objmap_home(const struct aie_objmap *map, u64 hash)
 {
 	return &map->slots[hash >> map->shift];
 }
 
-/*
- * Whether @map may hold the key whose home slot is @home: false when that
- * slot is empty, which proves the key absent without the lock (objmap.c).
+/**
+ * aie_objmap_may_hold() - Tell whether a map may hold a key.
+ * @home: the key's home slot.
+ *
+ * Context: Any context; no lock.
+ * Return: false when @home is empty, which proves the key absent without
+ * the lock (objmap.c).
  */
 static inline bool aie_objmap_may_hold(const struct aie_slot *home)
 {
@@ -101,7 +116,13 @@ struct aie_shard {
 	u32 used;
 } ____cacheline_aligned_in_smp;
 
-/*
+bool aie_shard_lock_nmi(struct aie_shard *shard, unsigned long flags);
+
+/**
+ * aie_shard_lock() - Take a shard's lock, interrupts off.
+ * @shard: the shard.
+ * @flags: set to the interrupt state to restore.
+ *
  * The shard lock is an arch_spinlock_t, taken with interrupts disabled:
  * the plain spinlock API would add two calls and a preemption count to
  * every allocation and free, for lockdep and preemption accounting that
@@ -113,12 +134,14 @@ struct aie_shard {
  * with slabmap=0, 58 per page pair (make bench, 6.12).
  *
  * In an NMI (alloc_pages_nolock(), kmalloc_nolock()) the lock is only
- * tried (core/nmi.h): false, with interrupts as they were, when not had.
- * An insert then fails as into a full shard (untracked, the site marked
- * inexact); a remove finds nothing, and the object stays live in its row.
+ * tried (core/nmi.h). An insert then fails as into a full shard
+ * (untracked, the site marked inexact); a remove finds nothing, and the
+ * object stays live in its row.
+ *
+ * Context: Any context, NMI included.
+ * Return: true when the lock is held; false, with interrupts as they
+ * were, in an NMI that cannot have it.
  */
-bool aie_shard_lock_nmi(struct aie_shard *shard, unsigned long flags);
-
 static __always_inline bool aie_shard_lock(struct aie_shard *shard,
 					   unsigned long *flags)
 {
@@ -129,6 +152,11 @@ static __always_inline bool aie_shard_lock(struct aie_shard *shard,
 	return true;
 }
 
+/**
+ * aie_shard_unlock() - Release a shard's lock, and restore interrupts.
+ * @shard: the shard, its lock held (aie_shard_lock()).
+ * @flags: the interrupt state aie_shard_lock() saved.
+ */
 static __always_inline void aie_shard_unlock(struct aie_shard *shard,
 					     unsigned long flags)
 {
@@ -146,6 +174,14 @@ struct aie_tag {
 	u32 tag2;
 };
 
+/**
+ * aie_objmap_tag() - Make a key's tag from its hash.
+ * @map: the map.
+ * @hash: the key's hash.
+ * @tags2: the shard's first in map->tags2, or NULL: make no second tag.
+ *
+ * Return: the tag, and the second tag when @tags2.
+ */
 static inline struct aie_tag aie_objmap_tag(const struct aie_objmap *map,
 					    u64 hash, u32 *tags2)
 {
@@ -156,23 +192,40 @@ static inline struct aie_tag aie_objmap_tag(const struct aie_objmap *map,
 	return t;
 }
 
-/* The home slot, in its shard, of the entry whose tag is @tag. */
+/**
+ * aie_tag_home() - Find the home slot of an entry in its shard.
+ * @tag: the entry's tag.
+ *
+ * Return: the home slot's index in the shard.
+ */
 static inline u32 aie_tag_home(u32 tag)
 {
 	return tag >> (32 - AIE_SHARD_BITS);
 }
 
+/**
+ * aie_slot_val() - Read a slot's value.
+ * @slot: the slot, under its shard's lock.
+ *
+ * Return: the value, 0 for an empty slot.
+ */
 static inline u64 aie_slot_val(const struct aie_slot *slot)
 {
 	return (u64)slot->hi << 32 | slot->lo;
 }
 
-/*
- * The shard of the key whose hash is @hash, with *@base at its first slot;
- * *@home the home slot's index in it. The hash >> tshift holds the tag in
- * its low 32 bits, and the slot's index from bit 32 - AIE_SHARD_BITS up
- * (the home slot's bits are the tag's top ones): one variable shift gives
- * both.
+/**
+ * aie_objmap_shard() - Find a key's shard and home slot.
+ * @map: the map.
+ * @hash: the key's hash.
+ * @base: set to the shard's first slot.
+ * @home: set to the home slot's index in the shard.
+ *
+ * The hash >> tshift holds the tag in its low 32 bits, and the slot's
+ * index from bit 32 - AIE_SHARD_BITS up (the home slot's bits are the
+ * tag's top ones): one variable shift gives both.
+ *
+ * Return: the shard.
  */
 static inline struct aie_shard *
 aie_objmap_shard(const struct aie_objmap *map, u64 hash,
@@ -185,7 +238,14 @@ aie_objmap_shard(const struct aie_objmap *map, u64 hash,
 	return &map->shards[h >> AIE_SHARD_BITS];
 }
 
-/* The entry of the slot at @slot in a parallel array @arr, or NULL. */
+/**
+ * aie_objmap_at() - Find a slot's entry in a parallel array.
+ * @map: the map.
+ * @arr: map->tags2 or map->stamps, or NULL.
+ * @slot: the slot.
+ *
+ * Return: the entry, or NULL when @arr is NULL.
+ */
 static inline u32 *aie_objmap_at(const struct aie_objmap *map,
 				 u32 *arr,
 				 const struct aie_slot *slot)
@@ -193,9 +253,16 @@ static inline u32 *aie_objmap_at(const struct aie_objmap *map,
 	return arr ? &arr[slot - map->slots] : NULL;
 }
 
-/*
- * The slot holding the key tagged @t, or the empty slot that ends its probe
- * sequence. @tags2: the shard's first in map->tags2, or NULL.
+/**
+ * aie_objmap_find() - Find a key's slot in its shard.
+ * @base: the shard's first slot.
+ * @tags2: the shard's first in map->tags2, or NULL.
+ * @i: the key's home slot in the shard.
+ * @t: the key's tag.
+ *
+ * Context: The shard's lock held.
+ * Return: the index of the slot holding the key, or of the empty slot
+ * that ends its probe sequence.
  */
 static inline u32 aie_objmap_find(struct aie_slot *base,
 				  const u32 *tags2, u32 i,
@@ -211,10 +278,16 @@ static inline u32 aie_objmap_find(struct aie_slot *base,
 	return i;
 }
 
-/*
- * The shard's first in map->tags2 when @wide and the map has tags2, else
- * NULL. @wide is a constant where this is inlined: false, from a caller
- * that knows the map has none, leaves no code for them.
+/**
+ * aie_objmap_tags2() - Find a shard's first entry in map->tags2.
+ * @map: the map.
+ * @base: the shard's first slot.
+ * @wide: the map may have tags2.
+ *
+ * @wide is a constant where this is inlined: false, from a caller that
+ * knows the map has none, leaves no code for them.
+ *
+ * Return: the entry when @wide and the map has tags2, else NULL.
  */
 static inline u32 *aie_objmap_tags2(const struct aie_objmap *map,
 				    const struct aie_slot *base,
@@ -223,12 +296,23 @@ static inline u32 *aie_objmap_tags2(const struct aie_objmap *map,
 	return wide ? aie_objmap_at(map, map->tags2, base) : NULL;
 }
 
-/*
- * Map the key whose hash is @hash to @val (its low 32 bits not 0), and to
- * *@stamp when @stamp is not NULL (a map made with stamps). When the key is
- * there already (its free went unseen), its old value goes to *@old and
- * @val replaces it. @stamp is a constant NULL or not where this is inlined;
- * @wide see aie_objmap_tags2(). Always inline: see aie_shard_lock().
+/**
+ * __aie_objmap_insert() - Map a key, by its hash, to a value.
+ * @map: the map.
+ * @hash: the key's hash.
+ * @val: the value; its low 32 bits not 0.
+ * @stamp: the stamp for the key's slot, or NULL (a constant where this is
+ *         inlined); not NULL only in a map made with stamps.
+ * @old: set to the value that was there, on AIE_OBJMAP_REPLACED.
+ * @wide: see aie_objmap_tags2().
+ *
+ * When the key is there already (its free went unseen), @val replaces its
+ * old value. Always inline: see aie_shard_lock().
+ *
+ * Context: Any context, NMI included; takes the shard's lock (only tried
+ * in an NMI), interrupts off.
+ * Return: AIE_OBJMAP_INSERTED, AIE_OBJMAP_REPLACED, or AIE_OBJMAP_FULL:
+ * the shard full, or its lock not had in an NMI.
  */
 static __always_inline enum aie_objmap_result
 __aie_objmap_insert(struct aie_objmap *map, u64 hash, u64 val,
@@ -268,10 +352,17 @@ __aie_objmap_insert(struct aie_objmap *map, u64 hash, u64 val,
 	return ret;
 }
 
-/*
- * Empty slot @i, then move back each following entry of the run that may
- * sit there, so that no probe sequence crosses an empty slot. @tags2 and
- * @stamps, the shard's first of each parallel array or NULL, move alike.
+/**
+ * aie_objmap_delete_at() - Empty a slot, shifting its run back.
+ * @base: the shard's first slot.
+ * @tags2: the shard's first in map->tags2, or NULL.
+ * @stamps: the shard's first in map->stamps, or NULL.
+ * @i: the slot to empty.
+ *
+ * Move back each following entry of the run that may sit at @i, so that
+ * no probe sequence crosses an empty slot; @tags2 and @stamps move alike.
+ *
+ * Context: The shard's lock held.
  */
 static inline void aie_objmap_delete_at(struct aie_slot *base,
 					u32 *tags2, u32 *stamps,
@@ -299,11 +390,21 @@ static inline void aie_objmap_delete_at(struct aie_slot *base,
 	WRITE_ONCE(base[i].lo, 0);
 }
 
-/*
- * Remove the key whose hash is @hash, its value to *@val and, when @stamp
- * is not NULL (a map made with stamps), its stamp to *@stamp. Returns false
- * when it was not there. @wide: see aie_objmap_tags2(). Always inline:
- * see aie_shard_lock().
+/**
+ * __aie_objmap_remove_at() - Remove a key, by its hash.
+ * @map: the map.
+ * @hash: the key's hash.
+ * @val: set to the key's value.
+ * @stamp: set to the key's stamp, unless NULL; not NULL only in a map made
+ *         with stamps.
+ * @wide: see aie_objmap_tags2().
+ *
+ * Always inline: see aie_shard_lock().
+ *
+ * Context: Any context, NMI included; takes the shard's lock (only tried
+ * in an NMI), interrupts off.
+ * Return: true when the key was there; false when not, or when its lock
+ * was not had in an NMI.
  */
 static __always_inline bool __aie_objmap_remove_at(struct aie_objmap *map,
 						   u64 hash, u64 *val,
@@ -336,7 +437,17 @@ static __always_inline bool __aie_objmap_remove_at(struct aie_objmap *map,
 	return found;
 }
 
-/* The same, for @key, whose home slot has not been looked at. */
+/**
+ * __aie_objmap_remove() - Remove a key, turned away if its home is empty.
+ * @map: the map.
+ * @key: a kernel address, 4-byte aligned, whose home slot has not been
+ *       looked at.
+ * @val: set to the key's value.
+ * @stamp: set to the key's stamp, unless NULL (as __aie_objmap_remove_at()).
+ *
+ * Context: As __aie_objmap_remove_at().
+ * Return: As __aie_objmap_remove_at().
+ */
 static __always_inline bool __aie_objmap_remove(struct aie_objmap *map,
 						unsigned long key, u64 *val,
 						u32 *stamp)
@@ -344,7 +455,7 @@ static __always_inline bool __aie_objmap_remove(struct aie_objmap *map,
 	u64 hash = aie_objmap_hash(map, key);
 
 	if (!aie_objmap_may_hold(aie_objmap_home(map, hash)))
-		return false;	/* empty home: see the comment at the top */
+		return false;	/* empty home: see the top of objmap.c */
 	return __aie_objmap_remove_at(map, hash, val, stamp, true);
 }
 

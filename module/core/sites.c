@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sites.c - the site table: one entry per allocation call site.
+ * sites.c - the site table: one entry per allocation call site, found by
+ * call site and type in a lock-free hash, with two site caches in front
+ * of it for the hooks' fast paths (sites.h).
  *
  * Notes on locking
  * ----------------
@@ -40,13 +42,16 @@
  *   the sites past the ready ones (counted as sites_waiting) until the
  *   work runs.
  * - The peak and the failure count are atomic64_t in struct aie_site:
- *   failures are rare, and the peak is written only when a CPU's slot of
- *   a site reaches a new high of the site's live bytes (aie_site_peak(),
- *   counters.c).
+ *   failures are rare, and the peak is raised from sums of the site's
+ *   counters, not at each charge (aie_site_peak(), counters.c).
+ * - The site caches take no lock either: an entry is read and written
+ *   whole, filled only when empty and emptied with cmpxchg() (sites.h).
  *
- * Every function here runs in any context (process, softirq, hardirq; not
- * NMI) and never sleeps, except init, exit, aie_sites_grow() and the walks
- * of the table.
+ * Lookups, claims and cache fills run in any context, NMI included (the
+ * hooks, preemption disabled; those of kmalloc_nolock() and
+ * alloc_pages_nolock() run in an NMI), and never sleep; so do the other
+ * functions here but where they say otherwise: init, exit,
+ * aie_sites_grow() and the retiring of sites run in process context.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -83,8 +88,8 @@ u64 aie_site_cache_slab[BIT(AIE_SITE_CACHE_SLAB_BITS)];
 u64 aie_site_cache_page[BIT(AIE_SITE_CACHE_PAGE_BITS)];
 
 /*
- * Sites to have counters ready for beyond @claimed: the sites_ahead
- * parameter, or a quarter as many again when that is more.
+ * Count the sites to have counters ready for beyond @claimed: the
+ * sites_ahead parameter, or a quarter as many again when that is more.
  */
 static u32 aie_sites_ahead(u32 claimed)
 {
@@ -92,8 +97,8 @@ static u32 aie_sites_ahead(u32 claimed)
 }
 
 /*
- * The sites that should have counters once @claimed are claimed: in whole
- * chunks, at most the table.
+ * Count the sites that should have counters once @claimed are claimed: in
+ * whole chunks, at most the table.
  */
 static u32 aie_sites_wanted(u32 claimed)
 {
@@ -129,8 +134,9 @@ static void aie_sites_grow(struct work_struct *work)
 static DECLARE_WORK(aie_sites_grow_work, aie_sites_grow);
 
 /*
- * Hardirq context, with no lock of the hook's held. High priority, on this
- * CPU, as slabrecs.c's work: it races the task that is claiming sites.
+ * Queue aie_sites_grow(). Hardirq context, with no lock of the hook's
+ * held. High priority, on this CPU, as slabrecs.c's work: it races the
+ * task that is claiming sites.
  */
 static void aie_sites_grow_irq(struct irq_work *work)
 {
@@ -140,8 +146,9 @@ static void aie_sites_grow_irq(struct irq_work *work)
 static DEFINE_IRQ_WORK(aie_sites_grow_iw, aie_sites_grow_irq);
 
 /*
- * Any context, NMI included: ask for more counters once fewer than half the
- * sites ahead are left. irq_work_queue() does nothing while it is pending.
+ * Ask for more counters once fewer than half the sites ahead are left.
+ * Any context, NMI included: irq_work_queue() does nothing while it is
+ * pending.
  */
 static void aie_sites_grow_kick(u32 claimed, u32 ready)
 {
@@ -150,10 +157,14 @@ static void aie_sites_grow_kick(u32 claimed, u32 ready)
 		irq_work_queue(&aie_sites_grow_iw);
 }
 
-/*
- * Make a table of @capacity sites, with counters for @ahead of them made
- * ahead of need; @slot_of gives a new site its counter slot. Process
- * context, before any hook.
+/**
+ * aie_sites_init() - Make the site table.
+ * @capacity: the sites it holds (max_sites).
+ * @ahead: sites to have counters made for ahead of need (sites_ahead).
+ * @slot_of: gives a new site its counter slot (aie_ctr_slot_of()).
+ *
+ * Context: Process context, before any hook; may sleep.
+ * Return: 0, or -ENOMEM.
  */
 int aie_sites_init(unsigned int capacity, unsigned int ahead,
 		   aie_slot_of_fn slot_of)
@@ -181,7 +192,12 @@ nomem:
 	return -ENOMEM;
 }
 
-/* Process context, after every hook is unregistered and has finished. */
+/**
+ * aie_sites_exit() - Free the site table, its names and its counters.
+ *
+ * Context: Process context, after every hook is unregistered and has
+ * finished; may sleep.
+ */
 void aie_sites_exit(void)
 {
 	u32 i, n = aie_sites_nr();
@@ -209,32 +225,46 @@ void aie_sites_exit(void)
 	aie_sites = NULL;
 }
 
+/**
+ * aie_sites_capacity() - Tell the sites the table holds.
+ * Return: the table's capacity, max_sites.
+ */
 u32 aie_sites_capacity(void)
 {
 	return aie_site_cap;
 }
 
-/* Sites whose counters are made. */
+/**
+ * aie_sites_ready() - Count the sites whose counters are made.
+ * Return: the entries that may be claimed.
+ */
 u32 aie_sites_ready(void)
 {
 	return READ_ONCE(aie_site_ready);
 }
 
-/* The sites' own counters' memory, for the sites that have them. */
+/**
+ * aie_sites_ctrs_memory() - Tell the memory of the sites' own counters.
+ * Return: bytes, for the sites that have them.
+ */
 size_t aie_sites_ctrs_memory(void)
 {
 	return (size_t)aie_sites_ready() * sizeof(struct aie_site_ctr);
 }
 
-/* The site caches' memory, whatever the table's capacity. */
+/**
+ * aie_site_caches_memory() - Tell the site caches' memory.
+ * Return: bytes, whatever the table's capacity.
+ */
 size_t aie_site_caches_memory(void)
 {
 	return sizeof(aie_site_cache_slab) + sizeof(aie_site_cache_page);
 }
 
-/*
- * The table's memory: entries, hash buckets, the site caches and the
- * sites' own counters made.
+/**
+ * aie_sites_memory() - Tell the table's memory.
+ * Return: bytes: entries, hash buckets, the site caches and the sites'
+ * own counters made.
  */
 size_t aie_sites_memory(void)
 {
@@ -243,17 +273,23 @@ size_t aie_sites_memory(void)
 	       aie_site_caches_memory() + aie_sites_ctrs_memory();
 }
 
-/*
- * Put @site, found by a hook, in the first way of its call site's group
- * in @cache of 2^@bits entries that is empty (in aie_site_cache_find()'s
- * order), unless one holds its call site already
- * (its site, or a retired one's: see sites.h): the first sites to come keep
- * their entries, so that busy sites that share a group do not take
+/**
+ * aie_site_cache_fill() - Put a site in a site cache.
+ * @cache: aie_site_cache_slab or aie_site_cache_page, of @site's type.
+ * @bits: the log2 of @cache's entries.
+ * @site: a site a hook found.
+ *
+ * Put @site in the first empty way of its call site's group (in
+ * aie_site_cache_find()'s order), unless one holds its call site already
+ * (its site, or a retired one's: see sites.h). The first sites to come
+ * keep their entries, so that busy sites that share a group do not take
  * entries from each other on every call, and a site takes one way at
  * most. A site whose call site is no kernel text address cannot be told
- * by its low half, and stays out. Any context, NMI included; two hooks that
- * fill one entry at once each leave a whole entry of a site of the
- * cache's type, and the last stays.
+ * by its low half, and stays out.
+ *
+ * Context: Any context, NMI included; no lock: two hooks that fill one
+ * entry at once each leave a whole entry of a site of the cache's type,
+ * and the last stays.
  */
 void aie_site_cache_fill(u64 *cache, unsigned int bits,
 			 const struct aie_site *site)
@@ -290,9 +326,13 @@ static void aie_site_cache_retire(u64 *cache, unsigned int n)
 	}
 }
 
-/*
- * An event found no site: count why. A site refused while counters were
- * being made is "waiting"; once the table is whole, "full".
+/**
+ * aie_site_missed() - Count why an event found no site.
+ *
+ * A site refused while counters were being made is "waiting"
+ * (sites_waiting); once the table is whole, "full" (sites_full).
+ *
+ * Context: Any context, NMI included.
  */
 void aie_site_missed(void)
 {
@@ -303,11 +343,9 @@ void aie_site_missed(void)
 }
 
 /*
- * Walk the probe sequence of @call_site from its home bucket. Returns the
- * site when found; otherwise NULL with *@pos at the first empty bucket, or
- * at the table size when there is none.
+ * Tell whether @site is the one of @type at @call_site. A retired site no
+ * longer answers for its address (extras/modules.c).
  */
-/* A retired site no longer answers for its address: see modules.c. */
 static bool aie_site_is(const struct aie_site *site, unsigned long call_site,
 			enum aie_type type)
 {
@@ -315,6 +353,11 @@ static bool aie_site_is(const struct aie_site *site, unsigned long call_site,
 	       !test_bit(AIE_SITE_UNLOADED, &site->flags);
 }
 
+/*
+ * Walk the probe sequence of @call_site from its home bucket. Return the
+ * site when found; otherwise NULL with *@pos at the first empty bucket, or
+ * at the table size when there is none.
+ */
 static struct aie_site *aie_site_probe(unsigned long call_site,
 				       enum aie_type type, u32 *pos)
 {
@@ -336,6 +379,12 @@ static struct aie_site *aie_site_probe(unsigned long call_site,
 	return NULL;
 }
 
+/*
+ * Publish @site, filled in, with a cmpxchg() into the first empty bucket
+ * from @pos on, which orders the fill before it. Return @site, or the
+ * site of its call site that another CPU published first, @site then
+ * marked void; NULL when no bucket is left (cannot happen).
+ */
 static struct aie_site *aie_site_publish(struct aie_site *site, u32 pos)
 {
 	u32 mask = (1U << aie_site_hash_bits) - 1;
@@ -361,9 +410,9 @@ static struct aie_site *aie_site_publish(struct aie_site *site, u32 pos)
 }
 
 /*
- * The index of the next free entry of aie_sites[], or -ENOSPC when the
- * entries with counters are all claimed (the table full, or a chunk not
- * made yet). Any context, NMI included.
+ * Claim the next free entry of aie_sites[]: return its index, or -ENOSPC
+ * when the entries with counters are all claimed (the table full, or a
+ * chunk not made yet). Any context, NMI included.
  */
 static int aie_site_claim(void)
 {
@@ -382,11 +431,19 @@ static int aie_site_claim(void)
 	return idx;
 }
 
-/*
- * The site of @type at @call_site, created on first sight; NULL when no
- * entry can be claimed (aie_site_claim()). A new site is named once, to
- * learn whether it lies inside an allocator or a helper (callers.c), and
- * takes its enabled state from the rules in force. Preemption disabled.
+/**
+ * aie_site_get() - Find the site of a call site, or make it.
+ * @call_site: the allocation's return address.
+ * @type: the allocator's type.
+ *
+ * A new site is named once, to learn whether it lies inside an allocator
+ * or a helper (callers.c), and takes its enabled state from the rules in
+ * force.
+ *
+ * Context: Any context, NMI included; preemption disabled (the name is
+ * made in aie_sym_scratch()'s per-CPU buffer).
+ * Return: the site, or NULL when no entry can be claimed
+ * (aie_site_claim()).
  */
 struct aie_site *aie_site_get(unsigned long call_site, enum aie_type type)
 {
@@ -417,13 +474,18 @@ struct aie_site *aie_site_get(unsigned long call_site, enum aie_type type)
 	return aie_site_publish(site, pos);
 }
 
-/*
- * A new entry for a (site, memory cgroup) pair of @parent, numbered @nr
- * * (extras/cgsites.c): @parent's call site and type, a slot and
- * counters of its own, flagged AIE_SITE_CGROUP; in no hash bucket, so
- * that no lookup of the call site finds it. Not published yet:
- * aie_site_pair_settle() does it. NULL when no entry can be claimed
- * (aie_site_claim()). Any context but NMI, preemption disabled.
+/**
+ * aie_site_pair_make() - Make an entry for a (site, memory cgroup) pair.
+ * @parent: the site.
+ * @nr: the pair's number (extras/cgsites.c).
+ *
+ * The entry has @parent's call site and type, a slot and counters of its
+ * own, and AIE_SITE_CGROUP; it is in no hash bucket, so that no lookup of
+ * the call site finds it. Not published yet: aie_site_pair_settle() does
+ * it.
+ *
+ * Context: Any context but NMI; preemption disabled.
+ * Return: the entry, or NULL when none can be claimed (aie_site_claim()).
  */
 struct aie_site *aie_site_pair_make(const struct aie_site *parent, u16 nr)
 {
@@ -441,10 +503,14 @@ struct aie_site *aie_site_pair_make(const struct aie_site *parent, u16 nr)
 	return site;
 }
 
-/*
- * Publish the pair entry @site, made by aie_site_pair_make(), or mark it
- * void when its maker lost the race to another CPU's (@won false). The
- * fill comes before the bit, which readers test with acquire.
+/**
+ * aie_site_pair_settle() - Publish a pair entry, or mark it void.
+ * @site: the entry, made by aie_site_pair_make().
+ * @won: false when its maker lost the race to another CPU's: mark it void.
+ *
+ * The fill comes before the bit, which readers test with acquire.
+ *
+ * Context: Any context but NMI; preemption disabled.
  */
 void aie_site_pair_settle(struct aie_site *site, bool won)
 {
@@ -453,12 +519,17 @@ void aie_site_pair_settle(struct aie_site *site, bool won)
 	set_bit(won ? AIE_SITE_PUBLISHED : AIE_SITE_VOID, &site->flags);
 }
 
-/*
- * @site, a helper's or a page allocator wrapper's, is charged for an
- * event of its own (its caller not found): from now on it has a row
- * (iface/rows.c), which may come before others, so the content id
- * changes (rowset.c). Any context but NMI; called while the site is not
- * marked yet, so once or a few times at most.
+/**
+ * aie_site_charged() - Give a helper's or wrapper's site a row of its own.
+ * @site: a helper's or a page allocator wrapper's site, charged for an
+ *        event of its own (its caller not found).
+ *
+ * From now on @site has a row (iface/rows.c), which may come before
+ * others, so change the content id (rowset.c). Called while the site is
+ * not marked yet, so once or a few times at most.
+ *
+ * Context: Any context: a hook's slow path, NMI included (a nolock
+ * allocation's wrapper); atomic operations only.
  */
 void aie_site_charged(struct aie_site *site)
 {
@@ -467,13 +538,19 @@ void aie_site_charged(struct aie_site *site)
 	aie_rowset_end();
 }
 
-/*
- * Retire @site, whose code is going: name it from kallsyms while it
- * still can (@sym: scratch space), then mark it unloaded. Its bucket
- * keeps pointing at it, so probes walk past it; a lookup of its address
- * no longer matches it and a new site takes the address. False when it
- * cannot be named (no memory): it stays as it was. Process context
- * (extras/modules.c), holding the rules mutex against control writes.
+/**
+ * aie_site_retire() - Retire a site whose code is going.
+ * @site: the site.
+ * @sym: scratch space for its name.
+ *
+ * Name @site from kallsyms while it still can, then mark it unloaded. Its
+ * bucket keeps pointing at it, so probes walk past it; a lookup of its
+ * address no longer matches it and a new site takes the address.
+ *
+ * Context: Process context (extras/modules.c), holding the rules mutex
+ * against control writes; may sleep.
+ * Return: true; false when it cannot be named (no memory): it stays as it
+ * was.
  */
 bool aie_site_retire(struct aie_site *site, struct aie_sym *sym)
 {
@@ -494,9 +571,12 @@ bool aie_site_retire(struct aie_site *site, struct aie_sym *sym)
 	return true;
 }
 
-/*
- * Empty the site caches' entries of retired sites, after
- * aie_site_retire(). Process context.
+/**
+ * aie_site_caches_retire() - Empty the site caches' entries of retired sites.
+ *
+ * Call it after aie_site_retire().
+ *
+ * Context: Process context (extras/modules.c), holding the rules mutex.
  */
 void aie_site_caches_retire(void)
 {

@@ -1,121 +1,66 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * slabmap.c - the slab map: the records of tracked slab objects kept beside
- * their slab's pages, found from the object's page frame number, instead
- * of in the object map's hash (objmap.c). track/ records
- * the slab objects of its fast path here (slabmap=1, the default); the
- * rest, and any object this map has no record for, go to the object map.
+ * slabmap.c - the slab map: the records of tracked slab objects, an array
+ * of them per slab block (slabrecs.c), found from the object's page frame
+ * with no hash and no lock. track/ records its fast path's slab objects
+ * here (slabmap=1, the default); an object this map has no record for
+ * goes to the object map (objmap.c).
  *
- *   records             one object map value per granule of a block
- *                       (its slab's pages), 0 when empty, in arrays of a
- *                       power of two from 32 to 512 records (slabrecs.c)
- *   aie_slab_pfn[pfn]   for each page of a block that has an array: the
- *                       index of the record of the page's first granule
- *                       less that granule's number, the log2 of the
- *                       granule, and whether the block is spilt
- *                       (slabmap.h); AIE_SLAB_NONE for each page of a
- *                       slab block that has none, and for the pages of a
- *                       large kmalloc() or a KFENCE object up to that of
- *                       its first byte; AIE_SLAB_LARGE for the first page
- *                       of a large kmalloc() whose record is in its
- *                       second and third pages' entries, and those two
- *                       halves of its record; or 0
+ * A hook finds the record of the object at ptr with two loads: its page's
+ * entry in aie_slab_pfn[] (slabmap.h), then record index + (ptr >> shift),
+ * in 32 bits. The granule, 1 << shift, is the largest power of two not
+ * above the slot size the block's first allocation reported (kmalloc's
+ * bytes_alloc is the slab's stride; ksize() of a kmem_cache object is at
+ * most its stride): no two objects of the slab share a record. An object
+ * whose slot is below the granule goes to the object map, its block
+ * marked spilt first, so that a free that finds no record looks there.
  *
- * A hook finds the record of the object at ptr with two loads, its page
- * frame's entry and the record: entry index + (ptr >> shift), in 32 bits.
- * The granule is the largest power of two not above the slot size the
- * first allocation in the block reported (kmalloc's bytes_alloc is the
- * slab's stride; ksize() of a kmem_cache object is at most its stride):
- * two objects of the slab never fall on one record, and an allocation
- * whose slot is smaller than the granule is sent to the object map. No
- * lock guards a record: between its allocation and its free an object is
- * its owner's alone, and so is its record.
- *
- * A block's array is taken from the pool (slabrecs.c) at the first
- * allocation seen in the block. A block whose granules
- * are more than 512 (or whose slot is below 8 bytes or above the block),
- * or that finds the pool spent, gets none: its pages'
- * entries say so (AIE_SLAB_NONE), and its objects go to the object map. A
- * block that has an array is marked spilt when one of its objects goes to
- * the object map all the same (its slot below the granule), before the
- * object does: frees of its objects that find no record look there. A
- * large kmalloc() (one object's block, of four pages or more) tracked at
- * full weight keeps its record in the entries of its own second and third
- * pages, which no slab's entry can be, its first page's entry saying so
- * (AIE_SLAB_LARGE): no object map, no lock, and its free takes the record
- * from there (aie_slab_large_put(), aie_slab_large_take()). The pages of
- * a KFENCE object or of any other large kmalloc() (a sampled one, whose
- * weight is in the object map, or one past the map), from the block's
- * first to that of the object's first byte, which its free names (one
- * page as a rule), are marked AIE_SLAB_NONE at its tracked allocation:
- * so the page of every tracked object's first byte has an entry, and a
- * free whose page has none, the most common free when the allocations
- * are sampled or disabled, is done without a look in the object map. A
- * large kmalloc()'s marks go at its free, once the object map's record is
- * taken (aie_slab_unmark()). The array goes back,
- * and the entries are cleared, when the page allocator frees the block:
- * the probe on mm_page_free (hooks/slab_pages.c), attached before the
- * slab hooks, calls aie_slab_block_drop(), which
- * finds the block by its first page's entry, whose record index is that
- * of its array, and the block's order beside the array (slabrecs.c). A record still
- * set then is an object whose free was not seen (kmem_cache_free_bulk()
- * without its kprobe): it is charged back (track/free.c, unseen_frees) before
- * the array goes back to the pool. Of a block marked AIE_SLAB_NONE, only
- * the object at its first byte is looked for in the object map then: all
- * of a large kmalloc() whose free was not seen; one marked AIE_SLAB_LARGE
- * has its record charged back from its pages' entries. KFENCE's pages
- * never go back.
- *
- * Why an array cannot go while a hook uses it: a hook reads a block's
- * entry for an object that is live in it (an allocation's tracepoint
- * fires after the allocation, a free's before it), and a slab's pages go
- * back to the page allocator only when none of its objects is live.
- *
- * Memory: 4 bytes per page frame for aie_slab_pfn (0.1% of memory), and
- * the records made (slabrecs.c).
+ * A block takes its array at its first tracked allocation; one that can
+ * have none is marked AIE_SLAB_NONE, and so are a KFENCE object's or a
+ * large kmalloc()'s pages up to that of its first byte, but for a large
+ * kmalloc() whose record fits in its own pages' entries (AIE_SLAB_LARGE):
+ * a free whose page has no entry needs no look in the object map
+ * (aie_slab_block_make()). The mm_page_free probe (hooks/slab_pages.c),
+ * attached before the slab hooks, drops a block as the page allocator
+ * takes it back. No block goes from under a hook: a hook reads the entry
+ * of a live object (an allocation's tracepoint fires after it, a free's
+ * before it), and a slab's pages go back only when none of its objects
+ * is live. Memory: admin-guide.rst.
  *
  * Notes on locking
  * ----------------
- * - aie_slab_lock (raw, taken with interrupts off; slabrecs.c) protects
- *   the pool of arrays, and the setting and clearing of a slab's entries.
- *   It is taken at the first allocation in a slab, at the first spill in
- *   a block, and at the free of a block that has an array (any context,
- *   preemption disabled; in an NMI only tried, core/nmi.h, and what it
- *   guards done without it or skipped, below); and by a reader of the
- *   caches file, a bounded part of its walk at a time (aie_slab_walk()).
- *   Nothing is allocated under it; it nests inside whatever the
- *   allocator's caller holds. Under it run the counters' updates of
- *   track/ (no lock) and, for a weighted record charged back at its
- *   block's free, the weight map's shard lock, innermost; the object
- *   map's shard lock is taken only after it is released
- *   (aie_track_unseen_key(), by the probe).
- * - Not taken for the pages of a large kmalloc(): one object's, which its
- *   owner alone reaches between its allocation and its free, so no other
- *   hook writes their entries meanwhile (its record among them), and they
- *   take no array. Nor for
- *   the free of a block marked AIE_SLAB_NONE: no hook runs in a block the
- *   page allocator is freeing, and the pages go to their next owner after
- *   the probe, ordered by the page allocator's hand-over as the page
- *   map's entries are (pagemap.c). A large kmalloc() thus takes no global
- *   lock. Nor for a KFENCE object's page, which never goes back to the
- *   page allocator and whose entry is never cleared: every hook that
- *   writes it stores the same AIE_SLAB_NONE, and KFENCE's own lock orders
- *   one object of the page before the next.
- * - aie_slab_pfn[] entries are set with a store-release after the array
- *   is ready, and read by the hooks with a plain load: the record they
+ * - aie_slab_lock (raw, interrupts off; slabrecs.c) protects the pool of
+ *   arrays and the setting and clearing of a slab's entries: taken at a
+ *   slab's first allocation, a block's first spill and the drop of a
+ *   block that has an array (any context, preemption disabled; in an NMI
+ *   only tried, core/nmi.h), and for a bounded part of the caches file's
+ *   walk (aie_slab_walk()). Nothing allocates under it: it nests inside
+ *   whatever the allocator's caller holds. Under it run track/'s counter
+ *   updates (no lock) and, for a weighted record charged back at a drop,
+ *   the weight map's shard lock, innermost; the object map's shard lock
+ *   comes only after it is released (aie_track_unseen_key(), by the probe).
+ * - No lock for a record: between its allocation and its free an object
+ *   is its owner's alone, and so is its record. Nor for a large
+ *   kmalloc()'s pages, whose entries no other hook writes while it lives
+ *   and which take no array. Nor for the drop of a block marked
+ *   AIE_SLAB_NONE: no hook runs in a block the page allocator is freeing,
+ *   and the pages go to their next owner after the probe, ordered by the
+ *   page allocator's hand-over as the page map's entries are (pagemap.c).
+ *   Nor for a KFENCE object's page, never given back, its entry never
+ *   cleared: every hook that writes it stores the same AIE_SLAB_NONE, and
+ *   KFENCE's own lock orders one object of the page before the next.
+ * - A slab's entry is set once, from 0, with cmpxchg_release() after its
+ *   array is ready, and read by the hooks with a plain load: the record
  *   read next is at an address made from the entry, which orders the two
- *   (slabmap.h); records are read and written with no lock (above). An
- *   entry is marked spilt by the hook of the allocation that spills,
- *   before the object goes to the object map; its free comes after that
- *   hook. A slab's entry is set once, from 0 with cmpxchg(), and keeps
- *   its value (but the spilt bit, set with an atomic or) until the
- *   block's drop clears it.
+ *   (slabmap.h). It keeps its value until the drop clears it, but for
+ *   AIE_SLAB_SPILT, set with try_cmpxchg() by the hook of the allocation
+ *   that spills, before the object goes to the object map: its free comes
+ *   after that hook.
  * - In an NMI that cannot have the lock: a first allocation marks the
- *   pages still without an entry AIE_SLAB_NONE, with cmpxchg() (the
- *   block's objects on them go to the object map; a maker holding the
- *   lock sets only the others); a spill sets its bits without the lock;
- *   a block's drop clears its entries and charges back its records
- *   without it, and its array is not given back (nmi_skips counts each).
+ *   pages still without an entry AIE_SLAB_NONE, with cmpxchg() (a maker
+ *   holding the lock sets only the others); a spill sets its bits without
+ *   it; a drop clears the entries and charges back the records without it,
+ *   and keeps the array taken (nmi_skips counts each).
  */
 
 #include <linux/mmzone.h>
@@ -139,9 +84,10 @@ static unsigned int aie_slab_blocks;	/* blocks that have an array */
 static aie_slab_unseen_fn aie_slab_unseen;
 
 /*
- * The entry of the page at @addr, page @k of a block whose array is at
- * @base (slabmap.h): the index of the page's first record, less the
- * number of the page's first granule, in the top 25 bits.
+ * Make the entry of the page at @addr, page @k of a block whose array is
+ * at @base, for granules of 1 << @shift bytes (slabmap.h): the index of
+ * the page's first record, less the number of the page's first granule,
+ * in the top 25 bits.
  */
 static u32 aie_slab_entry_make(unsigned long base, unsigned int k,
 			       unsigned long addr, unsigned int shift)
@@ -152,8 +98,8 @@ static u32 aie_slab_entry_make(unsigned long base, unsigned int k,
 }
 
 /*
- * The first page frame and the order of the slab block holding @ptr; false
- * when @ptr is not in a slab's pages that the map covers.
+ * Find the first page frame and the order of the slab block holding @ptr;
+ * false when @ptr is not in a slab's pages that the map covers.
  */
 static bool aie_slab_block_of(const void *ptr, unsigned long *head_pfn,
 			      unsigned int *order)
@@ -172,10 +118,10 @@ static bool aie_slab_block_of(const void *ptr, unsigned long *head_pfn,
 }
 
 /*
- * aie_slab_block_make() in an NMI that cannot have the lock: the pages of
- * the block from @head_pfn to @end_pfn that have no entry yet are marked
- * AIE_SLAB_NONE, lock-free; the entry of @pfn, whatever set it, is
- * returned. Nothing of the pool is taken.
+ * Do aie_slab_block_make()'s work in an NMI that cannot have the lock:
+ * mark AIE_SLAB_NONE, lock-free, the pages of the block from @head_pfn to
+ * @end_pfn that have no entry yet, and return the entry of @pfn, whatever
+ * set it. Take nothing of the pool.
  */
 static u32 aie_slab_block_none(unsigned long head_pfn, unsigned long end_pfn,
 			       unsigned long pfn)
@@ -187,15 +133,22 @@ static u32 aie_slab_block_none(unsigned long head_pfn, unsigned long end_pfn,
 	return READ_ONCE(aie_slab_pfn[pfn]);
 }
 
-/*
- * The entry of the page of the slab object @ptr, whose slot is @bytes: its
- * block given an array, or marked AIE_SLAB_NONE when it can have none (see
- * the top of this file), or 0 when @ptr is past the map's page frames.
- * The pages of a block that ends past the map are marked AIE_SLAB_NONE
- * too, those the map covers, and the pages of a large kmalloc() or a
- * KFENCE object from the block's first to that of the object's first
- * byte: so a free that finds an entry of 0 knows its object is tracked
- * nowhere. Out of line: once per block.
+/**
+ * aie_slab_block_make() - Give a slab object's block its entries.
+ * @ptr: the object, whose page has no entry yet.
+ * @bytes: its slot size, which sets the block's granule.
+ *
+ * Give the block an array of records, or mark its pages AIE_SLAB_NONE
+ * when it can have none (over 512 granules, a slot below 8 bytes or above
+ * the block, the pool spent), and so the pages the map covers of a block
+ * that ends past the map, and the pages of a large kmalloc() or a KFENCE
+ * object from the block's first to that of the object's first byte: a
+ * free that finds an entry of 0 knows its object is tracked nowhere. Out
+ * of line: once per block.
+ *
+ * Context: Any context, NMI included (the hooks, preemption disabled);
+ * takes aie_slab_lock for a slab's block, in an NMI only tried.
+ * Return: the entry of @ptr's page, or 0 past the map's page frames.
  */
 u32 aie_slab_block_make(const void *ptr, u64 bytes)
 {
@@ -213,14 +166,13 @@ u32 aie_slab_block_make(const void *ptr, u64 bytes)
 	head_pfn = page_to_pfn(head);
 	end_pfn = min(head_pfn + (1UL << order), aie_slab_npfn);
 	/*
-	 * A large kmalloc()'s pages, or a KFENCE object's page: one object,
-	 * @ptr's, whose owner alone reaches the block until its free. No
-	 * other hook writes its entries meanwhile, and no array is taken: no
-	 * lock. The pages from the block's first to that of the object's
-	 * first byte, which its free names, are marked: the free finds its
-	 * entry, and the block's drop, which starts from the first page and
-	 * ends at the first entry of 0, clears them all. One page as a rule:
-	 * a large kmalloc() starts its block, and KFENCE's are single pages.
+	 * A large kmalloc()'s pages, or a KFENCE object's page: one object's,
+	 * whose owner alone reaches the block until its free: no other hook
+	 * writes its entries, no array, no lock. Mark the pages from the
+	 * block's first to that of the object's first byte, which its free
+	 * names; the drop, from the first page to the first entry of 0,
+	 * clears them all. One page as a rule: a large kmalloc() starts its
+	 * block, and KFENCE's are single pages.
 	 */
 	if (!PageSlab(head) || is_kfence_address(ptr)) {
 		for (k = head_pfn; k <= pfn; k++)
@@ -258,13 +210,19 @@ unlock:
 	return e;
 }
 
-/*
- * The slab object @ptr, whose page's entry is @e (a block that has
- * records), goes to the object map: mark its block spilt first, so that
- * its free, which will find no record, looks there. A record set at its
- * granule is an object that was there before it, whose free went unseen
- * (no two live objects start in one granule: the stride is at least the
- * granule): charged back. Out of line: spills are rare.
+/**
+ * aie_slab_spill() - Mark a slab object's block spilt.
+ * @ptr: the slab object, whose slot is below its block's granule.
+ * @e: its page's entry, of a block that has records.
+ *
+ * Mark the block spilt before the object goes to the object map, so that
+ * its free, which will find no record, looks there. Charge back a record
+ * set at the object's granule: an object that was there before it, whose
+ * free went unseen (no two live objects start in one granule: the stride
+ * is at least the granule). Out of line: spills are rare.
+ *
+ * Context: Any context, NMI included (the hooks); takes aie_slab_lock,
+ * in an NMI only tried: without it, sets the bits all the same.
  */
 void aie_slab_spill(const void *ptr, u32 e)
 {
@@ -297,19 +255,24 @@ void aie_slab_spill(const void *ptr, u32 e)
 		raw_spin_unlock_irqrestore(&aie_slab_lock, flags);
 }
 
-/*
- * A large kmalloc() at @ptr, tracked at full weight, whose page frame has
- * no entry: if its block is of four pages or more, @ptr its first byte,
- * and the map holds its first three pages, its record @val goes in the
- * entries of its second and third pages, low half then high half, and
- * its first page's entry says so (AIE_SLAB_LARGE). Those entries are no
- * other block's, and a large kmalloc()'s second and third pages have no
- * entry of their own otherwise: its marks go to the page of its first
- * byte at most. A value's low half holds its size, never 0. No lock: the
- * block's owner alone reaches it until its free (see above). False for
- * anything else, which goes its usual way: a slab's object (a KFENCE
- * object's page is a slab's too, and a single page), a block too small
- * or past the map.
+/**
+ * aie_slab_large_put() - Keep a large kmalloc()'s record in its entries.
+ * @ptr: the object, tracked at full weight, whose page frame has no entry.
+ * @val: its record; its low half holds its size, never 0.
+ *
+ * If its block is of four pages or more, @ptr its first byte, and the map
+ * holds its first three pages, put @val in the entries of its second and
+ * third pages, low half then high half, and say so in its first page's
+ * (AIE_SLAB_LARGE). Those entries are no other block's, and a large
+ * kmalloc()'s second and third pages have no entry of their own
+ * otherwise: its marks go to the page of its first byte at most. Its free
+ * takes the record back (aie_slab_large_take()).
+ *
+ * Context: Any context, NMI included; no lock: the block's owner alone
+ * reaches it until its free.
+ * Return: true if put; false for anything else, which goes its usual way:
+ * a slab's object (a KFENCE object's page is a slab's too, and a single
+ * page), a block too small or past the map.
  */
 bool aie_slab_large_put(const void *ptr, u64 val)
 {
@@ -335,16 +298,19 @@ bool aie_slab_large_put(const void *ptr, u64 val)
 	return true;
 }
 
-/*
- * The free of @ptr, in a block marked AIE_SLAB_NONE, was seen, and the
- * object map's record of it taken: if the block is a large kmalloc()'s,
- * the only object it holds is gone, and its marks go now, from its first
- * page to that of @ptr, as aie_slab_block_drop() would clear them at the
- * pages' free, which then finds no mark and no object to look for. A
- * slab's marks stay (its other objects are in the object map), and so do
- * a KFENCE page's, which are never cleared. No lock, as at the marking:
- * the block's owner alone reaches it until the page allocator has it
- * back, after this hook.
+/**
+ * aie_slab_unmark() - Clear a large kmalloc()'s marks at its free.
+ * @ptr: the object, in a block marked AIE_SLAB_NONE, whose free was seen
+ *       and whose record the object map gave up.
+ *
+ * If the block is a large kmalloc()'s, the only object it holds is gone:
+ * clear its marks now, from its first page to that of @ptr, as
+ * aie_slab_block_drop() would at the pages' free, which then finds no
+ * mark and no object to look for. Leave a slab's marks (its other objects
+ * are in the object map) and a KFENCE page's, which are never cleared.
+ *
+ * Context: Any context, NMI included; no lock, as at the marking: the
+ * block's owner alone reaches it until the page allocator has it back.
  */
 void aie_slab_unmark(const void *ptr)
 {
@@ -360,14 +326,26 @@ void aie_slab_unmark(const void *ptr)
 		WRITE_ONCE(aie_slab_pfn[k], 0);
 }
 
-/*
- * The block whose first page frame is @pfn, of @order as the page allocator
- * frees it, with entry @e, goes back to the page allocator: clear its
- * entries, charge back its records still set, and give its array back to
- * the pool. A block marked AIE_SLAB_NONE has its objects in the object
- * map: true then, and the caller charges back the one at its first byte,
- * a large kmalloc() or a slab's first object, if it is there (its free
- * went unseen). Called from the mm_page_free probe (hooks/slab_pages.c).
+/**
+ * aie_slab_block_drop() - Drop a block the page allocator takes back.
+ * @pfn: the block's first page frame, below aie_slab_npfn.
+ * @order: the block's order, as the page allocator frees it.
+ * @e: @pfn's entry, not 0.
+ *
+ * Clear the block's entries, charge back its records still set (frees
+ * not seen: kmem_cache_free_bulk() without its kprobe; unseen_frees), and
+ * give its array back to the pool: the one whose first record the first
+ * page's entry gives, the block's order kept beside it (slabrecs.c). A
+ * large kmalloc()'s record in its pages' entries is charged back too.
+ *
+ * Context: The mm_page_free probe (hooks/slab_pages.c), any context, NMI
+ * included; takes aie_slab_lock for a block that has an array, in an NMI
+ * only tried: without it, clears and charges back all the same, and
+ * leaves the array taken.
+ * Return: true for a block marked AIE_SLAB_NONE, whose objects are in the
+ * object map: the caller charges back the one at its first byte, a large
+ * kmalloc() or a slab's first object, if it is there (its free went
+ * unseen).
  */
 bool aie_slab_block_drop(unsigned long pfn, unsigned int order, u32 e)
 {
@@ -388,12 +366,10 @@ bool aie_slab_block_drop(unsigned long pfn, unsigned int order, u32 e)
 		return false;
 	}
 	/*
-	 * A block that has no array: nothing of the pool's to give back.
-	 * No hook runs in a block while the page allocator frees it, and
-	 * the pages go to their next owner after this: no lock. A slab's
-	 * pages are all marked, a large kmalloc()'s from the first to that of
-	 * the object's first byte: the first entry of 0 ends the block's
-	 * marks.
+	 * No array: nothing to give back, and no lock (no hook runs in a
+	 * block the page allocator frees; its next owner comes after this).
+	 * The first entry of 0 ends the marks: a slab's cover its pages, a
+	 * large kmalloc()'s those up to its first byte's.
 	 */
 	if (e == AIE_SLAB_NONE) {
 		for (k = 0; k < (1U << order) && pfn + k < aie_slab_npfn &&
@@ -444,10 +420,10 @@ unlock:
 }
 
 /*
- * The records of the block whose first page frame is @pfn, with entry @e
- * (neither 0 nor AIE_SLAB_NONE), into *@objects and *@bytes (a weighted
- * record counts once); the records read, 0 if @pfn is not a block's
- * first page. Under aie_slab_lock.
+ * Sum the records of the block whose first page frame is @pfn, with entry
+ * @e (neither 0 nor AIE_SLAB_NONE), into *@objects and *@bytes (a weighted
+ * record counts once); return the records read, 0 if @pfn is not a
+ * block's first page. Under aie_slab_lock.
  */
 static unsigned int aie_slab_block_sum(unsigned long pfn, u32 e,
 				       u64 *objects, u64 *bytes)
@@ -472,27 +448,31 @@ static unsigned int aie_slab_block_sum(unsigned long pfn, u32 e,
 	return n;
 }
 
-/*
- * For the page frames from @pfn on, call @fn on each block that has
- * records, at its first page (whose record index starts an array), with
- * its live records' count and bytes, and on each large kmalloc() whose
- * record is in its pages' entries. Under aie_slab_lock, interrupts off,
- * which holds off every block's drop: @fn may read the block's struct
- * page, and must not sleep; it returns what it did, in records read.
+/**
+ * aie_slab_walk() - Sum the map's blocks, a bounded stretch at a time.
+ * @pfn: the page frame to start from.
+ * @budget: about the records' reads to do in this hold of the lock.
+ * @fn: called on each block that has live records, at its first page
+ *      (whose record index starts an array), with their count and bytes,
+ *      and on each large kmalloc() whose record is in its pages' entries
+ *      (its page NULL); returns what it did, in records read.
+ * @arg: passed to @fn.
  *
- * One hold does about @budget records' reads: a page frame looked at
- * counts one, a block its records, @fn what it returns. A block is read
- * whole in the hold that reaches its first page, so a hold goes past
- * @budget by one block (AIE_SLAB_MAX_RECORDS) and one call of @fn at
- * most. Returns the page frame to go on from, in a later hold; the
- * caller may sleep between holds. aie_slab_npfn at the end.
+ * Hold aie_slab_lock, interrupts off, for about @budget reads: a page
+ * frame looked at counts one, a block its records, @fn what it returns.
+ * The lock holds off every block's drop: @fn may read the block's struct
+ * page, and must not sleep. A block is read whole in the hold that
+ * reaches its first page, so a hold goes past @budget by one block
+ * (AIE_SLAB_MAX_RECORDS) and one call of @fn at most. A walk in holds
+ * sees each block once at most, with its records as they were in that
+ * hold; a block made or dropped between holds is seen or not as its
+ * first page is ahead of the walk or behind it, as an object allocated or
+ * freed during the walk is; at quiescence the walk is exact.
  *
- * What a walk in holds sees: each block once at most, at its first page,
- * with its records as they were in that hold. A block made or dropped
- * between holds is seen or not as its first page is ahead of the walk or
- * behind it, as an object allocated or freed during the walk is; at
- * quiescence the walk is exact. Process context (a reader of the caches
- * file).
+ * Context: Process context (a reader of the caches file); the caller may
+ * sleep between calls.
+ * Return: the page frame to go on from, in a later call; aie_slab_npfn at
+ * the end.
  */
 unsigned long aie_slab_walk(unsigned long pfn, unsigned long budget,
 			    aie_slab_walk_fn fn, void *arg)
@@ -525,7 +505,7 @@ unsigned long aie_slab_walk(unsigned long pfn, unsigned long budget,
 	return pfn;
 }
 
-/* The highest page frame number of any online node, plus one. */
+/* Find the highest page frame number of any online node, plus one. */
 static unsigned long aie_slab_pfn_end(void)
 {
 	unsigned long end = 0;
@@ -536,13 +516,18 @@ static unsigned long aie_slab_pfn_end(void)
 	return end;
 }
 
-/*
- * Make the map, with @start records made and room for @ceiling
- * (slabrecs.c); @unseen charges back a record whose free was not seen.
- * With @pages (the page hooks wanted), the page map too (pagemap.c). The
- * map is off until aie_slabmap_start(): its probe on mm_page_free must be
- * attached first (hooks/slab_pages.c). Process context, before the slab
- * hooks attach.
+/**
+ * aie_slabmap_init() - Make the slab map.
+ * @start: records to make now (slabrecs.c).
+ * @ceiling: records the pool may grow to.
+ * @pages: make the page map too (pagemap.c): the page hooks are wanted.
+ * @unseen: charges back a record whose free was not seen.
+ *
+ * The map stays off until aie_slabmap_start(): its probe on mm_page_free
+ * must be attached first (hooks/slab_pages.c).
+ *
+ * Context: Process context, before the slab hooks attach; may sleep.
+ * Return: 0, or -ENOMEM.
  */
 int aie_slabmap_init(unsigned long start, unsigned long ceiling, bool pages,
 		     aie_slab_unseen_fn unseen)
@@ -559,13 +544,19 @@ int aie_slabmap_init(unsigned long start, unsigned long ceiling, bool pages,
 	return 0;
 }
 
-/* The map on, once its probe is attached. Process context. */
+/**
+ * aie_slabmap_start() - Turn the map on, once its probe is attached.
+ * Context: Process context; may sleep.
+ */
 void aie_slabmap_start(void)
 {
 	static_branch_enable(&aie_slabmap_key);
 }
 
-/* Process context, once no hook can run. */
+/**
+ * aie_slabmap_exit() - Free the slab map, and the page map with it.
+ * Context: Process context, once no hook can run; may sleep.
+ */
 void aie_slabmap_exit(void)
 {
 	aie_pagemap_exit();
@@ -576,16 +567,28 @@ void aie_slabmap_exit(void)
 	aie_slab_npfn = 0;
 }
 
+/**
+ * aie_slabmap_capacity() - Count the records made.
+ * Return: the records made, 0 with the map off.
+ */
 unsigned long aie_slabmap_capacity(void)
 {
 	return aie_slab_pfn ? aie_slab_records_made() : 0;
 }
 
+/**
+ * aie_slabmap_blocks() - Count the blocks that have an array.
+ * Return: the blocks, read without the lock.
+ */
 unsigned int aie_slabmap_blocks(void)
 {
 	return READ_ONCE(aie_slab_blocks);
 }
 
+/**
+ * aie_slabmap_memory() - Tell the map's memory.
+ * Return: bytes of the entries and the records, 0 with the map off.
+ */
 size_t aie_slabmap_memory(void)
 {
 	if (!aie_slab_pfn)

@@ -49,22 +49,41 @@ extern u32 *aie_slab_pfn;
 extern unsigned long aie_slab_npfn;
 DECLARE_STATIC_KEY_FALSE(aie_slabmap_key);
 
+/**
+ * aie_slabmap_on() - Tell whether the slab map is on.
+ *
+ * Context: Any context.
+ * Return: true once aie_slabmap_start() has run, until the map's exit.
+ */
 static inline bool aie_slabmap_on(void)
 {
 	return static_branch_likely(&aie_slabmap_key);
 }
 
-/* The page frame number of @ptr, if in the direct map. */
+/**
+ * aie_slab_pfn_of() - Find the page frame of a direct-map address.
+ * @ptr: the address.
+ *
+ * Context: Any context.
+ * Return: @ptr's page frame number if it is in the direct map; else a
+ * number past aie_slab_npfn.
+ */
 static inline unsigned long aie_slab_pfn_of(const void *ptr)
 {
 	return aie_arch_lm_pfn(ptr);
 }
 
-/* The entry of the page frame @pfn, below aie_slab_npfn. */
+/**
+ * aie_slab_entry_at() - Read the entry of a page frame.
+ * @pfn: the page frame, below aie_slab_npfn.
+ *
+ * Context: Any context, NMI included; no lock.
+ * Return: the entry.
+ */
 static inline u32 aie_slab_entry_at(unsigned long pfn)
 {
 	/*
-	 * Pairs with the smp_store_release() in aie_slab_block_make(): what
+	 * Pairs with the cmpxchg_release() in aie_slab_block_make(): what
 	 * the hook reads after the entry, the record, is at an address made
 	 * from the entry, which orders it. A plain load, which the compiler
 	 * may fold into its address: an entry that changes under a hook of a
@@ -73,9 +92,13 @@ static inline u32 aie_slab_entry_at(unsigned long pfn)
 	return data_race(aie_slab_pfn[pfn]);
 }
 
-/*
- * The entry of the page frame holding @ptr, or 0. A pointer outside the
- * direct map falls past aie_slab_npfn.
+/**
+ * aie_slab_entry() - Read the entry of the page frame holding @ptr.
+ * @ptr: a kernel address; one outside the direct map falls past
+ *       aie_slab_npfn.
+ *
+ * Context: Any context, NMI included; no lock.
+ * Return: the entry, or 0 past the map.
  */
 static inline u32 aie_slab_entry(const void *ptr)
 {
@@ -86,35 +109,62 @@ static inline u32 aie_slab_entry(const void *ptr)
 	return aie_slab_entry_at(pfn);
 }
 
+/**
+ * aie_slab_shift() - Read the log2 of a block's granule from an entry.
+ * @entry: a page frame's entry.
+ *
+ * Return: the shift, 3 at least in an entry not 0.
+ */
 static inline unsigned int aie_slab_shift(u32 entry)
 {
 	return entry & AIE_SLAB_SHIFT_MASK;
 }
 
-/* The index of the record of granule number @g, whose entry is @entry. */
+/**
+ * aie_slab_index_g() - Find the index of a granule's record.
+ * @entry: the entry of the granule's page.
+ * @g: the granule's number in the address space (its address >> shift).
+ *
+ * Return: the record's index, modulo 2^25.
+ */
 static inline u32 aie_slab_index_g(u32 entry, u32 g)
 {
 	return (entry + (g << AIE_SLAB_INDEX_SHIFT)) >> AIE_SLAB_INDEX_SHIFT;
 }
 
-/*
- * The index of the record of the object at @ptr, in the page whose entry
- * is @entry: its granule's number plus the entry's index, in 32 bits.
+/**
+ * aie_slab_index() - Find the index of an object's record.
+ * @entry: the entry of the object's page.
+ * @ptr: the object's address.
+ *
+ * Return: its granule's number plus the entry's index, in 32 bits.
  */
 static inline u32 aie_slab_index(u32 entry, unsigned long ptr)
 {
 	return aie_slab_index_g(entry, ptr >> aie_slab_shift(entry));
 }
 
-/* The record of the object at @ptr, in the page whose entry is @entry. */
+/**
+ * aie_slab_rec() - Find an object's record.
+ * @entry: the entry of the object's page, not 0.
+ * @ptr: the object's address.
+ *
+ * Return: the record's address.
+ */
 static inline u64 *aie_slab_rec(u32 entry, const void *ptr)
 {
 	return aie_slab_record(aie_slab_index(entry, (unsigned long)ptr));
 }
 
-/*
- * The address of the granule @ptr falls in: the key of its weight in
- * aie_weights. A block is aligned to its size, so to its granule.
+/**
+ * aie_slab_gkey() - Find the address of the granule @ptr falls in.
+ * @entry: the entry of @ptr's page.
+ * @ptr: the object's address.
+ *
+ * A block is aligned to its size, so to its granule.
+ *
+ * Return: the granule's address: the key of the object's weight in
+ * aie_weights.
  */
 static inline unsigned long aie_slab_gkey(u32 entry, const void *ptr)
 {
@@ -137,12 +187,18 @@ bool aie_slab_block_drop(unsigned long pfn, unsigned int order, u32 e);
 u32 aie_slab_block_make(const void *ptr, u64 bytes);
 bool aie_slab_large_put(const void *ptr, u64 val);
 
-/*
- * Take the record of the large kmalloc() at @ptr, whose first page's
- * entry is AIE_SLAB_LARGE, into *@val, and clear its entries: at its
- * free, or at its block's (aie_slab_block_drop()) if that went unseen.
- * False if there was none (cannot happen: the entry says there is). No
- * lock, as at the put (aie_slab_large_put()).
+/**
+ * aie_slab_large_take() - Take a large kmalloc()'s record from its entries.
+ * @ptr: the object, whose first page's entry is AIE_SLAB_LARGE.
+ * @val: set to the record.
+ *
+ * Clear its entries too: at its free, or at its block's
+ * (aie_slab_block_drop()) if that went unseen.
+ *
+ * Context: Any context, NMI included. No lock, as at the put
+ * (aie_slab_large_put()).
+ * Return: false if there was none (cannot happen: the entry says there
+ * is).
  */
 static inline bool aie_slab_large_take(const void *ptr, u64 *val)
 {
@@ -159,9 +215,9 @@ static inline bool aie_slab_large_take(const void *ptr, u64 *val)
 }
 
 /*
- * What aie_slab_walk() calls for each block with records: its first page
- * (NULL for a large kmalloc()), and its live records' count and bytes.
- * Returns its work, in records read (aie_slab_walk()'s budget).
+ * Take what aie_slab_walk() calls for each block with records: its first
+ * page (NULL for a large kmalloc()), and its live records' count and
+ * bytes; return its work, in records read (aie_slab_walk()'s budget).
  */
 typedef unsigned int (*aie_slab_walk_fn)(void *arg, struct page *head,
 					 u64 objects, u64 bytes);
@@ -171,14 +227,22 @@ unsigned long aie_slab_walk(unsigned long pfn, unsigned long budget,
 void aie_slab_spill(const void *ptr, u32 entry);
 void aie_slab_unmark(const void *ptr);
 
-/*
- * The record of the slab object @ptr, whose slot is @bytes, with the
- * address of its granule in *@gkey; NULL when it can have none: its block
- * has no records (see slabmap.c), or a granule above the slot, which a
- * record keyed by granule cannot vouch for (the slot the first allocation
- * in the block reported was larger: the block's stride is the larger).
- * The object map then holds it, and its block is marked spilt first, so
- * that its free looks there too (aie_slab_spill()).
+/**
+ * aie_slabmap_slot() - Find the record for a new slab object.
+ * @ptr: the object.
+ * @bytes: its slot size.
+ * @gkey: set to the address of its granule.
+ *
+ * Make its block's entries at the block's first allocation
+ * (aie_slab_block_make()). An object that can have no record goes to the
+ * object map: its block has no records (see slabmap.c), or a granule
+ * above the slot, which a record keyed by granule cannot vouch for (the
+ * slot the first allocation in the block reported was larger: the
+ * block's stride is the larger). Its block is then marked spilt first,
+ * so that its free looks there too (aie_slab_spill()).
+ *
+ * Context: Any context, NMI included (the hooks, preemption disabled).
+ * Return: the record's address, or NULL when it can have none.
  */
 static inline u64 *aie_slabmap_slot(const void *ptr, u64 bytes,
 				    unsigned long *gkey)
@@ -199,11 +263,21 @@ static inline u64 *aie_slabmap_slot(const void *ptr, u64 bytes,
 	return aie_slab_rec(e, ptr);
 }
 
-/*
- * Record @val for the slab object @ptr, whose slot is @bytes: INSERTED,
- * or REPLACED with the record that was there in *@old (its free went
- * unseen; its weight, if any, under *@gkey), or FULL: no record to be
- * had, the object goes to the object map.
+/**
+ * aie_slabmap_insert() - Record a new slab object.
+ * @ptr: the object.
+ * @bytes: its slot size.
+ * @val: its record (core/value.h), not 0.
+ * @old: set to the record that was there, on AIE_OBJMAP_REPLACED.
+ * @gkey: set to the address of its granule, the key of its weight.
+ *
+ * Context: Any context, NMI included (the hooks, preemption disabled);
+ * no lock: between its allocation and its free the record is the
+ * object's owner's alone.
+ * Return: AIE_OBJMAP_INSERTED; AIE_OBJMAP_REPLACED when a record was
+ * there (its free went unseen; its weight, if any, under *@gkey); or
+ * AIE_OBJMAP_FULL: no record to be had, the object goes to the object
+ * map.
  */
 static inline enum aie_objmap_result
 aie_slabmap_insert(const void *ptr, u64 bytes, u64 val, u64 *old,
@@ -228,19 +302,28 @@ enum aie_slab_found {
 	AIE_SLAB_LARGE_FOUND,	/* in its pages' entries: aie_slab_large_take() */
 };
 
-/*
- * Take the record of the slab object @ptr into *@val, its page frame's
- * entry into *@entry (aie_slab_gkey() gives its granule from there). An
- * object of a block that has records is recorded there or nowhere, unless
- * the block is spilt: an object of it went to the object map. An object
- * whose page has no entry is tracked nowhere: the page of every tracked
- * object's first byte, which its free names, has one, where the map
- * covers it (aie_slab_block_make()). A pointer
- * past the map, and every pointer with the map off (aie_slab_npfn 0),
- * is looked for in the object map; so is one of a block marked
- * AIE_SLAB_NONE (MARKED), whose marks may go with it (aie_slab_unmark()).
- * A large kmalloc() whose first page says AIE_SLAB_LARGE has its record
- * in its pages' entries (LARGE_FOUND): aie_slab_large_take().
+/**
+ * aie_slabmap_remove() - Take the record of a slab object at its free.
+ * @ptr: the object.
+ * @val: set to its record, on AIE_SLAB_FOUND.
+ * @entry: set to its page frame's entry, on AIE_SLAB_FOUND
+ *         (aie_slab_gkey() gives its granule from there).
+ *
+ * An object of a block that has records is recorded there or nowhere,
+ * unless the block is spilt: an object of it went to the object map. An
+ * object whose page has no entry is tracked nowhere: the page of every
+ * tracked object's first byte, which its free names, has one, where the
+ * map covers it (aie_slab_block_make()).
+ *
+ * Context: Any context, NMI included (the hooks, preemption disabled);
+ * no lock (see slabmap.c).
+ * Return: AIE_SLAB_FOUND, the record taken; AIE_SLAB_ABSENT, tracked
+ * nowhere; AIE_SLAB_ELSEWHERE for a pointer past the map, every pointer
+ * with the map off (aie_slab_npfn 0) and an object of a spilt block: look
+ * in the object map; AIE_SLAB_MARKED for one of a block marked
+ * AIE_SLAB_NONE: look there, then aie_slab_unmark(); AIE_SLAB_LARGE_FOUND
+ * for a large kmalloc() whose record is in its pages' entries:
+ * aie_slab_large_take().
  */
 static inline enum aie_slab_found
 aie_slabmap_remove(const void *ptr, u64 *val, u32 *entry)

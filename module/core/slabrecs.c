@@ -36,8 +36,10 @@
  * ----------------
  * - aie_slab_lock (raw, interrupts off) guards the free lists, the bump,
  *   aie_slab_order and the full count; slabmap.c takes it around every
- *   call here but init, exit and the readers of the figures, and holds it
- *   while it sets or clears a block's entries. Any context, NMI included.
+ *   call here but init, exit, the readers of the figures and, in an NMI
+ *   that cannot have it, aie_slab_array_order() at a block's drop, and
+ *   holds it while it sets or clears a block's entries. Any context, NMI
+ *   included (there only tried: core/nmi.h).
  * - aie_slab_made and the chunks are written by the work alone (never two
  *   at once; init before any hook): each chunk's pointer, then the count
  *   with smp_store_release(), which array_get() reads with
@@ -72,7 +74,7 @@ static unsigned long aie_slab_bump;	/* records never handed out from here */
 static unsigned long aie_slab_free_head[AIE_SLAB_CLASSES]; /* 1 + index */
 static unsigned long aie_slab_full;	/* arrays refused at the ceiling */
 
-/* The smallest class whose arrays hold @nr records. */
+/* Find the smallest class whose arrays hold @nr records. */
 static unsigned int aie_slab_class(unsigned int nr)
 {
 	unsigned int c = 0;
@@ -82,7 +84,7 @@ static unsigned int aie_slab_class(unsigned int nr)
 	return c;
 }
 
-/* Records to keep made past @bump: two chunks, or 1/32 more. */
+/* Count the records to keep made past @bump: two chunks, or 1/32 more. */
 static unsigned long aie_slab_ahead(unsigned long bump)
 {
 	return max(2 * AIE_SLAB_CHUNK, bump / 32);
@@ -114,7 +116,10 @@ static void aie_slab_grow_to(unsigned long want)
 	}
 }
 
-/* The work: aie_slab_ahead() records past the bump, or the ceiling. */
+/*
+ * Make aie_slab_ahead() records past the bump, or up to the ceiling, and
+ * warn once when the ceiling refused an array. The work: process context.
+ */
 static void aie_slab_grow(struct work_struct *work)
 {
 	unsigned long bump = READ_ONCE(aie_slab_bump);
@@ -128,10 +133,11 @@ static void aie_slab_grow(struct work_struct *work)
 static DECLARE_WORK(aie_slab_grow_work, aie_slab_grow);
 
 /*
- * Hardirq context, with no lock of the hook's held. The work runs on this
- * CPU at high priority: it races the allocations of the task that asked,
- * which it preempts at that task's next reschedule point, where an unbound
- * worker would wait for whatever CPU time the scheduler gives it.
+ * Queue the work that makes chunks. Hardirq context, with no lock of the
+ * hook's held. The work runs on this CPU at high priority: it races the
+ * allocations of the task that asked, which it preempts at that task's
+ * next reschedule point, where an unbound worker would wait for whatever
+ * CPU time the scheduler gives it.
  */
 static void aie_slab_grow_irq(struct irq_work *work)
 {
@@ -140,13 +146,20 @@ static void aie_slab_grow_irq(struct irq_work *work)
 
 static DEFINE_IRQ_WORK(aie_slab_grow_iw, aie_slab_grow_irq);
 
-/*
- * The index of an array of @nr records for a block of @order, from its
- * class's free list or from the bump; -1 when none can be had. Asks for
- * more chunks once fewer than half aie_slab_ahead() are left past the
- * bump (irq_work_queue() does nothing while it is pending), and once the
- * ceiling refuses one, for the work's warning. Under aie_slab_lock.
- * Arrays come back zeroed (slabmap.c's aie_slab_block_drop()).
+/**
+ * aie_slab_array_get() - Take an array of records for a slab block.
+ * @nr: records the block needs, at most AIE_SLAB_MAX_RECORDS.
+ * @order: the block's order, kept beside the array.
+ *
+ * Take it from its class's free list, else from the bump. Ask for more
+ * chunks once fewer than half aie_slab_ahead() are left past the bump
+ * (irq_work_queue() does nothing while it is pending), and once the
+ * ceiling refuses an array, for the work's warning. Arrays come back
+ * zeroed (aie_slab_block_drop()).
+ *
+ * Context: Any context, NMI included; aie_slab_lock held, interrupts off.
+ * Return: the index of the array's first record, or -1 when none can be
+ * had.
  */
 long aie_slab_array_get(unsigned int nr, unsigned int order)
 {
@@ -178,7 +191,13 @@ found:
 	return i;
 }
 
-/* Give back the array at @base, of @nr records, all 0. Under the lock. */
+/**
+ * aie_slab_array_put() - Give an array back to the pool.
+ * @base: the index of its first record.
+ * @nr: the records it was taken for; all of them 0.
+ *
+ * Context: Any context, NMI included; aie_slab_lock held, interrupts off.
+ */
 void aie_slab_array_put(unsigned long base, unsigned int nr)
 {
 	unsigned int c = aie_slab_class(nr);
@@ -189,9 +208,15 @@ void aie_slab_array_put(unsigned long base, unsigned int nr)
 	aie_slab_free_head[c] = base + 1;
 }
 
-/*
- * 1 + the order of the block whose array starts at record @base, or 0
- * when no array handed out starts there. Under the lock.
+/**
+ * aie_slab_array_order() - Look up the block an array was taken for.
+ * @base: a record index.
+ *
+ * Context: Any context, NMI included; aie_slab_lock held, or by the drop
+ * of the block whose array starts at @base, in an NMI that cannot have
+ * the lock: no one else writes that array's byte then.
+ * Return: 1 + the order of the block whose array starts at @base, or 0
+ * when no array handed out starts there.
  */
 unsigned int aie_slab_array_order(unsigned long base)
 {
@@ -201,12 +226,16 @@ unsigned int aie_slab_array_order(unsigned long base)
 			 aie_slab_order[base / AIE_SLAB_MIN_RECORDS]);
 }
 
-/*
- * The records set in the arrays handed out, counted in a walk of
- * aie_slab_order[] and of those arrays, so that the hooks count nothing:
- * exact while no hook sets or clears one. Process context (the stats
- * file); rescheduling, without the lock: the arrays below the records
- * made stay readable, whoever holds them.
+/**
+ * aie_slab_records_used() - Count the records set in the arrays handed out.
+ *
+ * Walk aie_slab_order[] and those arrays, so that the hooks count
+ * nothing: exact while no hook sets or clears a record.
+ *
+ * Context: Process context (the stats file); reschedules, without the
+ * lock: the arrays below the records made stay readable, whoever holds
+ * them.
+ * Return: the records set.
  */
 unsigned long aie_slab_records_used(void)
 {
@@ -233,10 +262,13 @@ unsigned long aie_slab_records_used(void)
 	return n;
 }
 
-/*
- * Make @start records (at least a chunk, whole chunks), with room to grow
- * to @ceiling (at most AIE_SLAB_MAX_POOL). Process context, before any
- * hook.
+/**
+ * aie_slab_records_init() - Make the pool of records.
+ * @start: records to make now: whole chunks, at least one.
+ * @ceiling: records the pool may grow to, at most AIE_SLAB_MAX_POOL.
+ *
+ * Context: Process context, before any hook; may sleep.
+ * Return: 0, or -ENOMEM.
  */
 int aie_slab_records_init(unsigned long start, unsigned long ceiling)
 {
@@ -260,7 +292,11 @@ int aie_slab_records_init(unsigned long start, unsigned long ceiling)
 	return 0;
 }
 
-/* Process context, once no hook can run. */
+/**
+ * aie_slab_records_exit() - Free the records and stop the work.
+ *
+ * Context: Process context, once no hook can run; may sleep.
+ */
 void aie_slab_records_exit(void)
 {
 	unsigned long i;
@@ -277,22 +313,45 @@ void aie_slab_records_exit(void)
 	aie_slab_order = NULL;
 }
 
-/* Records made; the ceiling; arrays refused there (any context). */
+/**
+ * aie_slab_records_made() - Count the records made.
+ *
+ * Context: Any context.
+ * Return: the records in the chunks made.
+ */
 unsigned long aie_slab_records_made(void)
 {
 	return READ_ONCE(aie_slab_made);
 }
 
+/**
+ * aie_slab_records_ceiling() - Tell the records the pool may grow to.
+ *
+ * Context: Any context.
+ * Return: the ceiling, in records.
+ */
 unsigned long aie_slab_records_ceiling(void)
 {
 	return aie_slab_ceiling;
 }
 
+/**
+ * aie_slab_records_full() - Count the arrays refused at the ceiling.
+ *
+ * Context: Any context.
+ * Return: the arrays refused.
+ */
 unsigned long aie_slab_records_full(void)
 {
 	return READ_ONCE(aie_slab_full);
 }
 
+/**
+ * aie_slab_records_memory() - Tell the pool's memory.
+ *
+ * Context: Any context.
+ * Return: bytes: the chunks' table, the records made and aie_slab_order.
+ */
 size_t aie_slab_records_memory(void)
 {
 	if (!aie_slab_order)

@@ -33,10 +33,16 @@
 extern unsigned long aie_slab_chunks[AIE_SLAB_CHUNKS];
 extern raw_spinlock_t aie_slab_lock;
 
-/*
- * The record of index @i, of an array handed out (so its chunk is made),
- * or record 0 (always made, always 0). An array lies in one chunk: it is
- * aligned to its size, which divides the chunk's.
+/**
+ * aie_slab_record() - Find the record of index @i.
+ * @i: a record of an array handed out (so its chunk is made), or record 0
+ *     (always made, always 0).
+ *
+ * An array lies in one chunk: it is aligned to its size, which divides
+ * the chunk's.
+ *
+ * Context: Any context, NMI included; no lock.
+ * Return: the record's address.
  */
 static inline u64 *aie_slab_record(u32 i)
 {
