@@ -113,10 +113,14 @@ struct aie_site {
 
 static_assert(sizeof(struct aie_site) == 64);
 
-/*
- * The function a located site's call is written in, as "locate" named it
- * ("" when it named none: the row then names the symbol). @loc is the
- * site's location, read under the lock or RCU that keeps it.
+/**
+ * aie_location_func() - Find the function in a located site's location.
+ * @loc: the site's location, "<file>:<line>\0<function>", read under the
+ *       lock or RCU that keeps it.
+ *
+ * Context: Any context, with @loc kept.
+ * Return: the function the call is written in, as "locate" named it; ""
+ * when it named none (the row then names the symbol).
  */
 static inline const char *aie_location_func(const char *loc)
 {

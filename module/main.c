@@ -1,7 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * allocinfo_ext - per-call-site kernel memory attribution for kernels built
- * without CONFIG_MEM_ALLOC_PROFILING. See Documentation/allocinfo_ext.rst.
+ * main.c - init and exit of allocinfo_ext, per-call-site kernel memory
+ * attribution for kernels built without CONFIG_MEM_ALLOC_PROFILING (see
+ * Documentation/allocinfo_ext.rst).
+ *
+ * Init makes each layer's structures from the bottom up (aie.h), attaches
+ * the hooks once what they use is made, then the module notifier, the
+ * /proc files and the OOM report; an error unwinds what was made, in
+ * reverse. Exit takes those and the hooks away first, then frees from the
+ * top down.
+ *
+ * Notes on locking
+ * ----------------
+ * None here: init and exit run in process context, alone (the module
+ * loader serialises them), and take the units' locks through their calls.
+ * Every structure the allocation hooks use is made before
+ * aie_hooks_register() and freed after aie_hooks_unregister(), which
+ * waits for every hook still running.
  */
 
 #include <linux/module.h>
@@ -25,6 +40,7 @@
 #include "iface/proc.h"
 #include "track/free.h"
 
+/* Check the parameters and make everything, from the bottom layer up. */
 static int __init allocinfo_ext_init(void)
 {
 	int ret;
@@ -107,6 +123,7 @@ err_syms:
 	return ret;
 }
 
+/* Take the interfaces and the hooks away, then free everything, top down. */
 static void __exit allocinfo_ext_exit(void)
 {
 	aie_oom_exit();		/* aie_hooks_unregister() waits for its probe */

@@ -48,37 +48,74 @@ extern unsigned long aie_arch_text_base;
 
 void aie_arch_init(void);
 
+/**
+ * aie_arch_key_bits() - Count the bits of a kernel address that vary.
+ *
+ * Return: vabits_actual, less the 2 of 4-byte alignment (objmap.c).
+ */
 static inline unsigned int aie_arch_key_bits(void)
 {
 	return vabits_actual - 2;
 }
 
-/* The page frame of @ptr, if in the linear map (else past every one). */
+/**
+ * aie_arch_lm_pfn() - Find the page frame of a linear map address.
+ * @ptr: the address.
+ *
+ * Context: Any context, after aie_arch_init().
+ * Return: the page frame number of @ptr, if in the linear map, else a
+ * number past every page frame.
+ */
 static __always_inline unsigned long aie_arch_lm_pfn(const void *ptr)
 {
 	return ((unsigned long)ptr - aie_arch_lm_base) >> PAGE_SHIFT;
 }
 
+/**
+ * aie_arch_text_ok() - Test whether 32 bits of a text address tell it apart.
+ * @addr: a kernel text address.
+ *
+ * Context: Any context, after aie_arch_init().
+ * Return: true when @addr lies within 2 GiB of kfree(), either way.
+ */
 static __always_inline bool aie_arch_text_ok(unsigned long addr)
 {
 	return addr - aie_arch_text_base < SZ_4G;
 }
 
+/**
+ * aie_arch_key32() - Make a text address's 32-bit key.
+ * @addr: a text address aie_arch_text_ok() accepts.
+ *
+ * Context: Any context.
+ * Return: the low 32 bits of @addr with bit 0 set: never 0.
+ */
 static __always_inline u32 aie_arch_key32(unsigned long addr)
 {
 	return (u32)addr | 1;
 }
 
-/* A return address saved in a frame record, its signature stripped. */
+/**
+ * aie_arch_ret() - Turn a return address read off the stack into a plain
+ * text address.
+ * @raw: a return address saved in a frame record.
+ *
+ * Context: Any context.
+ * Return: @raw, its pointer authentication signature stripped.
+ */
 static __always_inline unsigned long aie_arch_ret(unsigned long raw)
 {
 	return aie_ptrauth_strip(raw);
 }
 
-/*
- * The slot of the return address above the one at @slot: the second
- * word of the caller's frame record, which the word below @slot points
- * at. @frame is not needed.
+/**
+ * aie_arch_frame_up() - Find the slot of the next return address up.
+ * @slot: the stack slot of a return address: a frame record's second word.
+ * @frame: not needed here.
+ *
+ * Context: Any context, on the current task's stack.
+ * Return: the second word of the caller's frame record, which the word
+ * below @slot points at.
  */
 static __always_inline const unsigned long *
 aie_arch_frame_up(const unsigned long *slot, unsigned long frame)
@@ -92,6 +129,14 @@ aie_arch_frame_up(const unsigned long *slot, unsigned long frame)
  */
 #define AIE_ARCH_FRAME_RECORD	(2 * sizeof(long))
 
+/**
+ * aie_arch_frame_learn() - Learn what aie_arch_frame_up() needs at a
+ * wrapper site.
+ * @slot: the stack slot of the wrapper's return address: unused.
+ *
+ * Context: Any context.
+ * Return: AIE_ARCH_FRAME_RECORD, not 0 and the same at every site.
+ */
 static inline unsigned int aie_arch_frame_learn(const unsigned long *slot)
 {
 	return AIE_ARCH_FRAME_RECORD;
@@ -107,11 +152,19 @@ static inline unsigned int aie_arch_frame_learn(const unsigned long *slot)
 	((const unsigned long *)					\
 	 READ_ONCE(*(const unsigned long *)__builtin_frame_address(0)) + 1)
 
-/*
- * The first eight in x0-x7; any more (__vmalloc_node_range()'s caller, the
- * ninth) on the stack from [sp] at the function's entry, a word each, in
- * the caller's frame. regs_get_kernel_argument() gives 0 for those, and
- * regs_get_kernel_stack_nth() is not exported.
+/**
+ * aie_arch_kernel_argument() - Read an argument of a kernel function at a
+ * kprobe on its entry.
+ * @regs: the registers at the probe.
+ * @n: the argument's number, the first 0.
+ *
+ * The first eight are in x0-x7; any more (__vmalloc_node_range()'s
+ * caller, the ninth) on the stack from [sp] at the function's entry, a
+ * word each, in the caller's frame. regs_get_kernel_argument() gives 0
+ * for those, and regs_get_kernel_stack_nth() is not exported.
+ *
+ * Context: A kprobe's handler.
+ * Return: the argument.
  */
 static __always_inline unsigned long
 aie_arch_kernel_argument(struct pt_regs *regs, unsigned int n)

@@ -19,39 +19,86 @@
 
 #include <asm/page.h>
 
+/**
+ * aie_arch_init() - Read the kernel's layout: nothing to read on x86-64.
+ *
+ * Context: Process context, at load.
+ */
 static inline void aie_arch_init(void)
 {
 }
 
-/* Kernel addresses sign-extend bit __VIRTUAL_MASK_SHIFT. */
+/**
+ * aie_arch_key_bits() - Count the bits of a kernel address that vary.
+ *
+ * Kernel addresses sign-extend bit __VIRTUAL_MASK_SHIFT.
+ *
+ * Return: those bits, less the 2 of 4-byte alignment (objmap.c).
+ */
 static inline unsigned int aie_arch_key_bits(void)
 {
 	return __VIRTUAL_MASK_SHIFT - 2;
 }
 
-/* The page frame of @ptr, if in the direct map (else past every one). */
+/**
+ * aie_arch_lm_pfn() - Find the page frame of a direct map address.
+ * @ptr: the address.
+ *
+ * Context: Any context.
+ * Return: the page frame number of @ptr, if in the direct map, else a
+ * number past every page frame.
+ */
 static __always_inline unsigned long aie_arch_lm_pfn(const void *ptr)
 {
 	return ((unsigned long)ptr - PAGE_OFFSET) >> PAGE_SHIFT;
 }
 
+/**
+ * aie_arch_text_ok() - Test whether 32 bits of a text address tell it apart.
+ * @addr: a kernel text address.
+ *
+ * Context: Any context.
+ * Return: true when the top 32 bits of @addr are ones, as for all kernel
+ * text (the top 2 GiB: the kernel code model).
+ */
 static __always_inline bool aie_arch_text_ok(unsigned long addr)
 {
 	return upper_32_bits(addr) == U32_MAX;
 }
 
+/**
+ * aie_arch_key32() - Make a text address's 32-bit key.
+ * @addr: a text address aie_arch_text_ok() accepts.
+ *
+ * Context: Any context.
+ * Return: the low 32 bits of @addr, never 0 for kernel text.
+ */
 static __always_inline u32 aie_arch_key32(unsigned long addr)
 {
 	return (u32)addr;
 }
 
-/* A pushed return address is plain. */
+/**
+ * aie_arch_ret() - Turn a return address read off the stack into a plain
+ * text address.
+ * @raw: the word read.
+ *
+ * Context: Any context.
+ * Return: @raw: a pushed return address is plain.
+ */
 static __always_inline unsigned long aie_arch_ret(unsigned long raw)
 {
 	return raw;
 }
 
-/* The slot of the return address @frame bytes above the one at @slot. */
+/**
+ * aie_arch_frame_up() - Find the slot of the next return address up.
+ * @slot: the stack slot of a wrapper's return address.
+ * @frame: the distance up in bytes, from aie_arch_frame_learn().
+ *
+ * Context: Any context, on the current task's stack.
+ * Return: the slot @frame bytes above @slot.
+ */
 static __always_inline const unsigned long *
 aie_arch_frame_up(const unsigned long *slot, unsigned long frame)
 {
@@ -67,7 +114,15 @@ unsigned int aie_arch_frame_learn(const unsigned long *slot);
 #define AIE_ARCH_PROBE_SLOT()	\
 	((const unsigned long *)__builtin_frame_address(0) + 1)
 
-/* Stack arguments included (the seventh on). */
+/**
+ * aie_arch_kernel_argument() - Read an argument of a kernel function at a
+ * kprobe on its entry.
+ * @regs: the registers at the probe.
+ * @n: the argument's number, the first 0.
+ *
+ * Context: A kprobe's handler.
+ * Return: the argument, stack arguments included (the seventh on).
+ */
 static __always_inline unsigned long
 aie_arch_kernel_argument(struct pt_regs *regs, unsigned int n)
 {

@@ -23,7 +23,10 @@
  *   the stack (track/helpers.c); when the walk cannot find it, to the
  *   helper itself.
  *
- * Runs in the hooks' contexts (any, preemption disabled); never sleeps.
+ * Notes on locking
+ * ----------------
+ * None: the list is constant. aie_callers_classify() runs in the hooks'
+ * contexts (any, preemption disabled) and never sleeps.
  */
 
 #include <linux/kernel.h>
@@ -98,6 +101,7 @@ static const struct aie_fn aie_fns[] = {
 	HELPER(AIE_FN_ALLOC_RESERVED_PERCPU),
 };
 
+/* Test whether @func is one of @fn's names. */
 static bool aie_fn_named(const struct aie_fn *fn, const char *func)
 {
 	unsigned int i;
@@ -109,15 +113,19 @@ static bool aie_fn_named(const struct aie_fn *fn, const char *func)
 	return false;
 }
 
-/*
- * The AIE_SITE_INTERNAL, _WRAPPER or _HELPER bit for a site named @sym, or
- * -1 for an ordinary call site.
+/**
+ * aie_callers_classify() - Classify a new call site by its function's name.
+ * @sym: the site's name.
  *
  * A return address lies inside its function, after the call. One that
  * ends a function exactly is no call's return address but a trampoline's:
  * when a kretprobed wrapper tail-calls another, the inner call returns to
- * the outer probe's rethook trampoline. Such events are the outer call's,
- * and are ignored here.
+ * the outer probe's rethook trampoline. Such events are the outer call's:
+ * classify the site internal, so that they are ignored.
+ *
+ * Context: Hooks, any context, preemption disabled; never sleeps.
+ * Return: the AIE_SITE_INTERNAL, AIE_SITE_WRAPPER or AIE_SITE_HELPER bit
+ * number, or -1 for an ordinary call site.
  */
 int aie_callers_classify(const struct aie_sym *sym)
 {

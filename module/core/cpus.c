@@ -7,8 +7,15 @@
  * drains it after the CPU died.
  *
  * Before 5.12, setting up such a state never calls its startup for the
- * CPUs already up: aie_cpus_setup() calls it for each of them by hand,
- * under the CPU hotplug lock that keeps them up meanwhile.
+ * CPUs already up: aie_cpus_setup() calls it for each of them by hand.
+ *
+ * Notes on locking
+ * ----------------
+ * aie_cpus_setup() holds the CPU hotplug lock (cpus_read_lock()) while it
+ * sets the state up and calls @prepare for the CPUs up: it keeps them up,
+ * and keeps a CPU from coming up between the two. The hotplug core calls
+ * @prepare and @dead with the same lock held, in process context, so a
+ * unit's callbacks never run at once.
  */
 
 #include <linux/cpu.h>
@@ -18,15 +25,16 @@
 #include "cpus.h"
 
 /**
- * aie_cpus_setup - set up a CPU hotplug state for a unit's per-CPU parts
- * @name: the state's name, "allocinfo_ext:<unit>"
- * @prepare: makes a CPU's part before it runs; an error keeps it down
- * @dead: drains a CPU's part after it died, or NULL
+ * aie_cpus_setup() - Set up a CPU hotplug state for a unit's per-CPU parts.
+ * @name: the state's name, "allocinfo_ext:<unit>".
+ * @prepare: makes a CPU's part before it runs; an error keeps it down.
+ * @dead: drains a CPU's part after it died, or NULL.
  *
- * Calls @prepare for each CPU up now. Process context, before any hook
- * reads the parts; on an error the state is gone and the caller frees
- * the parts @prepare made.
+ * Call @prepare for each CPU up now. On an error the state is gone and
+ * the caller frees the parts @prepare made.
  *
+ * Context: Process context, before any hook reads the parts; takes the
+ * CPU hotplug lock.
  * Return: the state, for cpuhp_remove_state_nocalls(), or a negative
  * error.
  */

@@ -15,7 +15,7 @@
  * the interrupted holder on this CPU never does while the NMI runs. When
  * the tries run out, the hook skips what the lock guards, counts it in
  * nmi_skips and, where it knows the site, marks it inexact (each caller
- * says what it skips). Outside an NMI the locks are taken as before.
+ * says what it skips). Outside an NMI a hook takes its lock as usual.
  */
 #ifndef _AIE_NMI_H
 #define _AIE_NMI_H
@@ -29,7 +29,14 @@
 /* Tries of a lock in an NMI before its event is skipped. */
 #define AIE_NMI_TRIES	256
 
-/* Try @lock AIE_NMI_TRIES times, in an NMI; false, counted, on failure. */
+/**
+ * aie_nmi_arch_trylock() - Try an arch spinlock AIE_NMI_TRIES times.
+ * @lock: the lock.
+ *
+ * Context: NMI.
+ * Return: true with @lock held; false, counted in nmi_skips, when the
+ * tries ran out.
+ */
 static inline bool aie_nmi_arch_trylock(arch_spinlock_t *lock)
 {
 	unsigned int i;
@@ -43,6 +50,14 @@ static inline bool aie_nmi_arch_trylock(arch_spinlock_t *lock)
 	return false;
 }
 
+/**
+ * aie_nmi_raw_trylock() - Try a raw spinlock AIE_NMI_TRIES times.
+ * @lock: the lock.
+ *
+ * Context: NMI.
+ * Return: true with @lock held; false, counted in nmi_skips, when the
+ * tries ran out.
+ */
 static inline bool aie_nmi_raw_trylock(raw_spinlock_t *lock)
 {
 	unsigned int i;
@@ -56,9 +71,17 @@ static inline bool aie_nmi_raw_trylock(raw_spinlock_t *lock)
 	return false;
 }
 
-/*
- * raw_spin_lock_irqsave() of @lock in any context: in an NMI only tried
- * (above). False, with interrupts as they were, when not taken.
+/**
+ * aie_raw_lock_any() - Take a raw spinlock with interrupts off, from any
+ * context.
+ * @lock: the lock.
+ * @flags: where to save the interrupt state, as raw_spin_lock_irqsave().
+ *
+ * In an NMI the lock is only tried (aie_nmi_raw_trylock()).
+ *
+ * Context: Any context, NMI included.
+ * Return: true with @lock held and interrupts off; false, with interrupts
+ * as they were, when not taken.
  */
 static inline bool aie_raw_lock_any(raw_spinlock_t *lock,
 				    unsigned long *flags)

@@ -13,6 +13,12 @@
 
 DECLARE_STATIC_KEY_FALSE(aie_nodes_key);
 
+/**
+ * aie_nodes_on() - Test whether node counters are kept.
+ *
+ * Context: Any context.
+ * Return: true while aie_nodes_key is on.
+ */
 static inline bool aie_nodes_on(void)
 {
 	return static_branch_unlikely(&aie_nodes_key);

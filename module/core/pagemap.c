@@ -48,10 +48,14 @@ DEFINE_STATIC_KEY_FALSE(aie_pagemap_key);
 u32 *aie_page_pfn;
 unsigned long aie_page_npfn;
 
-/*
- * Make the map for @npfn page frames; it stays off when it cannot be had
- * (vzalloc() says why; the stats file shows page_map off). Process
- * context, before the page hooks attach.
+/**
+ * aie_pagemap_init() - Make the map and turn it on.
+ * @npfn: the page frames it covers, from 0.
+ *
+ * The map stays off when it cannot be had (vzalloc() says why; the stats
+ * file shows page_map off).
+ *
+ * Context: Process context, before the page hooks attach; sleeps.
  */
 void aie_pagemap_init(unsigned long npfn)
 {
@@ -62,7 +66,11 @@ void aie_pagemap_init(unsigned long npfn)
 	static_branch_enable(&aie_pagemap_key);
 }
 
-/* Process context, once no hook can run. */
+/**
+ * aie_pagemap_exit() - Turn the map off and free it.
+ *
+ * Context: Process context, once no hook can run; sleeps.
+ */
 void aie_pagemap_exit(void)
 {
 	static_branch_disable(&aie_pagemap_key);
@@ -71,15 +79,24 @@ void aie_pagemap_exit(void)
 	aie_page_npfn = 0;
 }
 
+/**
+ * aie_pagemap_memory() - Measure the map.
+ *
+ * Return: its bytes, 0 while it is off.
+ */
 size_t aie_pagemap_memory(void)
 {
 	return aie_page_npfn * sizeof(u32);
 }
 
-/*
- * The blocks the map holds a record of, counted in a walk of the map, so
- * that the hooks count nothing: exact while no hook sets or clears an
- * entry. Process context (the stats file); rescheduling, without a lock.
+/**
+ * aie_pagemap_count() - Count the blocks the map holds a record of.
+ *
+ * Walk the map, so that the hooks count nothing: exact while no hook sets
+ * or clears an entry.
+ *
+ * Context: Process context (the stats file); reschedules, takes no lock.
+ * Return: the blocks.
  */
 unsigned long aie_pagemap_count(void)
 {

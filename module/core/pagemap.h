@@ -37,15 +37,26 @@ void aie_pagemap_exit(void);
 size_t aie_pagemap_memory(void);
 unsigned long aie_pagemap_count(void);
 
+/**
+ * aie_pagemap_on() - Test whether the page map is on.
+ *
+ * Context: Any context.
+ * Return: true while aie_pagemap_key is on.
+ */
 static inline bool aie_pagemap_on(void)
 {
 	return static_branch_likely(&aie_pagemap_key);
 }
 
-/*
- * The record of an object map value @val of a page block, or 0 when it
- * does not fit: more pages than AIE_PAGE_UNITS holds, or slack (a page
- * block has none). Every site index fits (AIE_MAX_SITES).
+/**
+ * aie_page_rec_of() - Pack a page block's object map value as a record.
+ * @val: the value.
+ *
+ * Every site index fits (AIE_MAX_SITES).
+ *
+ * Context: Any context.
+ * Return: the record, or 0 when the value does not fit one: more pages
+ * than AIE_PAGE_UNITS holds, or slack (a page block has none).
  */
 static inline u32 aie_page_rec_of(u64 val)
 {
@@ -59,7 +70,13 @@ static inline u32 aie_page_rec_of(u64 val)
 	       (val & AIE_OBJ_WEIGHTED ? AIE_PAGE_WEIGHTED : 0) | units;
 }
 
-/* The object map value of the record @rec. */
+/**
+ * aie_page_val_of() - Unpack a record into an object map value.
+ * @rec: the record, from aie_page_rec_of().
+ *
+ * Context: Any context.
+ * Return: the value.
+ */
 static inline u64 aie_page_val_of(u32 rec)
 {
 	return FIELD_PREP(AIE_OBJ_SITE, FIELD_GET(AIE_PAGE_SITE, rec)) |
@@ -71,19 +88,31 @@ static inline u64 aie_page_val_of(u32 rec)
 /* The largest buddy block fits a record's size (x86's 1,024 pages) */
 #define AIE_PAGE_BUDDY_FITS	(MAX_ORDER_NR_PAGES <= AIE_PAGE_UNITS)
 
-/*
- * Whether a buddy block of @order is too large for a record: never where
- * AIE_PAGE_BUDDY_FITS, and the test goes.
+/**
+ * aie_page_order_over() - Test whether a buddy block is too large for a
+ * record.
+ * @order: the block's order.
+ *
+ * Never where AIE_PAGE_BUDDY_FITS, and the test goes.
+ *
+ * Context: Any context.
+ * Return: true when a block of @order does not fit a record.
  */
 static inline bool aie_page_order_over(unsigned int order)
 {
 	return !AIE_PAGE_BUDDY_FITS && order > ilog2(AIE_PAGE_UNITS);
 }
 
-/*
- * The record's AIE_PAGE_ACCOUNTED for an allocation of @gfp: set when it
- * has __GFP_ACCOUNT (memcg.c). A shift and a mask of @gfp, a power of two
- * above the record's bit, where a test would take four instructions.
+/**
+ * aie_page_gfp_acct() - Work out a record's AIE_PAGE_ACCOUNTED bit.
+ * @gfp: the allocation's flags.
+ *
+ * A shift and a mask of @gfp, __GFP_ACCOUNT being a power of two above
+ * the record's bit, where a test would take four instructions.
+ *
+ * Context: Any context.
+ * Return: AIE_PAGE_ACCOUNTED when @gfp has __GFP_ACCOUNT (memcg.c), else
+ * 0; always 0 without CONFIG_MEMCG.
  */
 static inline u32 aie_page_gfp_acct(gfp_t gfp)
 {

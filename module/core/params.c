@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * params.c - the module's parameters, in one place: what each means and
- * its range. All are read-only once the module is loaded.
+ * its range, and the sizes worked out from them at load.
+ *
+ * Notes on locking
+ * ----------------
+ * None: every parameter is read-only (0444) once the module is loaded,
+ * and is read as a plain variable. The functions here run at init, in
+ * process context, before the hooks attach.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -95,9 +101,12 @@ module_param_named(cgroup_sites, aie_cgroup_sites, uint, 0444);
 MODULE_PARM_DESC(cgroup_sites,
 		 "(Call site, memory cgroup) pairs kept, 1..32768 (default 4096); each takes a site table entry");
 
-/*
- * The records max_records allows, "N" or "N%" of RAM; 0 for a value that
- * is neither, or a share above 100%.
+/**
+ * aie_max_records() - Work out the records the max_records parameter allows.
+ *
+ * Context: Process context.
+ * Return: the records of "N", or of "N%" of RAM (8 bytes each); 0 for a
+ * value that is neither, or a share above 100%.
  */
 unsigned long aie_max_records(void)
 {
@@ -116,22 +125,33 @@ unsigned long aie_max_records(void)
 	return (totalram_pages() << PAGE_SHIFT) / 100 * n / sizeof(u64);
 }
 
-/*
- * Whether slab objects and page blocks are to be kept in the slab and page
- * maps: their records have no room for stamps (lifetimes=1), and node
- * counters are charged by the general paths alone, which the maps' fast
- * paths skip.
+/**
+ * aie_slabmap_wanted() - Decide whether the slab and page maps are used.
+ *
+ * Their records have no room for stamps (lifetimes=1), and node counters
+ * are charged by the general paths alone, which the maps' fast paths
+ * skip: either turns the maps off.
+ *
+ * Context: Process context, after aie_nodes_init().
+ * Return: true when slab objects and page blocks are to be kept in the
+ * slab and page maps.
  */
 bool aie_slabmap_wanted(void)
 {
 	return aie_slabmap_param && !aie_lifetimes_param && !aie_nodes_on();
 }
 
-/*
- * The object map's slots: max_objects, or by default one per 16 page
- * frames of RAM, at least 2^15 with the slab map (which holds slab objects
- * and page blocks; the object map, vmalloc areas, percpu chunks, kmallocs
- * of two and three pages and what the slab map spills) and 2^20 without.
+/**
+ * aie_objects_wanted() - Work out the object map's slots.
+ *
+ * max_objects, or by default one per 16 page frames of RAM, at least 2^15
+ * with the slab map (which holds slab objects and page blocks; the object
+ * map, vmalloc areas, percpu chunks, kmallocs of two and three pages and
+ * what the slab map spills) and 2^20 without.
+ *
+ * Context: Process context, after aie_nodes_init().
+ * Return: the slots, before the object map rounds them up to a power of
+ * two.
  */
 unsigned long aie_objects_wanted(void)
 {
@@ -142,11 +162,15 @@ unsigned long aie_objects_wanted(void)
 	return max(by_ram, aie_slabmap_wanted() ? 1UL << 15 : 1UL << 20);
 }
 
-/*
- * Each CPU's counter slots: counter_slots, or 1024, halved while the
- * possible CPUs' would take more than 4 MiB (64 from 1024 possible CPUs
- * on): each CPU gets them when it first comes up, and every possible CPU
- * may.
+/**
+ * aie_counter_slots() - Work out the slots of each CPU's counter cache.
+ *
+ * counter_slots, or 1024, halved while the possible CPUs' would take more
+ * than 4 MiB (64 from 1024 possible CPUs on): each CPU gets them when it
+ * first comes up, and every possible CPU may.
+ *
+ * Context: Process context.
+ * Return: the slots, a power of two.
  */
 unsigned int aie_counter_slots(void)
 {
@@ -159,7 +183,14 @@ unsigned int aie_counter_slots(void)
 	return slots;
 }
 
-/* -EINVAL, and one line saying the ranges, for a parameter out of range. */
+/**
+ * aie_params_check() - Check every parameter's range.
+ *
+ * Log one line saying the ranges for a parameter out of range.
+ *
+ * Context: Process context, at init, before anything is made.
+ * Return: 0, or -EINVAL.
+ */
 int aie_params_check(void)
 {
 	if (!aie_max_sites || aie_max_sites > AIE_MAX_SITES ||

@@ -22,8 +22,8 @@
  * was in flight there: finished never passes started, and neither goes
  * back.
  *
- * Notes on locking and context
- * ----------------------------
+ * Notes on locking
+ * ----------------
  * No lock: three atomic64_t. begin and end run in any context but NMI
  * (the hooks, with preemption disabled; control writes and the module
  * notifier, in process context), and never sleep; their barriers order
@@ -39,7 +39,14 @@ static atomic64_t aie_rowset_started = ATOMIC64_INIT(0);
 static atomic64_t aie_rowset_finished = ATOMIC64_INIT(0);
 static atomic64_t aie_rowset_busy_reads = ATOMIC64_INIT(0);
 
-/* Before a change: a reader of the id sees it as being made from here. */
+/**
+ * aie_rowset_begin() - Begin a change to the rows.
+ *
+ * A reader of the id sees the change as being made from here; the change
+ * is ordered after the count (smp_mb__after_atomic()).
+ *
+ * Context: Any context but NMI; never sleeps.
+ */
 void aie_rowset_begin(void)
 {
 	atomic64_inc(&aie_rowset_started);
@@ -47,7 +54,13 @@ void aie_rowset_begin(void)
 	smp_mb__after_atomic();
 }
 
-/* After a change: the id counts it. */
+/**
+ * aie_rowset_end() - End a change to the rows: the id counts it from here.
+ *
+ * The change is ordered before the count (smp_mb__before_atomic()).
+ *
+ * Context: Any context but NMI; never sleeps.
+ */
 void aie_rowset_end(void)
 {
 	/* The change, then the count: pairs with aie_rowset_id()'s rmb. */
@@ -55,7 +68,16 @@ void aie_rowset_end(void)
 	atomic64_inc(&aie_rowset_finished);
 }
 
-/* The content id. Process context. */
+/**
+ * aie_rowset_id() - Read the content id.
+ *
+ * A reader that reads the same id before and after its walk walked rows
+ * no change touched meanwhile.
+ *
+ * Context: Process context (the ioctls).
+ * Return: the count of changes made, or, while one is being made, a new
+ * id with AIE_ROWSET_CHANGING set.
+ */
 u64 aie_rowset_id(void)
 {
 	s64 done = atomic64_read(&aie_rowset_finished);

@@ -58,42 +58,80 @@ static DEFINE_MUTEX(aie_rules_mutex);
 DEFINE_STATIC_KEY_FALSE(aie_all_disabled);
 static struct aie_rules __rcu *aie_rules;	/* NULL: no rule, all enabled */
 
-/* The rules in force, for a holder of aie_rules_mutex. */
+/**
+ * aie_rules_locked() - Get the rules in force, for a holder of the mutex.
+ *
+ * Context: Process context, aie_rules_mutex held.
+ * Return: the rule list, or NULL when there is no rule (all enabled).
+ */
 struct aie_rules *aie_rules_locked(void)
 {
 	return rcu_dereference_protected(aie_rules,
 					 lockdep_is_held(&aie_rules_mutex));
 }
 
-/* For walks of the sites that must not meet a control write. */
+/**
+ * aie_rules_lock() - Take aie_rules_mutex, which serialises control writes.
+ *
+ * For walks of the sites that must not meet a control write.
+ *
+ * Context: Process context; may sleep.
+ */
 void aie_rules_lock(void)
 {
 	mutex_lock(&aie_rules_mutex);
 }
 
+/**
+ * aie_rules_unlock() - Release aie_rules_mutex.
+ *
+ * Context: Process context, aie_rules_mutex held.
+ */
 void aie_rules_unlock(void)
 {
 	mutex_unlock(&aie_rules_mutex);
 }
 
+/**
+ * aie_rules_assert_held() - Assert that aie_rules_mutex is held.
+ *
+ * Context: Process context; checked with lockdep on.
+ */
 void aie_rules_assert_held(void)
 {
 	lockdep_assert_held(&aie_rules_mutex);
 }
 
+/**
+ * aie_rules_init() - Start with no rule: every site enabled.
+ *
+ * Context: Process context, before any hook runs.
+ * Return: 0.
+ */
 int aie_rules_init(void)
 {
 	RCU_INIT_POINTER(aie_rules, NULL);
 	return 0;
 }
 
-/* Process context, after every hook is unregistered and has finished. */
+/**
+ * aie_rules_exit() - Free the rule list.
+ *
+ * Context: Process context, after every hook is unregistered and has
+ * finished.
+ */
 void aie_rules_exit(void)
 {
 	kfree(rcu_dereference_protected(aie_rules, true));
 	RCU_INIT_POINTER(aie_rules, NULL);
 }
 
+/**
+ * aie_rules_memory() - Measure the rule list in force.
+ *
+ * Context: Process context (the stats file); takes rcu_read_lock().
+ * Return: the bytes the list takes, 0 with no rule.
+ */
 size_t aie_rules_memory(void)
 {
 	struct aie_rules *rules;
@@ -107,7 +145,15 @@ size_t aie_rules_memory(void)
 	return bytes;
 }
 
-/* Whether @sel names the site @sym at @location; any context. */
+/**
+ * aie_sel_match() - Test whether a selector names a site.
+ * @sel: the selector of a rule.
+ * @sym: the site's name, from kallsyms or kept since its module unloaded.
+ * @location: the site's location from "locate", or NULL.
+ *
+ * Context: Any context.
+ * Return: true when @sel names the site.
+ */
 bool aie_sel_match(const struct aie_sel *sel, const struct aie_sym *sym,
 		   const char *location)
 {
@@ -129,7 +175,17 @@ bool aie_sel_match(const struct aie_sel *sel, const struct aie_sym *sym,
 	return false;
 }
 
-/* The state @rules (NULL: none) give a site named @sym at @location. */
+/**
+ * aie_rules_eval() - Work out the state a rule list gives a site.
+ * @rules: the rule list, or NULL for none.
+ * @sym: the site's name.
+ * @location: the site's location from "locate", or NULL.
+ *
+ * The last rule that matches decides; a site no rule matches is enabled.
+ *
+ * Context: Any context.
+ * Return: true when the site is to be disabled.
+ */
 bool aie_rules_eval(const struct aie_rules *rules,
 		    const struct aie_sym *sym, const char *location)
 {
@@ -144,10 +200,14 @@ bool aie_rules_eval(const struct aie_rules *rules,
 	return false;
 }
 
-/*
- * Whether a site seen for the first time, named @sym, starts disabled.
- * Called by hooks, in any context, with preemption disabled (an RCU-sched
- * read section).
+/**
+ * aie_rules_site_disabled() - Decide whether a new site starts disabled.
+ * @site: the site, seen for the first time and not yet published.
+ * @sym: its name.
+ *
+ * Context: Hooks, any context, preemption disabled (an RCU-sched read
+ * section).
+ * Return: true when the rules in force disable the site.
  */
 bool aie_rules_site_disabled(struct aie_site *site, const struct aie_sym *sym)
 {
@@ -157,11 +217,17 @@ bool aie_rules_site_disabled(struct aie_site *site, const struct aie_sym *sym)
 			      rcu_dereference_sched(site->location));
 }
 
-/*
- * The rule list that results from adding the rule "disable @sel" (or
- * "enable @sel") to the list in force: NULL for no rule at all, or an
- * ERR_PTR() (-ENOMEM, -ENOSPC past AIE_MAX_RULES). aie_rules_mutex held;
- * the list in force stays until aie_rules_replace().
+/**
+ * aie_rules_add() - Make the list the rules in force give with one rule more.
+ * @sel: the rule's selector.
+ * @disable: "disable @sel" if true, else "enable @sel".
+ *
+ * The list in force stays until aie_rules_replace(); a list not put in
+ * force goes back with aie_rules_free().
+ *
+ * Context: Process context, aie_rules_mutex held; may sleep.
+ * Return: the new list; NULL for no rule at all ("enable all"); or an
+ * ERR_PTR(): -ENOMEM, or -ENOSPC past AIE_MAX_RULES.
  */
 struct aie_rules *aie_rules_add(const struct aie_sel *sel, bool disable)
 {
@@ -192,23 +258,36 @@ struct aie_rules *aie_rules_add(const struct aie_sel *sel, bool disable)
 	return new;
 }
 
-/* Whether @rules are "disable all" alone. */
+/**
+ * aie_rules_all_off() - Test whether a rule list is "disable all" alone.
+ * @rules: the rule list, or NULL.
+ *
+ * Return: true for "disable all" alone.
+ */
 bool aie_rules_all_off(const struct aie_rules *rules)
 {
 	return rules && rules->nr == 1 &&
 	       rules->rule[0].sel.kind == AIE_SEL_ALL && rules->rule[0].disable;
 }
 
-/* Free a list aie_rules_add() made that is not put in force. */
+/**
+ * aie_rules_free() - Free a list aie_rules_add() made that is not in force.
+ * @rules: the list, or NULL.
+ */
 void aie_rules_free(struct aie_rules *rules)
 {
 	kfree(rules);
 }
 
-/*
- * Put @rules in force, then wait with synchronize_rcu() for every hook
- * that may still use the list before (and so for every site such a hook
- * created, which is then published), and free it. aie_rules_mutex held.
+/**
+ * aie_rules_replace() - Put a rule list in force and free the old one.
+ * @rules: a list from aie_rules_add(), or NULL for no rule.
+ *
+ * Publish @rules, then wait with synchronize_rcu() for every hook that may
+ * still use the old list (and so for every site such a hook created, which
+ * is then published), and free the old list.
+ *
+ * Context: Process context, aie_rules_mutex held; sleeps.
  */
 void aie_rules_replace(struct aie_rules *rules)
 {
@@ -219,9 +298,11 @@ void aie_rules_replace(struct aie_rules *rules)
 	kfree(old);
 }
 
-/*
- * Switch aie_all_disabled, the "disable all" alone key. Process context,
- * aie_rules_mutex held.
+/**
+ * aie_rules_set_all_off() - Switch aie_all_disabled, the "disable all" key.
+ * @on: true while the rules are "disable all" alone.
+ *
+ * Context: Process context, aie_rules_mutex held; may sleep.
  */
 void aie_rules_set_all_off(bool on)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rules.h - the list of rules that say which sites record allocations
- * (rules.c), and the "disable all" alone key the hooks test.
+ * (rules.c), and the "disable all" key the hooks test.
  */
 #ifndef _AIE_RULES_H
 #define _AIE_RULES_H
@@ -16,7 +16,15 @@ struct aie_sym;
 
 DECLARE_STATIC_KEY_FALSE(aie_all_disabled);
 
-/* Whether the rules are "disable all" alone (rules.c). */
+/**
+ * aie_all_off() - Test whether the rules are "disable all" alone.
+ *
+ * A jump patched in the hooks' code (aie_all_disabled, rules.c), in place
+ * of a load and a test.
+ *
+ * Context: Any context, NMI included.
+ * Return: true while the rules are "disable all" alone.
+ */
 static inline bool aie_all_off(void)
 {
 	return static_branch_unlikely(&aie_all_disabled);

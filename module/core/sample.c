@@ -10,14 +10,14 @@
  * point, which an allocation's bytes are added to) and draws the spacing
  * after it from an exponential distribution, which has no memory, so
  * which allocations are sampled does not depend on the pattern of sizes.
- * An allocation of b bytes
- * holding k points stands for E[N k / b] = 1 allocation; it is charged as
- * w = N k / b allocations, rounded down or up at random so that E[w] is
- * exactly N k / b, and as w times its bytes and slack. Its free uncharges
- * the same w (track/ keeps w in aie_weights). An allocation of N bytes or
- * more is always tracked, with weight 1.
+ * An allocation of b bytes holding k points stands for E[N k / b] = 1
+ * allocation; it is charged as w = N k / b allocations, rounded down or
+ * up at random so that E[w] is exactly N k / b, and as w times its bytes
+ * and slack. Its free uncharges the same w (track/ keeps w in
+ * aie_weights). An allocation of N bytes or more is always tracked, with
+ * weight 1.
  *
- * The countdown's fast path is aie_sample_skip() in aie.h, which the
+ * The countdown's fast path is aie_sample_skip() in sample.h, which the
  * probes test first: a this-CPU add, atomic against interrupts on this
  * CPU, which takes the allocation's bytes off the countdown whether it
  * skips the allocation or not, and a this-CPU read of what is left. An
@@ -50,7 +50,15 @@
  * bytes the countdown has counted, summed over the CPUs, cost the fast
  * path nothing: aie_sample_seen().
  *
- * Contexts: hooks, preemption disabled; aie_sample_set() process context.
+ * Notes on locking
+ * ----------------
+ * None: each CPU's countdown, sum and generators are its own. The hooks
+ * run with preemption disabled; the fast path's this-CPU operations are
+ * atomic against interrupts on this CPU, and the slow path runs with
+ * interrupts off, which holds off all but an NMI (above).
+ * aie_sample_set() runs in process context, under aie_rules_mutex or
+ * before the hooks attach, and waits with synchronize_rcu() for the hooks
+ * that may still count down at the old interval.
  */
 
 #include <linux/hardirq.h>
@@ -84,7 +92,7 @@ static const u32 aie_log2_table[65] = {
 
 #define AIE_LN2_Q16	45426		/* ln(2) in units of 2^-16 */
 
-/* log2(@u) in units of 2^-16, @u > 0; within 2^-14 of the true value. */
+/* Compute log2(@u) in units of 2^-16, @u > 0, within 2^-14 of the truth. */
 static u32 aie_log2_q16(u32 u)
 {
 	u32 e = ilog2(u), frac, idx, rem, lo, hi;
@@ -97,7 +105,10 @@ static u32 aie_log2_q16(u32 u)
 	return (e << 16) + lo + (((hi - lo) * rem) >> 16);
 }
 
-/* A spacing drawn from the exponential distribution of mean @every. */
+/*
+ * Draw a spacing from the exponential distribution of mean @every, by
+ * inversion of @u, uniform over the u32s: at least 1.
+ */
 static long aie_sample_interval(unsigned long every, u32 u)
 {
 	u32 neg_log2 = (32 << 16) - aie_log2_q16(u ? u : 1);
@@ -106,9 +117,19 @@ static long aie_sample_interval(unsigned long every, u32 u)
 	return ((every * neg_ln) >> 16) + 1;
 }
 
-/*
- * The countdown took @bytes and reached 0 or below: take the points it
- * passed, draw the spacings after them, and weigh the allocation.
+/**
+ * aie_sample_slow() - Weigh an allocation the countdown did not skip.
+ * @every: the interval, not 0, above @bytes.
+ * @bytes: the allocation's bytes, which brought the countdown to 0 or
+ *         below.
+ *
+ * Take the points the countdown passed, drawing the spacings after them,
+ * and weigh the allocation as N k / b, rounded down or up at random.
+ *
+ * Context: Hooks, any context, preemption disabled; interrupts are
+ * disabled here (an NMI draws from a generator of its own).
+ * Return: the weight, or 0 when an interrupt on this CPU took the points
+ * first, or @bytes is 0.
  */
 u64 aie_sample_slow(unsigned long every, u64 bytes)
 {
@@ -143,10 +164,15 @@ u64 aie_sample_slow(unsigned long every, u64 bytes)
 	return w;
 }
 
-/*
- * The bytes the countdowns have counted since sampling was last set: what
- * each CPU drew less what it has left. Racy against the hooks, as any sum
- * of per-CPU counts read while they run. Process context.
+/**
+ * aie_sample_seen() - Sum the bytes the countdowns have counted since
+ * sampling was last set.
+ *
+ * What each CPU drew less what it has left. Racy against the hooks, as
+ * any sum of per-CPU counts read while they run.
+ *
+ * Context: Process context.
+ * Return: the bytes.
  */
 u64 aie_sample_seen(void)
 {
@@ -159,16 +185,20 @@ u64 aie_sample_seen(void)
 	return seen;
 }
 
-/*
- * Sample one allocation per @every bytes, 0 for all of them. Each CPU's
- * countdown restarts at a fresh spacing. Sampling goes off first, key and
- * interval, and synchronize_rcu() waits for every hook that could still
- * count down at the old interval (they run with preemption disabled): at
- * interval 0 no hook touches the countdowns, which then start over at
- * spacings of the new interval before it is set and the key turned on.
- * Meanwhile allocations are tracked with weight 1, as with sampling off.
- * Process context, under aie_rules_mutex or before the hooks attach: it
- * sleeps.
+/**
+ * aie_sample_set() - Set the sampling interval.
+ * @every: sample one allocation per @every bytes; 0 tracks all of them.
+ *
+ * Each CPU's countdown restarts at a fresh spacing. Turn sampling off
+ * first, key and interval, and wait with synchronize_rcu() for every hook
+ * that could still count down at the old interval (they run with
+ * preemption disabled): at interval 0 no hook touches the countdowns,
+ * which then start over at spacings of the new interval before it is set
+ * and the key turned on. Meanwhile allocations are tracked with weight 1,
+ * as with sampling off.
+ *
+ * Context: Process context, under aie_rules_mutex or before the hooks
+ * attach; sleeps.
  */
 void aie_sample_set(unsigned long every)
 {
@@ -189,7 +219,12 @@ void aie_sample_set(unsigned long every)
 	static_branch_enable(&aie_sampling_key);
 }
 
-/* Seed the generators. Process context, before the hooks attach. */
+/**
+ * aie_sample_init() - Seed the generators and set the sampling interval.
+ * @every: the interval, as for aie_sample_set().
+ *
+ * Context: Process context, before the hooks attach; sleeps.
+ */
 void aie_sample_init(unsigned long every)
 {
 	int cpu;

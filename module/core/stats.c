@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stats.c - module-wide event counts. Each CPU counts its own events with
- * this_cpu_inc() (any context, NMI included); a reader sums the CPUs' counts,
- * which may move meanwhile: a figure is as of some moment of the read.
+ * stats.c - module-wide event counts, summed over the CPUs for
+ * /proc/allocinfo_ext_stats.
+ *
+ * Notes on locking
+ * ----------------
+ * None: each CPU counts its own events with this_cpu_inc() (aie_count(),
+ * any context, NMI included), which neither an interrupt nor an NMI
+ * tears; a reader sums the CPUs' counts, which may move meanwhile: a
+ * figure is as of some moment of the read.
  */
 
 #include <linux/cpumask.h>
@@ -11,7 +17,13 @@
 
 DEFINE_PER_CPU(struct aie_stats, aie_stats);
 
-/* The field at @offset of struct aie_stats, summed over the CPUs. */
+/**
+ * aie_stats_sum() - Sum one field of struct aie_stats over the CPUs.
+ * @offset: the field's offset, as aie_stat() gives it.
+ *
+ * Context: Any context; racy against the counting, as said above.
+ * Return: the sum.
+ */
 unsigned long aie_stats_sum(size_t offset)
 {
 	unsigned long sum = 0;

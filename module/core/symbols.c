@@ -6,15 +6,26 @@
  * a call that ends its function is not named after the next function, and
  * the offset is then given for the return address itself, as %pB does.
  * An address no symbol covers is never printed: it could reveal the
- * kernel's layout.
+ * kernel's layout. A site in a module keeps a copy of its name
+ * (struct aie_site_name): made at its first read, or when the module
+ * unloads.
  *
- * sprint_symbol() takes no lock a hook could hold and may run in any
- * context. aie_sym_scratch() hands out a per-CPU buffer per context level
- * (task, softirq, hardirq, NMI), so a hook interrupted by a hook on the
- * same CPU keeps its own; the caller runs with preemption disabled. A
- * CPU's buffers are made, on its node, before it first runs after the
- * load (a CPU hotplug state's prepare callback, in process context with
- * the hotplug lock held), not for every possible CPU; they go at exit.
+ * Notes on locking
+ * ----------------
+ * - sprint_symbol() takes no lock a hook could hold and may run in any
+ *   context.
+ * - aie_sym_scratch() hands out a per-CPU buffer per context level (task,
+ *   softirq, hardirq, NMI), so a hook interrupted by a hook on the same
+ *   CPU keeps its own; the caller runs with preemption disabled.
+ * - A CPU's buffers are made, on its node, before it first runs after the
+ *   load (a CPU hotplug state's prepare callback, in process context with
+ *   the hotplug lock held, which also serialises aie_sym_cpus), not for
+ *   every possible CPU; they go at exit.
+ * - A site's ->name is set once, by cmpxchg() from NULL: by a reader of
+ *   the table or by the retirement of its module's sites, whichever comes
+ *   first; the loser frees its copy. Retirement sets AIE_SITE_UNLOADED
+ *   after ->name, with smp_wmb(), paired with the smp_rmb() in
+ *   aie_site_name().
  */
 
 #include <linux/cpuhotplug.h>
@@ -36,7 +47,10 @@ static DEFINE_PER_CPU(struct aie_sym *, aie_sym_bufs);
 static unsigned int aie_sym_cpus;	/* CPUs that have buffers */
 static int aie_sym_hp_state;		/* our CPUHP_BP_PREPARE_DYN state */
 
-/* Before @cpu runs; process context, CPU hotplug lock held. */
+/*
+ * Make @cpu's buffers before it runs. Process context, CPU hotplug lock
+ * held.
+ */
 static int aie_syms_cpu_prepare(unsigned int cpu)
 {
 	struct aie_sym *bufs;
@@ -52,9 +66,12 @@ static int aie_syms_cpu_prepare(unsigned int cpu)
 	return 0;
 }
 
-/*
- * The buffers of the CPUs up, then of each CPU that comes up (cpus.c).
- * Process context, before any hook runs.
+/**
+ * aie_syms_init() - Make the scratch buffers of each CPU up, and of each
+ * CPU that comes up later (cpus.c).
+ *
+ * Context: Process context, before any hook runs.
+ * Return: 0, or a negative error (-ENOMEM), with nothing left made.
  */
 int aie_syms_init(void)
 {
@@ -69,7 +86,11 @@ int aie_syms_init(void)
 	return 0;
 }
 
-/* Process context, once no hook runs. */
+/**
+ * aie_syms_exit() - Remove the CPU hotplug state and free every buffer.
+ *
+ * Context: Process context, once no hook runs.
+ */
 void aie_syms_exit(void)
 {
 	unsigned int cpu;
@@ -84,7 +105,12 @@ void aie_syms_exit(void)
 	aie_sym_cpus = 0;
 }
 
-/* The buffers' memory: of every CPU that came up since the load. */
+/**
+ * aie_syms_memory() - Measure the scratch buffers.
+ *
+ * Return: the bytes of the buffers of every CPU that came up since the
+ * load.
+ */
 size_t aie_syms_memory(void)
 {
 	return (size_t)READ_ONCE(aie_sym_cpus) * AIE_SYM_LEVELS *
@@ -128,6 +154,16 @@ static void aie_sym_parse(struct aie_sym *sym)
 	sym->known = true;
 }
 
+/**
+ * aie_sym_resolve() - Name a call site through kallsyms.
+ * @call_site: the return address of the call.
+ * @sym: where to put the name; its pointers point into its own buffer.
+ *
+ * Look the address up one byte back, and give the offset of @call_site
+ * itself, as %pB does.
+ *
+ * Context: Any context (sprint_symbol() takes no lock a hook could hold).
+ */
 void aie_sym_resolve(unsigned long call_site, struct aie_sym *sym)
 {
 	sprint_symbol(sym->buf, call_site - 1);
@@ -136,6 +172,7 @@ void aie_sym_resolve(unsigned long call_site, struct aie_sym *sym)
 		sym->offset++;
 }
 
+/* Fill @sym from a kept copy of a site's name. */
 static void aie_site_name_from(const struct aie_site_name *name,
 			       struct aie_sym *sym)
 {
@@ -151,9 +188,14 @@ static void aie_site_name_from(const struct aie_site_name *name,
 	sym->known = name->known;
 }
 
-/*
- * The name of @site: from kallsyms, or as copied when its module unloaded.
- * Process context, or any with a buffer of the caller's own.
+/**
+ * aie_site_name() - Name a site: from kallsyms, or as copied when its
+ * module unloaded.
+ * @site: the site.
+ * @sym: where to put the name.
+ *
+ * Context: Process context, or any with a buffer of the caller's own
+ * (aie_sym_scratch()).
  */
 void aie_site_name(const struct aie_site *site, struct aie_sym *sym)
 {
@@ -163,19 +205,24 @@ void aie_site_name(const struct aie_site *site, struct aie_sym *sym)
 		aie_sym_resolve(site->call_site, sym);
 		return;
 	}
-	/* Pairs with the set_bit() after ->name in aie_sites_retire(). */
+	/* Pairs with the set_bit() after ->name in aie_site_retire(). */
 	smp_rmb();
 	name = site->name;
 	aie_site_name_from(name, sym);
 }
 
-/*
- * aie_site_name() for readers of the table, in process context. kallsyms
- * finds a module's symbol by walking all of that module's symbols, so the
- * name of a site in a module is copied the first time it is read and kept
- * with the site (until unload, as for a site whose module unloads: its
- * code cannot change under the name while the module is loaded). Sites in
- * the kernel proper are looked up each time: kallsyms bisects those.
+/**
+ * aie_site_name_read() - Name a site for a reader of the table.
+ * @site: the site.
+ * @sym: where to put the name.
+ *
+ * kallsyms finds a module's symbol by walking all of that module's
+ * symbols, so copy the name of a site in a module the first time it is
+ * read and keep it with the site (its code cannot change under the name
+ * while the module is loaded, and the copy is the one its unload keeps).
+ * Look sites in the kernel proper up each time: kallsyms bisects those.
+ *
+ * Context: Process context; may sleep (allocates).
  */
 void aie_site_name_read(struct aie_site *site, struct aie_sym *sym)
 {
@@ -197,8 +244,8 @@ void aie_site_name_read(struct aie_site *site, struct aie_sym *sym)
 }
 
 /*
- * The end of a site's tag in its row (proc.c): " [module] func:func", or
- * " func:unknown" for an address no symbol covers.
+ * Print the end of a site's tag in its row (iface/proc.c): " [module]
+ * func:func", or " func:unknown" for an address no symbol covers.
  */
 static int aie_sym_tag_tail(char *buf, size_t size, const struct aie_sym *sym)
 {
@@ -207,10 +254,15 @@ static int aie_sym_tag_tail(char *buf, size_t size, const struct aie_sym *sym)
 			sym->module ? "]" : "", sym->known ? sym->func : "unknown");
 }
 
-/*
- * A copy of @sym's name that outlives kallsyms' own, with the tag its row
- * shows rendered once (but for the "unknown@%pK" of an address no symbol
- * covers, which depends on the reader). Process context.
+/**
+ * aie_site_name_copy() - Copy a site's name so that it outlives kallsyms'.
+ * @sym: the name.
+ *
+ * Render once the tag the site's row shows, but for the "unknown@%pK" of
+ * an address no symbol covers, which depends on the reader.
+ *
+ * Context: Process context; may sleep (GFP_KERNEL).
+ * Return: the copy, to free with kfree(), or NULL when out of memory.
  */
 struct aie_site_name *aie_site_name_copy(const struct aie_sym *sym)
 {
@@ -250,10 +302,17 @@ struct aie_site_name *aie_site_name_copy(const struct aie_sym *sym)
 	return name;
 }
 
-/*
- * Preemption disabled, as every hook runs (compat.h's aie_tp_guard()):
- * checked here, once for each new site, off the hot paths, on any kernel
- * with a preemption count (every one of Debian's), lockdep or not.
+/**
+ * aie_sym_scratch() - Get this CPU's name buffer for the current context.
+ *
+ * One buffer per context level (task, softirq, hardirq, NMI), so a hook
+ * interrupted by a hook on the same CPU keeps its own.
+ *
+ * Context: Hooks, any context, preemption disabled, as every hook runs
+ * (compat.h's aie_tp_guard()): checked here, once for each new site, off
+ * the hot paths, on any kernel with a preemption count (every one of
+ * Debian's), lockdep or not.
+ * Return: the buffer, valid until preemption is enabled again.
  */
 struct aie_sym *aie_sym_scratch(void)
 {

@@ -32,9 +32,14 @@
 
 static_assert(AIE_OBJ_SITE_SHIFT + AIE_SITE_BITS == 40);
 
-/*
- * An object's size as the value keeps it: pages for page and vmalloc,
- * bytes per CPU for percpu, bytes for slab.
+/**
+ * aie_size_to_units() - Convert an object's bytes to the value's units.
+ * @type: the object's allocator.
+ * @bytes: its size in bytes (for percpu, over every possible CPU).
+ *
+ * Context: Any context.
+ * Return: pages for page and vmalloc, bytes per CPU for percpu, bytes for
+ * slab.
  */
 static inline u64 aie_size_to_units(enum aie_type type, u64 bytes)
 {
@@ -49,6 +54,14 @@ static inline u64 aie_size_to_units(enum aie_type type, u64 bytes)
 	}
 }
 
+/**
+ * aie_units_to_size() - Convert the value's units back to bytes.
+ * @type: the object's allocator.
+ * @units: its size as the value keeps it (aie_size_to_units()).
+ *
+ * Context: Any context.
+ * Return: the size in bytes (for percpu, over every possible CPU).
+ */
 static inline u64 aie_units_to_size(enum aie_type type, u64 units)
 {
 	switch (type) {
@@ -62,17 +75,31 @@ static inline u64 aie_units_to_size(enum aie_type type, u64 units)
 	}
 }
 
-/* Whether @units and @slack do not fit the value's fields. */
+/**
+ * aie_obj_oversize() - Test whether a size and a slack do not fit a value.
+ * @units: the size in the value's units.
+ * @slack: the slack in bytes.
+ *
+ * Context: Any context.
+ * Return: true when either does not fit its field, or @units is 0.
+ */
 static inline bool aie_obj_oversize(u64 units, u64 slack)
 {
 	return units - 1 >= FIELD_MAX(AIE_OBJ_SIZE) ||
 	       slack > FIELD_MAX(AIE_OBJ_SLACK);
 }
 
-/*
- * The value of an object of site @idx, @units and @slack, all in range
- * (aie_obj_oversize() false; a site's index is by its making): shifts,
- * without FIELD_PREP()'s masks.
+/**
+ * aie_obj_val() - Pack an object's value.
+ * @idx: its site's index, in range by the site's making.
+ * @units: its size in the value's units, in range (aie_obj_oversize()).
+ * @slack: its slack, in range too.
+ * @accounted: whether it is accounted to a memory cgroup.
+ *
+ * Shifts, without FIELD_PREP()'s masks: every field is in range.
+ *
+ * Context: Any context.
+ * Return: the value, AIE_OBJ_WEIGHTED clear.
  */
 static inline u64 aie_obj_val(u32 idx, u64 units, u64 slack, bool accounted)
 {
@@ -81,15 +108,26 @@ static inline u64 aie_obj_val(u32 idx, u64 units, u64 slack, bool accounted)
 	       (u64)accounted << __bf_shf(AIE_OBJ_ACCOUNTED);
 }
 
-/*
- * A weight as aie_weights keeps it: shifted up, its low bit set, as the
- * object map asks of a value (objmap.c).
+/**
+ * aie_weight_pack() - Pack a sampling weight as aie_weights keeps it.
+ * @weight: the weight.
+ *
+ * Context: Any context.
+ * Return: @weight shifted up, its low bit set, as the object map asks of
+ * a value (objmap.c).
  */
 static inline u64 aie_weight_pack(u64 weight)
 {
 	return weight << 1 | 1;
 }
 
+/**
+ * aie_weight_unpack() - Unpack a sampling weight aie_weight_pack() packed.
+ * @val: the packed weight.
+ *
+ * Context: Any context.
+ * Return: the weight.
+ */
 static inline u64 aie_weight_unpack(u64 val)
 {
 	return val >> 1;

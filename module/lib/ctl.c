@@ -10,8 +10,13 @@
  *	<depth> := 1..16 in decimal, no leading zero (default 8)
  *
  * One command per write; words are separated by single spaces; a single
- * trailing newline is allowed. Anything else is rejected whole. Pure C, no
- * allocation, no locks: callable anywhere, and buildable in userspace.
+ * trailing newline is allowed. Anything else is rejected whole. Pure C,
+ * no allocation: buildable in userspace (ctl_fuzz_test).
+ *
+ * Notes on locking
+ * ----------------
+ * None: the parser reads its input and writes its output, both the
+ * caller's, and shares nothing; callable in any context.
  */
 
 #ifdef __KERNEL__
@@ -29,16 +34,19 @@ struct aie_word {
 	size_t len;
 };
 
+/* Test for a decimal digit. */
 static bool aie_is_digit(char c)
 {
 	return c >= '0' && c <= '9';
 }
 
+/* Test for a letter or '_'. */
 static bool aie_is_alpha(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
+/* Convert a hex digit to its value; -1 for another character. */
 static int aie_hex_value(char c)
 {
 	if (aie_is_digit(c))
@@ -50,12 +58,13 @@ static int aie_hex_value(char c)
 	return -1;
 }
 
+/* Test whether @w is the word @lit. */
 static bool aie_word_is(const struct aie_word *w, const char *lit)
 {
 	return w->len == strlen(lit) && !memcmp(w->s, lit, w->len);
 }
 
-/* A C identifier, plus '.' and '$' as compilers add them (foo.cold). */
+/* Test for a symbol: a C identifier, '.' and '$' allowed too (foo.cold). */
 static bool aie_is_symbol(const char *s, size_t len)
 {
 	size_t i;
@@ -70,6 +79,7 @@ static bool aie_is_symbol(const char *s, size_t len)
 	return true;
 }
 
+/* Test for a module name: letters, digits, '_' and '-'. */
 static bool aie_is_module_name(const char *s, size_t len)
 {
 	size_t i;
@@ -83,6 +93,7 @@ static bool aie_is_module_name(const char *s, size_t len)
 	return true;
 }
 
+/* Test for a source path: letters, digits, '_' and "./+-". */
 static bool aie_is_path(const char *s, size_t len)
 {
 	size_t i;
@@ -97,13 +108,14 @@ static bool aie_is_path(const char *s, size_t len)
 	return true;
 }
 
+/* Copy a name of @len bytes into @sel, NUL-terminated. */
 static void aie_sel_set_name(struct aie_sel *sel, const char *s, size_t len)
 {
 	memcpy(sel->name, s, len);
 	sel->name[len] = '\0';
 }
 
-/* "0x" and 1 to 16 hex digits, making up the whole of s[0..len). */
+/* Parse "0x" and 1 to 16 hex digits, making up the whole of s[0..len). */
 static bool aie_parse_hex(const char *s, size_t len, unsigned long *val)
 {
 	size_t i;
@@ -119,7 +131,7 @@ static bool aie_parse_hex(const char *s, size_t len, unsigned long *val)
 	return true;
 }
 
-/* A line number: 1 to 9 decimal digits, no leading zero. */
+/* Check a line number: 1 to 9 decimal digits, no leading zero. */
 static bool aie_parse_line(const char *s, size_t len)
 {
 	size_t i;
@@ -133,7 +145,7 @@ static bool aie_parse_line(const char *s, size_t len)
 	return true;
 }
 
-/* 0, or a decimal number without leading zero, at most @max. */
+/* Parse 0, or a decimal number without leading zero, at most @max. */
 static bool aie_parse_dec(const char *s, size_t len, unsigned long max,
 			  unsigned long *val)
 {
@@ -150,7 +162,7 @@ static bool aie_parse_dec(const char *s, size_t len, unsigned long max,
 	return *val <= max;
 }
 
-/* A capture depth: 1 to AIE_CAPTURE_DEPTH_MAX, decimal, no leading zero. */
+/* Parse a capture depth: 1 to AIE_CAPTURE_DEPTH_MAX, no leading zero. */
 static bool aie_parse_depth(const struct aie_word *w, unsigned int *depth)
 {
 	unsigned long v;
@@ -161,6 +173,7 @@ static bool aie_parse_depth(const struct aie_word *w, unsigned int *depth)
 	return true;
 }
 
+/* Parse a <function>+0x<off> selector. */
 static bool aie_parse_func_off(const struct aie_word *w, struct aie_sel *sel)
 {
 	const char *plus = memchr(w->s, '+', w->len);
@@ -174,6 +187,7 @@ static bool aie_parse_func_off(const struct aie_word *w, struct aie_sel *sel)
 	return true;
 }
 
+/* Parse a <file>:<line> selector. */
 static bool aie_parse_file_line(const struct aie_word *w, struct aie_sel *sel)
 {
 	const char *colon = memchr(w->s, ':', w->len);
@@ -187,6 +201,7 @@ static bool aie_parse_file_line(const struct aie_word *w, struct aie_sel *sel)
 	return true;
 }
 
+/* Parse a selector: all, func:<name>, [<module>], or the two above. */
 static bool aie_parse_sel(const struct aie_word *w, struct aie_sel *sel)
 {
 	memset(sel, 0, sizeof(*sel));
@@ -233,7 +248,7 @@ static const char *aie_split(const char *buf, size_t len,
 	return NULL;
 }
 
-/* "capture off", or "capture <sel> [<depth>]". */
+/* Parse "capture off", or "capture <sel> [<depth>]". */
 static const char *aie_parse_capture(const struct aie_word *w, int nr,
 				     struct aie_cmd *cmd)
 {
@@ -252,6 +267,15 @@ static const char *aie_parse_capture(const struct aie_word *w, int nr,
 	return NULL;
 }
 
+/**
+ * aie_ctl_parse() - Parse one control word.
+ * @buf: what was written, not NUL-terminated.
+ * @len: its length, a trailing newline included.
+ * @cmd: where to put the command.
+ *
+ * Context: Any context; never sleeps, never allocates.
+ * Return: NULL on success, else a short reason for the rejection.
+ */
 const char *aie_ctl_parse(const char *buf, size_t len, struct aie_cmd *cmd)
 {
 	struct aie_word w[AIE_WORDS_MAX];
@@ -313,6 +337,15 @@ const char *aie_ctl_parse(const char *buf, size_t len, struct aie_cmd *cmd)
 	return "unknown command";
 }
 
+/**
+ * aie_sel_equal() - Test whether two selectors are the same.
+ * @a: a selector.
+ * @b: another.
+ *
+ * Context: Any context.
+ * Return: true when they select the same way with the same name and
+ * offset.
+ */
 bool aie_sel_equal(const struct aie_sel *a, const struct aie_sel *b)
 {
 	return a->kind == b->kind && a->offset == b->offset &&

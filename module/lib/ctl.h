@@ -3,7 +3,7 @@
  * ctl.h - the control words written to /proc/allocinfo_ext.
  *
  * ctl.c parses them. It uses nothing but string functions, so it builds
- * unchanged in userspace for fuzzing.
+ * unchanged in userspace for fuzzing (ctl_fuzz_test).
  */
 #ifndef _AIE_CTL_H
 #define _AIE_CTL_H
@@ -58,7 +58,6 @@ struct aie_cmd {
 	unsigned int depth;		/* capture: frames per stack */
 };
 
-/* Returns NULL on success, else a short reason for the rejection. */
 const char *aie_ctl_parse(const char *buf, size_t len, struct aie_cmd *cmd);
 
 bool aie_sel_equal(const struct aie_sel *a, const struct aie_sel *b);

@@ -5,7 +5,13 @@
  *
  * Digits are produced from the right, a division by 10 each (which the
  * compiler turns into a multiplication), in a buffer on the stack, then
- * copied to the line with the padding. Process context.
+ * copied to the line with the padding.
+ *
+ * Notes on locking
+ * ----------------
+ * None: a line and its buffer are their builder's own (a seq_file's
+ * buffer in a ->show() method, under the seq_file's mutex, or the OOM
+ * report's, in process context); nothing here is shared.
  */
 
 #include "line.h"
@@ -15,7 +21,7 @@ static const char aie_hex_digits[] = "0123456789abcdef";
 /* Enough for 2^64 - 1 in decimal, and a sign. */
 #define AIE_NUM_MAX	21
 
-/* @num's digits, ending at @end; returns where they start. */
+/* Write @num's digits, ending at @end; return where they start. */
 static char *aie_num_dec(char *end, u64 num)
 {
 	do {
@@ -26,8 +32,8 @@ static char *aie_num_dec(char *end, u64 num)
 }
 
 /*
- * @n characters from @p to @end, right-aligned with spaces in @width
- * columns, written straight into the line when they fit.
+ * Append the characters from @p to @end, right-aligned with spaces in
+ * @width columns, written straight into the line when they fit.
  */
 static void aie_line_num(struct aie_line *l, const char *p, const char *end,
 			 unsigned int width)
@@ -47,6 +53,14 @@ static void aie_line_num(struct aie_line *l, const char *p, const char *end,
 	l->len += pad + n;
 }
 
+/**
+ * aie_line_u64() - Append a number as "%*llu".
+ * @l: the line.
+ * @num: the number.
+ * @width: the columns to right-align it in.
+ *
+ * Context: Process context; @l is the caller's own.
+ */
 void aie_line_u64(struct aie_line *l, u64 num, unsigned int width)
 {
 	char buf[AIE_NUM_MAX], *end = buf + sizeof(buf);
@@ -54,6 +68,14 @@ void aie_line_u64(struct aie_line *l, u64 num, unsigned int width)
 	aie_line_num(l, aie_num_dec(end, num), end, width);
 }
 
+/**
+ * aie_line_s64() - Append a number as "%*lld".
+ * @l: the line.
+ * @num: the number.
+ * @width: the columns to right-align it in.
+ *
+ * Context: Process context; @l is the caller's own.
+ */
 void aie_line_s64(struct aie_line *l, s64 num, unsigned int width)
 {
 	char buf[AIE_NUM_MAX], *end = buf + sizeof(buf), *p;
@@ -68,6 +90,13 @@ void aie_line_s64(struct aie_line *l, s64 num, unsigned int width)
 	aie_line_num(l, p, end, width);
 }
 
+/**
+ * aie_line_hex() - Append a number as "%llx".
+ * @l: the line.
+ * @num: the number.
+ *
+ * Context: Process context; @l is the caller's own.
+ */
 void aie_line_hex(struct aie_line *l, u64 num)
 {
 	char buf[AIE_NUM_MAX], *end = buf + sizeof(buf), *p = end;
