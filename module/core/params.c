@@ -199,32 +199,35 @@ int aie_params_check(void)
 	    aie_max_objects > (1UL << 30) ||
 	    aie_sample_param > AIE_SAMPLE_MAX_BYTES || !aie_max_stacks ||
 	    aie_max_stacks > (1U << 20)) {
-		pr_err("max_sites must be 1..%lu, sites_ahead %u..%lu, max_objects 0..%lu, sample 0..%lu and max_stacks 1..%u\n",
-		       AIE_MAX_SITES, AIE_SITE_CHUNK, AIE_MAX_SITES, 1UL << 30,
-		       AIE_SAMPLE_MAX_BYTES, 1U << 20);
+		pr_warn("max_sites must be 1..%lu, sites_ahead %u..%lu, max_objects 0..%lu, sample 0..%lu and max_stacks 1..%u\n",
+			AIE_MAX_SITES, AIE_SITE_CHUNK, AIE_MAX_SITES, 1UL << 30,
+			AIE_SAMPLE_MAX_BYTES, 1U << 20);
 		return -EINVAL;
 	}
 	if (aie_counter_slots_param && (!is_power_of_2(aie_counter_slots_param) ||
 					aie_counter_slots_param > 65536)) {
-		pr_err("counter_slots must be 0 or a power of two, 1..65536\n");
+		pr_warn("counter_slots must be 0 or a power of two, 1..65536\n");
 		return -EINVAL;
 	}
+	/* A count is bounded by the records' index; a share is clamped. */
 	if (!aie_max_records() || !aie_records_start ||
-	    aie_records_start > AIE_SLAB_MAX_POOL) {
-		pr_err("max_records must be 1..%lu or a share of RAM, 1%%..100%%, and records_start 1..%lu\n",
-		       AIE_SLAB_MAX_POOL, AIE_SLAB_MAX_POOL);
+	    aie_records_start > AIE_SLAB_MAX_POOL ||
+	    (!strchr(aie_max_records_param, '%') &&
+	     aie_max_records() > AIE_SLAB_MAX_POOL)) {
+		pr_warn("max_records must be 1..%lu or a share of RAM, 1%%..100%%, and records_start 1..%lu\n",
+			AIE_SLAB_MAX_POOL, AIE_SLAB_MAX_POOL);
 		return -EINVAL;
 	}
 	if (aie_oom_top > AIE_OOM_TOP_MAX) {
-		pr_err("oom_top must be 0..%u\n", AIE_OOM_TOP_MAX);
+		pr_warn("oom_top must be 0..%u\n", AIE_OOM_TOP_MAX);
 		return -EINVAL;
 	}
 	if (!aie_cgroup_sites || aie_cgroup_sites > AIE_CGROUP_SITES_MAX) {
-		pr_err("cgroup_sites must be 1..%u\n", AIE_CGROUP_SITES_MAX);
+		pr_warn("cgroup_sites must be 1..%u\n", AIE_CGROUP_SITES_MAX);
 		return -EINVAL;
 	}
 	if (!aie_nodes_mode_valid(aie_numa_param)) {
-		pr_err("numa must be auto, on or off\n");
+		pr_warn("numa must be auto, on or off\n");
 		return -EINVAL;
 	}
 	return 0;

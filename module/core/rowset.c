@@ -24,11 +24,13 @@
  *
  * Notes on locking
  * ----------------
- * No lock: three atomic64_t. begin and end run in any context but NMI
- * (the hooks, with preemption disabled; control writes and the module
- * notifier, in process context), and never sleep; their barriers order
- * the change after the begin and before the end, which pair with the
- * read barriers in aie_rowset_id(), process context (the ioctl).
+ * No lock: three atomic64_t. begin and end run in any context, NMI
+ * included: the hooks, with preemption disabled, when a helper's or a
+ * wrapper's site is first charged for itself (kmalloc_nolock()'s too);
+ * control writes and the module notifier, in process context. They never
+ * sleep; their barriers order the change after the begin and before the
+ * end, and pair with the read barriers in aie_rowset_id(), process
+ * context (the ioctl).
  */
 
 #include <linux/atomic.h>
@@ -45,7 +47,7 @@ static atomic64_t aie_rowset_busy_reads = ATOMIC64_INIT(0);
  * A reader of the id sees the change as being made from here; the change
  * is ordered after the count (smp_mb__after_atomic()).
  *
- * Context: Any context but NMI; never sleeps.
+ * Context: Any context, NMI included; never sleeps.
  */
 void aie_rowset_begin(void)
 {
@@ -59,7 +61,7 @@ void aie_rowset_begin(void)
  *
  * The change is ordered before the count (smp_mb__before_atomic()).
  *
- * Context: Any context but NMI; never sleeps.
+ * Context: Any context, NMI included; never sleeps.
  */
 void aie_rowset_end(void)
 {

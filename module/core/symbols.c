@@ -62,7 +62,7 @@ static int aie_syms_cpu_prepare(unsigned int cpu)
 	if (!bufs)
 		return -ENOMEM;
 	per_cpu(aie_sym_bufs, cpu) = bufs;
-	aie_sym_cpus++;
+	WRITE_ONCE(aie_sym_cpus, aie_sym_cpus + 1);
 	return 0;
 }
 

@@ -218,6 +218,7 @@ TEST_F(load, bad_parameters_refused)
 	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "max_records=0"));
 	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "max_records=101%"));
 	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "max_records=2x"));
+	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "max_records=33554433"));
 	EXPECT_EQ(-EINVAL, aie_load(AIE_MODULE_KO, "records_start=0"));
 	EXPECT_FALSE(aie_module_loaded("allocinfo_ext"));
 }
