@@ -20,7 +20,7 @@
  * Notes on locking
  * ----------------
  * No lock. Every function here runs in any context, NMI included, and never
- * sleeps, except init, exit and aie_ctrs_reset().
+ * sleeps, except init, exit, aie_ctrs_reset() and the CPU dead callback.
  *
  * - A hook charges its CPU's slot with local64 operations, which an
  *   interrupt on the same CPU cannot tear, with preemption disabled, when
@@ -156,6 +156,7 @@ static int aie_ctrs_cpu_dead(unsigned int cpu)
 		s = aie_ctr_slot(cpu, aie_ctr_slot_of(i));
 		if (s->site)
 			aie_ctr_move(s);
+		cond_resched();	/* a BP state's teardown: the task may sleep */
 	}
 	cpumask_clear_cpu(cpu, &aie_ctr_cpus);
 	return 0;

@@ -173,8 +173,10 @@ unsigned long aie_objmap_count(const struct aie_objmap *map)
 {
 	unsigned long i, n = 0;
 
-	for (i = 0; i < aie_objmap_nr_shards(map); i++)
+	for (i = 0; i < aie_objmap_nr_shards(map); i++) {
 		n += READ_ONCE(map->shards[i].used);
+		cond_resched();	/* the stats file's reader: process context */
+	}
 	return n;
 }
 

@@ -19,7 +19,8 @@
  *
  * The table is preallocated (max_stacks entries) at the first capture and
  * kept until unload; each capture empties it, "capture off" keeps it for
- * reading. A stack that finds it full is counted in stack_drops.
+ * reading. A stack that finds it full, or an NMI that cannot have its
+ * lock, is counted in stack_drops.
  *
  * Notes on locking
  * ----------------
@@ -86,7 +87,7 @@ static struct aie_stack *aie_stacks;	/* aie_max_stacks entries */
 static u32 *aie_stack_hash;		/* entry index + 1; 0 = empty */
 static unsigned int aie_stack_hash_bits;
 static u32 aie_stacks_nr;		/* entries in use */
-static atomic_long_t aie_stack_drops;	/* table full */
+static atomic_long_t aie_stack_drops;	/* table full, or NMI skips */
 static atomic_long_t aie_stack_fallbacks; /* site not in the trace */
 
 /* A CPU's traces being saved, one per context level. */

@@ -35,6 +35,7 @@
 
 #define NMI_FILE	"/sys/kernel/debug/aie_helper/nmi"
 #define NMIS		400
+#define NMIS_LOCKED	100
 #define OBJ		64
 #define CHURN_BYTES	(256 << 10)
 #define MAX_CPUS	64
@@ -43,6 +44,8 @@
 struct nmi_state {
 	long long pages, objs, page_fails, obj_fails;
 	long long obj_bytes;	/* the held objects' ksize() */
+	long long forced;	/* NMIs under the stack lock ("nmilocked") */
+	long long baits;	/* its allocations at aie_helper_nmi_bait() */
 };
 
 static int nmi_state(struct nmi_state *st)
@@ -52,10 +55,11 @@ static int nmi_state(struct nmi_state *st)
 
 	if (!buf)
 		return -1;
-	n = sscanf(buf, "%lld %lld %lld %lld %lld", &st->pages, &st->objs,
-		   &st->page_fails, &st->obj_fails, &st->obj_bytes);
+	n = sscanf(buf, "%lld %lld %lld %lld %lld %lld %lld", &st->pages,
+		   &st->objs, &st->page_fails, &st->obj_fails, &st->obj_bytes,
+		   &st->forced, &st->baits);
 	free(buf);
-	return n == 5 ? 0 : -1;
+	return n == 7 ? 0 : -1;
 }
 
 /* Pinned to @cpu: anonymous pages faulted in and unmapped, files read. */
@@ -199,6 +203,80 @@ TEST_F(nmi, nolock_allocations_charged_to_callers_in_nmi)
 	EXPECT_LT(0, aie_stat("stacks"));
 }
 
+/*
+ * NMIS_LOCKED NMIs, each raised on a CPU whose capture holds the stack
+ * lock for an allocation at aie_helper_nmi_bait() (the helper's
+ * "nmilocked": a kprobe on the memcmp() the capture calls under it), as
+ * the CPUs churn. Every allocation the NMIs make is tracked and charged
+ * exactly, and its stack skipped: nmi_skips and stack_drops rise by one
+ * each per allocation, no more; the interrupted allocations are counted,
+ * each once. A lock another CPU
+ * held too long in an NMI (single-threaded TCG runs one vCPU at a time) is
+ * a skip the helper did not force: an object map insert is then counted
+ * in untracked too, and the row says accurate:no.
+ */
+TEST_F(nmi, nmi_finds_stack_lock_held)
+{
+	long long skips, drops, untracked, made;
+	struct nmi_state st;
+	struct aie_row pg, obj, bait;
+
+	skips = aie_stat("nmi_skips");
+	drops = aie_stat("stack_drops");
+	untracked = aie_stat("untracked");
+	ASSERT_EQ(0, aie_helper("nmilocked %d", NMIS_LOCKED));
+	ASSERT_EQ(0, nmi_state(&st));
+	skips = aie_stat("nmi_skips") - skips;
+	drops = aie_stat("stack_drops") - drops;
+	untracked = aie_stat("untracked") - untracked;
+	made = st.pages + st.objs;
+	TH_LOG("%lld forced; %lld pages, %lld objects (%lld, %lld failed)",
+	       st.forced, st.pages, st.objs, st.page_fails, st.obj_fails);
+	TH_LOG("nmi_skips +%lld, stack_drops +%lld, untracked +%lld; %lld baits",
+	       skips, drops, untracked, st.baits);
+	EXPECT_EQ(NMIS_LOCKED, st.forced);
+	EXPECT_EQ(NMIS_LOCKED, st.pages + st.page_fails);
+	EXPECT_EQ(NMIS_LOCKED, st.objs + st.obj_fails);
+	ASSERT_LT(0, made);
+	/* The stack table has room: a drop is an NMI's skip. */
+	EXPECT_GT(aie_stat("stack_capacity"), aie_stat("stacks"));
+	EXPECT_EQ(made, drops);
+	EXPECT_EQ(drops + untracked, skips);
+
+	pg = nmi_row("aie_helper_nmi_page", "page");
+	obj = nmi_row("aie_helper_nmi_kmalloc", "slab");
+	if (!untracked) {
+		EXPECT_EQ(st.pages, (long long)pg.calls);
+		EXPECT_EQ(st.pages * 4096, pg.bytes);
+		EXPECT_EQ(st.objs, (long long)obj.calls);
+		EXPECT_EQ(st.obj_bytes, obj.bytes);
+		EXPECT_EQ(st.obj_bytes - st.objs * OBJ, obj.slack);
+		EXPECT_FALSE(pg.inaccurate);
+		EXPECT_FALSE(obj.inaccurate);
+	} else {
+		EXPECT_EQ(made - untracked, (long long)(pg.calls + obj.calls));
+		EXPECT_TRUE(pg.inaccurate || obj.inaccurate);
+	}
+	/* The interrupted allocations, all freed: each counted once. */
+	bait = nmi_row("aie_helper_nmi_bait", "slab");
+	EXPECT_LE(NMIS_LOCKED, st.baits);
+	EXPECT_EQ(st.baits, bait.total_calls);
+	EXPECT_EQ(0, (long long)bait.calls);
+	EXPECT_EQ(0, bait.bytes);
+	EXPECT_FALSE(bait.inaccurate);
+
+	skips = aie_stat("nmi_skips");
+	ASSERT_EQ(0, aie_helper("nmifree"));
+	pg = nmi_row("aie_helper_nmi_page", "page");
+	obj = nmi_row("aie_helper_nmi_kmalloc", "slab");
+	if (!untracked && aie_stat("nmi_skips") == skips) {
+		EXPECT_EQ(0, (long long)pg.calls);
+		EXPECT_EQ(0, pg.bytes);
+		EXPECT_EQ(0, (long long)obj.calls);
+		EXPECT_EQ(0, obj.bytes);
+	}
+}
+
 /* "nmi" with nothing to do, then too much: no NMI raised for either. */
 TEST_F(nmi, nmi_bounds)
 {
@@ -208,6 +286,7 @@ TEST_F(nmi, nmi_bounds)
 	ASSERT_EQ(0, nmi_state(&st));
 	EXPECT_EQ(0, st.pages + st.objs + st.page_fails + st.obj_fails);
 	EXPECT_EQ(-EINVAL, aie_helper("nmi 5000"));
+	EXPECT_EQ(-EINVAL, aie_helper("nmilocked 5000"));
 	EXPECT_EQ(0, aie_helper("nmifree"));
 }
 

@@ -225,7 +225,9 @@ extern const char aie_helper_mass_file[];
 #if defined(CONFIG_X86_64) && AIE_HAVE_NOLOCK
 struct page *aie_helper_nmi_page(void);
 void *aie_helper_nmi_kmalloc(void);
+void *aie_helper_nmi_bait(void);
 int aie_helper_nmi(unsigned int n);
+int aie_helper_nmi_locked(unsigned int n);
 int aie_helper_nmi_free(void);
 int aie_helper_nmi_show(struct seq_file *m, void *v);
 extern const char aie_helper_nmi_file[];
@@ -233,6 +235,11 @@ extern const char aie_helper_nmi_file[];
 #define AIE_HELPER_NMI_SHOW
 #else
 static inline int aie_helper_nmi(unsigned int n)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int aie_helper_nmi_locked(unsigned int n)
 {
 	return -EOPNOTSUPP;
 }

@@ -76,6 +76,9 @@
  *					each allocating a page and a 64-byte
  *					object with the nolock allocators
  *					(aie_helper_nmi.c), held
+ *	write "nmilocked <n>"		the same, each NMI raised while
+ *					allocinfo_ext's capture holds its
+ *					stack lock on that CPU
  *	write "nmifree"			those objects freed in NMIs, their
  *					pages here
  *	read				one line per kind:
@@ -379,6 +382,8 @@ static int aie_helper_command(char *cmd)
 		return aie_helper_nmi_free();
 	if (verb && kind && !cmd && !strcmp(verb, "nmi"))
 		return kstrtouint(kind, 10, &n) ?: aie_helper_nmi(n);
+	if (verb && kind && !cmd && !strcmp(verb, "nmilocked"))
+		return kstrtouint(kind, 10, &n) ?: aie_helper_nmi_locked(n);
 	if (verb && kind && !cmd && !strcmp(verb, "storm"))
 		return kstrtouint(kind, 10, &n) ?: aie_helper_storm(n);
 	if (verb && kind && !cmd && !strcmp(verb, "remake"))
