@@ -26,7 +26,7 @@
 #include "core/symbols.h"
 #include "core/value.h"
 #include "extras/lifetimes.h"
-#include "iface/lifetimes.h"
+#include "iface/lifetimes_proc.h"
 #include "iface/rows.h"
 #include "lib/line.h"
 #include "track/free.h"

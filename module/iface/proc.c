@@ -41,10 +41,10 @@
 #include "extras/cgsites.h"
 #include "cgroups.h"
 #include "lib/line.h"
-#include "lifetimes.h"
+#include "lifetimes_proc.h"
 #include "proc.h"
 #include "rows.h"
-#include "stats.h"
+#include "stats_proc.h"
 
 /* What an open file keeps: m->private. */
 struct aie_proc_file {

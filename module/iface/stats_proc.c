@@ -26,7 +26,7 @@
 #include "extras/memcg.h"
 #include "hooks/hooks.h"
 #include "oom.h"
-#include "stats.h"
+#include "stats_proc.h"
 #include "track/free.h"
 
 #define aie_stat_show(m, name, field) \
