@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * stats.h - module-wide event counts, per CPU, summed on read
- * (/proc/allocinfo_ext_stats, iface/stats.c).
+ * (/proc/allocinfo_ext_stats, iface/stats_proc.c).
  */
 #ifndef _AIE_STATS_H
 #define _AIE_STATS_H
@@ -27,7 +27,7 @@ struct aie_stats {
 	unsigned long peak_sums;	/* sums of a site to raise its peak */
 	unsigned long slab_large;	/* large kmallocs in page entries, net */
 	unsigned long unseen_frees;	/* records left when their slab went */
-	unsigned long slab_site_misses;	/* slab site cache missed (track/slab.c) */
+	unsigned long slab_site_misses;	/* slab site cache missed (track/slab_alloc.c) */
 	unsigned long page_site_misses;	/* page site cache missed (frames.h) */
 	unsigned long nmi_skips;	/* lock not had in an NMI (nmi.h) */
 };

@@ -37,6 +37,7 @@
 #include "probes.h"
 #include "slab.h"
 #include "track/free.h"
+#include "track/slab_alloc.h"
 #include "track/track.h"
 
 /*

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lifetimes.c - /proc/allocinfo_ext_lifetimes: per site, the log2
+ * lifetimes_proc.c - /proc/allocinfo_ext_lifetimes: per site, the log2
  * histogram of freed objects' lifetimes (extras/lifetimes.c) and the age
  * of its oldest live object.
  *

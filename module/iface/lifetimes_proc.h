@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * lifetimes.h - /proc/allocinfo_ext_lifetimes (lifetimes.c).
+ * lifetimes_proc.h - /proc/allocinfo_ext_lifetimes (lifetimes_proc.c).
  */
-#ifndef _AIE_IFACE_LIFETIMES_H
-#define _AIE_IFACE_LIFETIMES_H
+#ifndef _AIE_LIFETIMES_PROC_H
+#define _AIE_LIFETIMES_PROC_H
 
 #include <linux/proc_fs.h>
 
 extern const struct proc_ops aie_lifetimes_proc_ops;
 
-#endif /* _AIE_IFACE_LIFETIMES_H */
+#endif /* _AIE_LIFETIMES_PROC_H */

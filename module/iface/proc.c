@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * proc.c - /proc/allocinfo_ext (the table, and control writes); it also
- * creates /proc/allocinfo_ext_stats (stats.c),
- * /proc/allocinfo_ext_lifetimes (lifetimes.c),
+ * creates /proc/allocinfo_ext_stats (stats_proc.c),
+ * /proc/allocinfo_ext_lifetimes (lifetimes_proc.c),
  * /proc/allocinfo_ext_caches (caches.c) and /proc/allocinfo_ext_cgroups
  * (cgroups.c). A site's row sums its own counters and its pairs' with
  * memory cgroups (extras/cgsites.c).

@@ -106,7 +106,7 @@ bool aie_row_accurate(const struct aie_site *site)
 }
 
 /*
- * A site's tag, as its row shows it (proc.c, lifetimes.c), named in @sym
+ * A site's tag, as its row shows it (proc.c, lifetimes_proc.c), named in @sym
  * as a reader names it (aie_site_name_read()).
  */
 void aie_row_tag(struct aie_line *l, struct aie_site *site,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stats.c - /proc/allocinfo_ext_stats: module-wide figures, one per line,
+ * stats_proc.c - /proc/allocinfo_ext_stats: module-wide figures, one per line,
  * "name value". Process context; the figures are read without a lock
  * and may move while the file is read.
  */

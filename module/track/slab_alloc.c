@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * slab.c - the fast path of a slab object's allocation with the slab map
+ * slab_alloc.c - the fast path of a slab object's allocation with the slab map
  * on: the site from the slab site cache, the record from its page
  * frame's entry (core/slabmap.h), the charge. What it does not take goes
  * to track.c's general path.
@@ -22,6 +22,7 @@
 #include "core/value.h"
 #include "extras/capture.h"
 #include "free.h"
+#include "slab_alloc.h"
 #include "track.h"
 
 /*

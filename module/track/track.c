@@ -240,7 +240,7 @@ static noinline void aie_track_alloc_slow(unsigned long call_site,
  * value, an object map without stamps (with tags2, its insert is
  * objmap.c's). The rest takes aie_track_alloc_slow().
  *
- * This and aie_track_slab_alloc_at() (slab.c) are always inline: left to
+ * This and aie_track_slab_alloc_at() (slab_alloc.c) are always inline: left to
  * GCC, a kmalloc+kfree pair costs 8 instructions more, a kmem_cache pair
  * 8, a page pair with slabmap=0 37 (make bench, 6.12).
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * track.h - an allocation charged to its site (track.c, slab.c). The
+ * track.h - an allocation charged to its site (track.c). The
  * probes' entry points, and the page map's fast path, are inline here:
  * what they turn away costs a few instructions in the probe.
  *
@@ -29,8 +29,6 @@ void aie_track_untracked(struct aie_site *site);
 void __aie_track_alloc(unsigned long call_site, enum aie_type type,
 		       const void *key, u64 bytes, u64 req, u64 weight,
 		       bool accounted);
-void aie_track_slab_alloc(void *unused, unsigned long call_site,
-			  const void *ptr, u64 req, u64 bytes, bool accounted);
 void aie_track_slab_alloc_objmap(void *unused, unsigned long call_site,
 				 const void *ptr, u64 req, u64 bytes,
 				 bool accounted);
