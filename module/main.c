@@ -10,6 +10,7 @@
 #include "arch/arch.h"
 #include "core/counters.h"
 #include "core/nodes.h"
+#include "core/objects.h"
 #include "core/params.h"
 #include "core/rules.h"
 #include "core/sample.h"
@@ -59,7 +60,7 @@ static int __init allocinfo_ext_init(void)
 	ret = aie_lifetimes_init(aie_lifetimes_param, aie_max_sites);
 	if (ret)
 		goto err_lifetimes;
-	ret = aie_sample_param ? aie_track_weights_make() : 0;
+	ret = aie_sample_param ? aie_weights_make() : 0;
 	if (ret)
 		goto err_hooks;
 	aie_sample_init(aie_sample_param);

@@ -27,6 +27,7 @@
 
 #include "aie.h"
 #include "core/counters.h"
+#include "core/objects.h"
 #include "core/rowset.h"
 #include "core/rules.h"
 #include "core/sample.h"
@@ -36,7 +37,6 @@
 #include "hooks/hooks.h"
 #include "iface/control.h"
 #include "lib/ctl.h"
-#include "track/free.h"
 
 /* Bring one site in line with @rules. The rules mutex held. */
 static void aie_control_apply_site(const struct aie_rules *rules,
@@ -261,7 +261,7 @@ int aie_ctl_write(const char *buf, size_t len)
 		ret = aie_control_locate(cmd, sym);
 		break;
 	case AIE_CMD_SAMPLE:
-		ret = cmd->bytes ? aie_track_weights_make() : 0;
+		ret = cmd->bytes ? aie_weights_make() : 0;
 		if (!ret)
 			aie_sample_set(cmd->bytes);
 		break;

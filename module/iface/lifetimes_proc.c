@@ -21,6 +21,7 @@
 #include <allocinfo_ext.h>
 
 #include "aie.h"
+#include "core/objects.h"
 #include "core/objmap.h"
 #include "core/sites.h"
 #include "core/symbols.h"
@@ -29,7 +30,6 @@
 #include "iface/lifetimes_proc.h"
 #include "iface/rows.h"
 #include "lib/line.h"
-#include "track/free.h"
 
 /*
  * A stamp less than this many units (68 s) after the scan's start is an

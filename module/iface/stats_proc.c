@@ -11,6 +11,7 @@
 #include "aie.h"
 #include "core/counters.h"
 #include "core/nodes.h"
+#include "core/objects.h"
 #include "core/objmap.h"
 #include "core/pagemap.h"
 #include "core/rules.h"
@@ -27,7 +28,6 @@
 #include "hooks/hooks.h"
 #include "oom.h"
 #include "stats_proc.h"
-#include "track/free.h"
 
 #define aie_stat_show(m, name, field) \
 	seq_printf(m, name " %lu\n", aie_stat(field))

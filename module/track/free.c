@@ -1,17 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * free.c - the maps of tracked objects, and every free: an object's site
- * charged back with what its value packs (core/value.h).
- *
- * Objects are keyed by what their free names, as a kernel address: the
- * object's address for slab and vmalloc, the struct page for pages, the
- * address of CPU 0's copy for percpu. These never overlap, so one object
- * map serves all: aie_objects. A sampled object's weight, when above 1,
- * is kept in aie_weights under the same key. With slabmap=1 a tracked
- * slab object's value is kept beside its slab's pages instead
- * (core/slabmap.c), and a page block's in the page map
- * (core/pagemap.c), when they can have a record; their frees look there
- * first (hooks/slab.c, hooks/slab_pages.c).
+ * free.c - every free: an object's site charged back with what its
+ * value packs (core/value.h), the object found in the slab map, the page
+ * map or the object maps (core/objects.c) as its free probe looks.
  *
  * A free of an object never tracked costs a hash and one load
  * (aie_objmap_may_hold()). An object map with neither stamps nor tags2
@@ -31,6 +22,7 @@
 #include "aie.h"
 #include "core/counters.h"
 #include "core/nodes.h"
+#include "core/objects.h"
 #include "core/objmap.h"
 #include "core/pagemap.h"
 #include "core/slabmap.h"
@@ -38,8 +30,6 @@
 #include "core/value.h"
 #include "extras/lifetimes.h"
 #include "free.h"
-
-struct aie_objmap aie_objects, aie_weights;
 
 /*
  * aie_track_slow_key: on when aie_objects is made with stamps
@@ -58,11 +48,11 @@ DEFINE_STATIC_KEY_FALSE(aie_objects_wide_key);
 /*
  * The object map of @max_objects slots, with @stamps (lifetimes=1); @slow
  * when node counters are kept. The weight map is made with sampling's
- * first start (aie_track_weights_make()).
+ * first start (aie_weights_make(), core/objects.c).
  */
 int aie_track_init(unsigned long max_objects, bool stamps, bool slow)
 {
-	int ret = aie_objmap_init(&aie_objects, max_objects, stamps);
+	int ret = aie_objects_init(max_objects, stamps);
 
 	if (ret)
 		return ret;
@@ -73,32 +63,13 @@ int aie_track_init(unsigned long max_objects, bool stamps, bool slow)
 	return 0;
 }
 
-/*
- * Make the weight map, if it is not made yet: it holds the sampled objects
- * of weight above 1 only, and only sampling makes them. 65536 slots, or a
- * sixteenth of the object map's when more: 57344 live weighted objects,
- * more than sampling at 1 KiB keeps of 64 MiB of 64-byte objects. Made
- * before sampling starts (aie_sample_set() turns its key on after, which
- * every CPU sees), kept until exit: a weighted object's free finds it.
- * Process context, under aie_rules_mutex or before the hooks attach.
- */
-int aie_track_weights_make(void)
-{
-	unsigned long slots = (1UL << aie_objects.bits) / 16;
-
-	if (aie_weights.slots)
-		return 0;
-	return aie_objmap_init(&aie_weights, max(slots, 1UL << 16), false);
-}
-
 /* Process context, after every hook is unregistered and has finished. */
 void aie_track_exit(void)
 {
 	static_branch_disable(&aie_track_slow_key);
 	static_branch_disable(&aie_objects_wide_key);
 	aie_slabmap_exit();
-	aie_objmap_exit(&aie_weights);
-	aie_objmap_exit(&aie_objects);
+	aie_objects_exit();
 }
 
 /*

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * free.h - the maps of tracked objects and every free (free.c): the frees'
- * fast paths are inline here, in the free probes (hooks/).
+ * free.h - every free (free.c): the frees' fast paths are inline here, in
+ * the free probes (hooks/).
  */
 #ifndef _AIE_FREE_H
 #define _AIE_FREE_H
@@ -12,6 +12,7 @@
 
 #include "aie.h"
 #include "core/counters.h"
+#include "core/objects.h"
 #include "core/objmap.h"
 #include "core/pagemap.h"
 #include "core/sites.h"
@@ -19,7 +20,6 @@
 #include "core/value.h"
 #include "extras/lifetimes.h"
 
-extern struct aie_objmap aie_objects, aie_weights;
 DECLARE_STATIC_KEY_FALSE(aie_track_slow_key);
 DECLARE_STATIC_KEY_FALSE(aie_objects_wide_key);
 
@@ -36,7 +36,6 @@ static inline bool aie_objects_wide(void)
 }
 
 int aie_track_init(unsigned long max_objects, bool stamps, bool slow);
-int aie_track_weights_make(void);
 void aie_track_exit(void);
 void aie_uncharge_node(unsigned long key, u64 val, u64 weight);
 u64 aie_uncharge(unsigned long key, u64 val);

@@ -15,6 +15,7 @@
 #include "aie.h"
 #include "arch/arch.h"
 #include "core/counters.h"
+#include "core/objects.h"
 #include "core/objmap.h"
 #include "core/sites.h"
 #include "core/slabmap.h"

@@ -23,6 +23,7 @@
 #include "aie.h"
 #include "core/counters.h"
 #include "core/nodes.h"
+#include "core/objects.h"
 #include "core/objmap.h"
 #include "core/pagemap.h"
 #include "core/rules.h"
