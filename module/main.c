@@ -77,14 +77,9 @@ static int __init allocinfo_ext_init(void)
 	ret = aie_proc_init();
 	if (ret)
 		goto err_proc;
-	ret = aie_capture_init();
-	if (ret)
-		goto err_capture;
 	aie_oom_init();
 	return 0;
 
-err_capture:
-	aie_proc_exit();
 err_proc:
 	aie_modules_exit();
 err_modules:

@@ -3,9 +3,11 @@
  * proc.c - /proc/allocinfo_ext (the table, and control writes); it also
  * creates /proc/allocinfo_ext_stats (stats_proc.c),
  * /proc/allocinfo_ext_lifetimes (lifetimes_proc.c),
- * /proc/allocinfo_ext_caches (caches.c) and /proc/allocinfo_ext_cgroups
- * (cgroups.c). A site's row sums its own counters and its pairs' with
- * memory cgroups (extras/cgsites.c).
+ * /proc/allocinfo_ext_caches (caches.c), /proc/allocinfo_ext_cgroups
+ * (cgroups.c), /proc/allocinfo_ext_stacks and
+ * /proc/allocinfo_ext_stacks_calls (stacks.c): every /proc file of the
+ * module. A site's row sums its own counters and its pairs' with memory
+ * cgroups (extras/cgsites.c).
  *
  * Readers take no lock the hooks take: a site's counters are summed over
  * the CPUs one at a time (hooks go on meanwhile: no hook waits for a
@@ -44,6 +46,7 @@
 #include "lifetimes_proc.h"
 #include "proc.h"
 #include "rows.h"
+#include "stacks.h"
 #include "stats_proc.h"
 
 /* What an open file keeps: m->private. */
@@ -225,7 +228,8 @@ static const struct proc_ops allocinfo_ext_proc_ops = {
 
 static struct proc_dir_entry *aie_proc_table, *aie_proc_stats,
 			     *aie_proc_lifetimes, *aie_proc_caches,
-			     *aie_proc_cgroups;
+			     *aie_proc_cgroups, *aie_proc_stacks,
+			     *aie_proc_stacks_calls;
 
 int aie_proc_init(void)
 {
@@ -240,8 +244,13 @@ int aie_proc_init(void)
 					     aie_caches_show);
 	aie_proc_cgroups = proc_create(AIE_CGROUPS_PROC_NAME, 0400, NULL,
 				       &aie_cgroups_proc_ops);
+	aie_proc_stacks = proc_create(AIE_STACKS_PROC_NAME, 0400, NULL,
+				      &aie_stacks_bytes_proc_ops);
+	aie_proc_stacks_calls = proc_create(AIE_STACKS_CALLS_PROC_NAME, 0400,
+					    NULL, &aie_stacks_calls_proc_ops);
 	if (!aie_proc_table || !aie_proc_stats || !aie_proc_lifetimes ||
-	    !aie_proc_caches || !aie_proc_cgroups) {
+	    !aie_proc_caches || !aie_proc_cgroups || !aie_proc_stacks ||
+	    !aie_proc_stacks_calls) {
 		aie_proc_exit();
 		return -ENOMEM;
 	}
@@ -251,6 +260,8 @@ int aie_proc_init(void)
 /* Waits for readers and writers inside the files to leave them. */
 void aie_proc_exit(void)
 {
+	proc_remove(aie_proc_stacks_calls);
+	proc_remove(aie_proc_stacks);
 	proc_remove(aie_proc_cgroups);
 	proc_remove(aie_proc_caches);
 	proc_remove(aie_proc_lifetimes);
