@@ -65,6 +65,7 @@ static int __init allocinfo_ext_init(void)
 		goto err_hooks;
 	aie_sample_init(aie_sample_param);
 	aie_memcg_init();
+	aie_capture_init();
 	ret = aie_cgsites_init(aie_cgroups_param, aie_cgroup_sites);
 	if (ret)
 		goto err_hooks;
@@ -74,13 +75,14 @@ static int __init allocinfo_ext_init(void)
 	ret = aie_modules_init();
 	if (ret)
 		goto err_modules;
+	aie_oom_init();
 	ret = aie_proc_init();
 	if (ret)
 		goto err_proc;
-	aie_oom_init();
 	return 0;
 
 err_proc:
+	aie_oom_exit();
 	aie_modules_exit();
 err_modules:
 	aie_hooks_unregister();

@@ -9,7 +9,8 @@
  * is kept in aie_weights under the same key. With slabmap=1 a tracked
  * slab object's value is kept beside its slab's pages instead
  * (slabmap.c), and a page block's in the page map (pagemap.c), when they
- * can have a record. track/ inserts into and removes from these maps.
+ * can have a record. track/ inserts into and removes from these maps;
+ * the stats file's lines of all four are here.
  *
  * Notes on locking
  * ----------------
@@ -20,10 +21,63 @@
  */
 
 #include <linux/minmax.h>
+#include <linux/seq_file.h>
 
 #include "objects.h"
+#include "pagemap.h"
+#include "slabmap.h"
+#include "slabrecs.h"
+#include "stats.h"
 
 struct aie_objmap aie_objects, aie_weights;
+
+/*
+ * Show the maps' lines of the stats file: the objects tracked in each map
+ * and the maps' sizes. The slab and page maps' records are counted in
+ * walks of the maps: their hooks count nothing.
+ */
+static void aie_objects_show(struct seq_file *m)
+{
+	unsigned long slab_records, page_records;
+
+	slab_records = aie_slab_records_used() + aie_stat(slab_large);
+	page_records = aie_pagemap_count();
+	seq_printf(m, "tracked_objects %lu\n",
+		   aie_objmap_count(&aie_objects) + slab_records + page_records);
+	seq_printf(m, "object_capacity %lu\n",
+		   aie_objmap_capacity(&aie_objects));
+	seq_printf(m, "weighted_objects %lu\n",
+		   aie_objmap_count(&aie_weights));
+	seq_printf(m, "weight_capacity %lu\n",
+		   aie_objmap_capacity(&aie_weights));
+	/* off: slabmap=0, lifetimes=1, node counters */
+	seq_printf(m, "slab_map %s\n", aie_slabmap_capacity() ? "on" : "off");
+	seq_printf(m, "slab_map_objects %lu\n", slab_records);
+	seq_printf(m, "slab_map_capacity %lu\n", aie_slabmap_capacity());
+	seq_printf(m, "slab_map_ceiling %lu\n",
+		   aie_slabmap_capacity() ? aie_slab_records_ceiling() : 0);
+	seq_printf(m, "slab_map_full %lu\n", aie_slab_records_full());
+	seq_printf(m, "slab_map_blocks %u\n", aie_slabmap_blocks());
+	seq_printf(m, "page_map %s\n", aie_pagemap_memory() ? "on" : "off");
+	seq_printf(m, "page_map_objects %lu\n", page_records);
+}
+
+/* Show the memory of each map. */
+static void aie_objects_memory_show(struct seq_file *m)
+{
+	seq_printf(m, "object_map_bytes %zu\n", aie_objmap_memory(&aie_objects));
+	seq_printf(m, "weight_map_bytes %zu\n", aie_objmap_memory(&aie_weights));
+	seq_printf(m, "slab_map_bytes %zu\n", aie_slabmap_memory());
+	seq_printf(m, "page_map_bytes %zu\n", aie_pagemap_memory());
+}
+
+/* Sum the bytes of the four maps. */
+static size_t aie_objects_memory(void)
+{
+	return aie_objmap_memory(&aie_objects) +
+	       aie_objmap_memory(&aie_weights) + aie_slabmap_memory() +
+	       aie_pagemap_memory();
+}
 
 /**
  * aie_objects_init() - Make the object map.
@@ -37,6 +91,10 @@ struct aie_objmap aie_objects, aie_weights;
  */
 int aie_objects_init(unsigned long max_objects, bool stamps)
 {
+	aie_stats_part_set(AIE_STATS_MAPS, aie_objects_show,
+			   aie_objects_memory);
+	aie_stats_part_set(AIE_STATS_MAP_MEMORY, aie_objects_memory_show,
+			   NULL);
 	return aie_objmap_init(&aie_objects, max_objects, stamps);
 }
 

@@ -9,6 +9,8 @@
 #include <linux/percpu.h>
 #include <linux/stddef.h>
 
+struct seq_file;
+
 struct aie_stats {
 	unsigned long untracked;	/* object map full: allocation not tracked */
 	unsigned long sites_full;	/* site table full: allocation not tracked */
@@ -41,5 +43,40 @@ unsigned long aie_stats_sum(size_t offset);
 
 /* The sum over the CPUs of one field of struct aie_stats. */
 #define aie_stat(field)		aie_stats_sum(offsetof(struct aie_stats, field))
+
+/*
+ * The parts of /proc/allocinfo_ext_stats, in the order of its lines
+ * (Documentation/format.rst): each unit sets its own part at its init,
+ * its lines and its memory, and the file shows the parts in this order,
+ * then the sum of their memory.
+ */
+enum aie_stats_part {
+	AIE_STATS_SITES,	/* core/sites.c */
+	AIE_STATS_MAPS,		/* core/objects.c */
+	AIE_STATS_SAMPLE,	/* core/sample.c */
+	AIE_STATS_EVENTS,	/* core/stats.c: struct aie_stats */
+	AIE_STATS_COUNTERS,	/* core/counters.c */
+	AIE_STATS_SAMPLED,	/* core/sample.c */
+	AIE_STATS_HOOKS,	/* hooks/hooks.c */
+	AIE_STATS_OOM,		/* iface/oom.c */
+	AIE_STATS_MEMCG,	/* extras/memcg.c */
+	AIE_STATS_CGSITES,	/* extras/cgsites.c */
+	AIE_STATS_CAPTURE,	/* extras/capture.c */
+	AIE_STATS_LIFETIMES,	/* extras/lifetimes.c */
+	AIE_STATS_NUMA,		/* core/nodes.c */
+	AIE_STATS_SITE_MEMORY,	/* core/counters.c */
+	AIE_STATS_MAP_MEMORY,	/* core/objects.c */
+	AIE_STATS_RULES,	/* core/rules.c: memory, no lines */
+	AIE_STATS_SYMBOLS,	/* core/symbols.c: memory, no lines */
+	AIE_STATS_PARTS
+};
+
+typedef void (*aie_stats_show_fn)(struct seq_file *m);
+typedef size_t (*aie_stats_memory_fn)(void);
+
+void aie_stats_part_set(enum aie_stats_part part, aie_stats_show_fn show,
+			aie_stats_memory_fn memory);
+void aie_stats_parts_show(struct seq_file *m);
+size_t aie_stats_parts_memory(void);
 
 #endif /* _AIE_STATS_H */

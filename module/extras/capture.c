@@ -56,6 +56,7 @@
 #include "core/params.h"
 #include "core/rules.h"
 #include "core/sites.h"
+#include "core/stats.h"
 #include "core/symbols.h"
 #include "lib/ctl.h"
 
@@ -342,6 +343,13 @@ const struct aie_stack *aie_capture_stack(loff_t pos)
 	if (!aie_stacks || pos >= aie_stacks_count())
 		return NULL;
 	return &aie_stacks[pos];
+}
+
+/* Set the capture's part of the stats file. Process context, at load. */
+void aie_capture_init(void)
+{
+	aie_stats_part_set(AIE_STATS_CAPTURE, aie_capture_show,
+			   aie_capture_memory);
 }
 
 /*

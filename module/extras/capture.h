@@ -38,6 +38,7 @@ size_t aie_capture_memory(void);
 void aie_capture_read_lock(void);
 void aie_capture_read_unlock(void);
 const struct aie_stack *aie_capture_stack(loff_t pos);
+void aie_capture_init(void);
 void aie_capture_exit(void);
 
 #endif /* _AIE_CAPTURE_H */

@@ -63,6 +63,7 @@
 #include "core/counters.h"
 #include "core/params.h"
 #include "core/sites.h"
+#include "core/stats.h"
 #include "core/symbols.h"
 #include "hooks/probes.h"
 #include "lib/line.h"
@@ -274,12 +275,29 @@ static void aie_oom_mark_victim(void *data, struct task_struct *task,
 AIE_TP_PROBE_CHECK(mark_victim, aie_oom_mark_victim);
 
 /*
+ * Show the report's lines of the stats file: "oom_report" present, absent
+ * or off (oom_top=0); "oom_reports", the reports printed since load;
+ * "oom_reports_suppressed", the victims the ratelimit left.
+ */
+static void aie_oom_show(struct seq_file *m)
+{
+	const char *state = !aie_oom_top ? "off" :
+			    aie_oom_tp ? "present" : "absent";
+
+	seq_printf(m, "oom_report %s\n", state);
+	seq_printf(m, "oom_reports %lu\n", atomic_long_read(&aie_oom_reports));
+	seq_printf(m, "oom_reports_suppressed %lu\n",
+		   atomic_long_read(&aie_oom_suppressed));
+}
+
+/*
  * Attach the report, unless oom_top is 0; a kernel without the tracepoint
  * loses only the report, and says so; without the notifier, every OOM's
  * report goes through the ratelimit. Process context, at init.
  */
 void aie_oom_init(void)
 {
+	aie_stats_part_set(AIE_STATS_OOM, aie_oom_show, NULL);
 	if (!aie_oom_top)
 		return;
 	/* Only at window ends does __ratelimit() print, then with nothing. */
@@ -302,24 +320,4 @@ void aie_oom_exit(void)
 	if (aie_oom_notifier_on)
 		unregister_oom_notifier(&aie_oom_nb);
 	aie_oom_notifier_on = false;
-}
-
-/* The stats file's "oom_report": present, absent or off (oom_top=0). */
-const char *aie_oom_state(void)
-{
-	if (!aie_oom_top)
-		return "off";
-	return aie_oom_tp ? "present" : "absent";
-}
-
-/* The stats file's "oom_reports": reports printed since load. */
-unsigned long aie_oom_reported(void)
-{
-	return atomic_long_read(&aie_oom_reports);
-}
-
-/* The stats file's "oom_reports_suppressed": victims the ratelimit left. */
-unsigned long aie_oom_suppressed_nr(void)
-{
-	return atomic_long_read(&aie_oom_suppressed);
 }
