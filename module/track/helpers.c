@@ -4,8 +4,11 @@
  * kstrdup() or kmemdup(), which allocates for its caller) is charged to
  * the helper's caller, found on the stack.
  *
- * Context: the hooks, with preemption disabled, any context, NMI included.
- * stack_trace_save() neither sleeps nor allocates.
+ * Notes on locking
+ * ----------------
+ * None: the hooks call this with preemption disabled, in any context, NMI
+ * included. stack_trace_save() neither sleeps nor allocates, and the
+ * caller's site comes from aie_site_get(), lock-free (core/sites.c).
  */
 
 #include <linux/stacktrace.h>
@@ -20,10 +23,14 @@
 /* Frames a walk looks at for a helper's caller. */
 #define AIE_STACK_DEPTH	24
 
-/*
- * The site to charge for an event at @site, a helper (core/callers.c):
- * the first caller above it on the stack that is no helper. @site itself when the stack
- * does not show it (the unwinder lost track), or the table is full.
+/**
+ * aie_helper_caller() - Find the site to charge for an event at a helper.
+ * @site: the helper's site (core/callers.c).
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
+ * Return: the site of the first caller above @site on the stack that is
+ * no helper; @site itself when the stack does not show it (the unwinder
+ * lost track), or the site table is full (counted in helper_fallbacks).
  */
 struct aie_site *aie_helper_caller(struct aie_site *site)
 {

@@ -5,9 +5,14 @@
  * frame's entry (core/slabmap.h), the charge. What it does not take goes
  * to track.c's general path.
  *
- * Contexts: the slab allocation probes (hooks/slab.c), wherever the
- * allocators run (task, softirq, hardirq; NMI: core/nmi.h), with preemption
- * disabled. Nothing here sleeps or allocates.
+ * Notes on locking
+ * ----------------
+ * None taken here: the slab allocation probes (hooks/slab.c) call in
+ * wherever the allocators run (task, softirq, hardirq; NMI: core/nmi.h),
+ * with preemption disabled, and nothing here sleeps or allocates. A
+ * record is its object's alone between allocation and free; a new block's
+ * entry is made under the slab map's lock (core/slabmap.c), the object
+ * map's inserts take its shards' locks (core/objmap.c).
  */
 
 #include <linux/bitfield.h>
@@ -27,8 +32,8 @@
 #include "track.h"
 
 /*
- * The end of a charge of weight 1 by aie_site_charge_last() or the
- * functions it hands over to: out of aie_ctr_nest, then the capture.
+ * End a charge of weight 1 by aie_site_charge_last() or the functions it
+ * hands over to: out of aie_ctr_nest, then the capture.
  */
 static inline void aie_charge_done(struct aie_site *site, u64 bytes)
 {
@@ -38,8 +43,8 @@ static inline void aie_charge_done(struct aie_site *site, u64 bytes)
 }
 
 /*
- * The rest of aie_site_charge_last() when this CPU's slot holds another
- * site, or none: aie_site_charge()'s way, then the capture. Preemption
+ * Finish aie_site_charge_last() when this CPU's slot holds another site,
+ * or none: aie_site_charge()'s way, then the capture. Preemption
  * disabled, inside aie_ctr_nest, which this leaves.
  */
 static noinline void aie_charge_missed(struct aie_site *site, u64 bytes, u64 slack,
@@ -50,8 +55,8 @@ static noinline void aie_charge_missed(struct aie_site *site, u64 bytes, u64 sla
 }
 
 /*
- * The rest of aie_site_charge_last() when its charge of @bytes took this
- * CPU's slot above its high. As aie_charge_missed().
+ * Finish aie_site_charge_last() when its charge of @bytes took this CPU's
+ * slot above its high. As aie_charge_missed().
  */
 static noinline void aie_charge_high(struct aie_site *site, u64 bytes)
 {
@@ -85,11 +90,11 @@ static inline void aie_site_charge_last(struct aie_site *site,
 }
 
 /*
- * The slab map's record of @ptr, in the page whose entry is @e, held @old:
- * its free went unseen. Out of line, with the granule's address; then the
- * rest of aie_track_slab_alloc_at(): the charge of @site with what the
- * new record @val packs, and the capture, so that the fast path's call
- * here is its last step, a jump.
+ * Charge back @old, the slab map's record of @ptr that @val replaced in
+ * the page whose entry is @e: its free went unseen. Out of line, with the
+ * granule's address; then the rest of aie_track_slab_alloc_at(): the
+ * charge of @site with what @val packs, and the capture, so that the fast
+ * path's call here is its last step, a jump.
  */
 static noinline void aie_track_slab_replaced(struct aie_site *site,
 					     const void *ptr, u32 e, u64 old,
@@ -103,7 +108,7 @@ static noinline void aie_track_slab_replaced(struct aie_site *site,
 		aie_capture_alloc(site, FIELD_GET(AIE_OBJ_SIZE, val), 1);
 }
 
-/* What aie_site_charge() counts as slack: @bytes less @req, or 0. */
+/* Work out what aie_site_charge() counts as slack: @bytes less @req, or 0. */
 static inline u64 aie_slab_slack(u64 bytes, u64 req)
 {
 	return bytes > req ? bytes - req : 0;
@@ -192,9 +197,9 @@ none:
 }
 
 /*
- * The slab object's value may not pack its size or slack: one test, as
- * the slack is less than the size (a request is a byte at least), and
- * the slack's field the narrower. An object of 4 MiB or more takes
+ * Tell whether a slab object's value may not pack its size or slack: one
+ * test, as the slack is less than the size (a request is a byte at least),
+ * and the slack's field the narrower. An object of 4 MiB or more takes
  * __aie_track_alloc(), which tests both fields.
  */
 static inline bool aie_slab_oversize(u64 bytes)
@@ -246,21 +251,30 @@ static noinline void aie_track_slab_alloc_get(unsigned long call_site,
 				aie_slab_slack(bytes, req), accounted);
 }
 
-/*
- * __aie_track_alloc() of a slab object of weight 1 with the slab map on:
- * the site from the
- * slab site cache (or, not there, through aie_track_slab_alloc_get()),
- * the record from the page frame's entry, the charge. What it does not
- * take: an allocator's internal site is counted and left
+/**
+ * aie_track_slab_alloc() - Track a slab object with the slab map on.
+ * @unused: the slab probes' own first argument, so that they forward
+ *          theirs untouched (hooks/slab.c).
+ * @call_site: the allocation's return address.
+ * @ptr: the object.
+ * @req: the bytes asked for.
+ * @bytes: the bytes allocated.
+ * @accounted: accounted to a memory cgroup.
+ *
+ * __aie_track_alloc() of a slab object of weight 1: the site from the
+ * slab site cache (or, not there, through aie_track_slab_alloc_get()), the
+ * record from the page frame's entry, the charge. What it does not take:
+ * an allocator's internal site is counted and left
  * (aie_track_slab_alloc_flagged()); a page with no entry or marked
- * AIE_SLAB_NONE goes to aie_track_slab_alloc_none(), with the site
- * found: a large kmalloc() puts its record in its pages' entries, a new
- * slab has its block made, and an object that can have no record (a
- * KFENCE object's, a slab's of too many granules) goes to the object
- * map; a site with other flags or none to be had, a granule above the
- * slot, or a value that does not pack, goes to __aie_track_alloc(),
- * which does it all again its way. @unused: the slab probes' own first
- * argument, so that they forward theirs untouched (hooks/slab.c).
+ * AIE_SLAB_NONE goes to aie_track_slab_alloc_none(), with the site found:
+ * a large kmalloc() puts its record in its pages' entries, a new slab has
+ * its block made, and an object that can have no record (a KFENCE
+ * object's, a slab's of too many granules) goes to the object map; a site
+ * with other flags or none to be had, a granule above the slot, or a value
+ * that does not pack, goes to __aie_track_alloc(), which does it all again
+ * its way.
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
  */
 void aie_track_slab_alloc(void *unused, unsigned long call_site,
 			  const void *ptr, u64 req, u64 bytes, bool accounted)
