@@ -92,7 +92,7 @@ static inline void aie_site_charge_last(struct aie_site *site,
 /*
  * Charge back @old, the slab map's record of @ptr that @val replaced in
  * the page whose entry is @e: its free went unseen. Out of line, with the
- * granule's address; then the rest of aie_track_slab_alloc_at(): the
+ * granule's address; then the rest of aie_track_slab_record(): the
  * charge of @site with what @val packs, and the capture, so that the fast
  * path's call here is its last step, a jump.
  */
@@ -115,7 +115,7 @@ static inline u64 aie_slab_slack(u64 bytes, u64 req)
 }
 
 /*
- * aie_track_slab_alloc_at() of an object whose page frame has no entry
+ * aie_track_slab_record() of an object whose page frame has no entry
  * yet, or whose block has no records: a large kmalloc(), a KFENCE object,
  * a slab of too many granules. A large kmalloc() of four pages or more
  * keeps its record in its pages' entries (aie_slab_large_put()); else its
@@ -124,9 +124,9 @@ static inline u64 aie_slab_slack(u64 bytes, u64 req)
  * record to be had after all, a spill), through __aie_track_alloc(). Out
  * of line: once per slab, once per large kmalloc().
  */
-static noinline void aie_track_slab_alloc_none(struct aie_site *site,
-					       const void *ptr, u64 bytes,
-					       u64 slack, bool accounted)
+static noinline void aie_track_slab_unmapped(struct aie_site *site,
+					     const void *ptr, u64 bytes,
+					     u64 slack, bool accounted)
 {
 	u64 val = aie_obj_val(aie_site_index(site), bytes, slack, accounted);
 	enum aie_objmap_result res;
@@ -166,11 +166,11 @@ capture:
  * out is a return or a jump (aie_site_charge_last()), and the rare ones
  * take the call site from @site: aie_track_slab_alloc() keeps neither
  * the call site nor the request past its site lookup. Always inline: see
- * aie_track_alloc_at() (track.c).
+ * aie_track_alloc_record() (track.c).
  */
 static __always_inline void
-aie_track_slab_alloc_at(struct aie_site *site, u32 idx, const void *ptr,
-			u64 bytes, u64 slack, bool accounted)
+aie_track_slab_record(struct aie_site *site, u32 idx, const void *ptr,
+		      u64 bytes, u64 slack, bool accounted)
 {
 	u32 e = aie_slab_entry(ptr), g;
 	unsigned int shift;
@@ -193,7 +193,7 @@ aie_track_slab_alloc_at(struct aie_site *site, u32 idx, const void *ptr,
 	aie_site_charge_last(site, bytes, slack, accounted);
 	return;
 none:
-	aie_track_slab_alloc_none(site, ptr, bytes, slack, accounted);
+	aie_track_slab_unmapped(site, ptr, bytes, slack, accounted);
 }
 
 /*
@@ -214,10 +214,10 @@ static inline bool aie_slab_oversize(u64 bytes)
  * which the outer counts) is counted and left at once; the rest goes to
  * __aie_track_alloc().
  */
-static noinline void aie_track_slab_alloc_flagged(struct aie_site *site,
-						  unsigned long call_site,
-						  const void *ptr, u64 bytes,
-						  u64 req, bool accounted)
+static noinline void aie_track_slab_alloc_handover(struct aie_site *site,
+						   unsigned long call_site,
+						   const void *ptr, u64 bytes,
+						   u64 req, bool accounted)
 {
 	if (aie_track_internal(site))
 		return;
@@ -232,9 +232,9 @@ static noinline void aie_track_slab_alloc_flagged(struct aie_site *site,
  * bucket, then aie_site_get().
  * A site found fills an empty entry.
  */
-static noinline void aie_track_slab_alloc_get(unsigned long call_site,
-					      const void *ptr, u64 bytes,
-					      u64 req, bool accounted)
+static noinline void aie_track_slab_site_lookup(unsigned long call_site,
+						const void *ptr, u64 bytes,
+						u64 req, bool accounted)
 {
 	struct aie_site *site = aie_site_find(call_site, AIE_TYPE_SLAB);
 
@@ -243,12 +243,12 @@ static noinline void aie_track_slab_alloc_get(unsigned long call_site,
 		aie_site_cache_fill(aie_site_cache_slab,
 				    AIE_SITE_CACHE_SLAB_BITS, site);
 	if (unlikely(!site || (READ_ONCE(site->flags) & AIE_SITE_SLOW))) {
-		aie_track_slab_alloc_flagged(site, call_site, ptr, bytes, req,
-					     accounted);
+		aie_track_slab_alloc_handover(site, call_site, ptr, bytes, req,
+					      accounted);
 		return;
 	}
-	aie_track_slab_alloc_at(site, aie_site_index(site), ptr, bytes,
-				aie_slab_slack(bytes, req), accounted);
+	aie_track_slab_record(site, aie_site_index(site), ptr, bytes,
+			      aie_slab_slack(bytes, req), accounted);
 }
 
 /**
@@ -262,11 +262,11 @@ static noinline void aie_track_slab_alloc_get(unsigned long call_site,
  * @accounted: accounted to a memory cgroup.
  *
  * __aie_track_alloc() of a slab object of weight 1: the site from the
- * slab site cache (or, not there, through aie_track_slab_alloc_get()), the
+ * slab site cache (or, not there, through aie_track_slab_site_lookup()), the
  * record from the page frame's entry, the charge. What it does not take:
  * an allocator's internal site is counted and left
- * (aie_track_slab_alloc_flagged()); a page with no entry or marked
- * AIE_SLAB_NONE goes to aie_track_slab_alloc_none(), with the site found:
+ * (aie_track_slab_alloc_handover()); a page with no entry or marked
+ * AIE_SLAB_NONE goes to aie_track_slab_unmapped(), with the site found:
  * a large kmalloc() puts its record in its pages' entries, a new slab has
  * its block made, and an object that can have no record (a KFENCE
  * object's, a slab's of too many granules) goes to the object map; a site
@@ -288,18 +288,19 @@ void aie_track_slab_alloc(void *unused, unsigned long call_site,
 	if (unlikely(!aie_site_cache_find(aie_site_cache_slab,
 					  AIE_SITE_CACHE_SLAB_BITS,
 					  aie_arch_key32(call_site), &e))) {
-		aie_track_slab_alloc_get(call_site, ptr, bytes, req, accounted);
+		aie_track_slab_site_lookup(call_site, ptr, bytes, req,
+					   accounted);
 		return;
 	}
 	site = &aie_sites[aie_site_cache_idx(e)];
 	/* One test of the flags, in memory: a plain read serves */
 	if (unlikely(data_race(site->flags) & AIE_SITE_SLOW)) {
-		aie_track_slab_alloc_flagged(site, call_site, ptr, bytes, req,
-					     accounted);
+		aie_track_slab_alloc_handover(site, call_site, ptr, bytes, req,
+					      accounted);
 		return;
 	}
-	aie_track_slab_alloc_at(site, aie_site_cache_idx(e), ptr, bytes, slack,
-				accounted);
+	aie_track_slab_record(site, aie_site_cache_idx(e), ptr, bytes, slack,
+			      accounted);
 	return;
 slow:
 	__aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes, req, 1,

@@ -213,11 +213,11 @@ static bool aie_track_object(unsigned long key, enum aie_type type,
  * allocation charged to its site's pair with its memory cgroup, when that
  * is on (cgsites.c).
  */
-static noinline void aie_track_alloc_slow(unsigned long call_site,
-					  enum aie_type type,
-					  unsigned long key, u64 bytes,
-					  u64 slack, u64 weight,
-					  bool accounted)
+static noinline void aie_track_alloc_general(unsigned long call_site,
+					     enum aie_type type,
+					     unsigned long key, u64 bytes,
+					     u64 slack, u64 weight,
+					     bool accounted)
 {
 	struct aie_site *site, *into;
 
@@ -241,23 +241,23 @@ static noinline void aie_track_alloc_slow(unsigned long call_site,
  * @key, standing for @weight allocations; @accounted when it is accounted
  * to a memory cgroup (memcg.c). @site is @call_site's site when the caller
  * has looked it up already, else NULL. The probes and
- * aie_track_alloc_weight() (track.h) turned away what they could.
+ * aie_track_alloc_sampled() (track.h) turned away what they could.
  *
  * The fast path, every call inlined but that to find a site away from its
  * home bucket: an enabled site, an object of weight 1 that fits the map's
  * value, an object map without stamps (with tags2, its insert is
- * objmap.c's). The rest takes aie_track_alloc_slow().
+ * objmap.c's). The rest takes aie_track_alloc_general().
  *
- * This and aie_track_slab_alloc_at() (slab_alloc.c) are always inline:
+ * This and aie_track_slab_record() (slab_alloc.c) are always inline:
  * left to GCC, a kmalloc+kfree pair costs 8 instructions more, a
  * kmem_cache pair 8, a page pair with slabmap=0 37 (make bench, 6.12).
  */
-static __always_inline void aie_track_alloc_at(struct aie_site *site,
-					       unsigned long call_site,
-					       enum aie_type type,
-					       const void *key, u64 bytes,
-					       u64 req, u64 weight,
-					       bool accounted)
+static __always_inline void aie_track_alloc_record(struct aie_site *site,
+						   unsigned long call_site,
+						   enum aie_type type,
+						   const void *key, u64 bytes,
+						   u64 req, u64 weight,
+						   bool accounted)
 {
 	u64 slack = bytes > req ? bytes - req : 0, units, val, old;
 	enum aie_objmap_result res;
@@ -311,8 +311,8 @@ capture:
 		aie_capture_alloc(site, bytes, 1);
 	return;
 slow:
-	aie_track_alloc_slow(call_site, type, (unsigned long)key, bytes, slack,
-			     weight, accounted);
+	aie_track_alloc_general(call_site, type, (unsigned long)key, bytes,
+				slack, weight, accounted);
 }
 
 /**
@@ -331,12 +331,12 @@ void __aie_track_alloc(unsigned long call_site, enum aie_type type,
 		       const void *key, u64 bytes, u64 req, u64 weight,
 		       bool accounted)
 {
-	aie_track_alloc_at(NULL, call_site, type, key, bytes, req, weight,
-			   accounted);
+	aie_track_alloc_record(NULL, call_site, type, key, bytes, req, weight,
+			       accounted);
 }
 
 /**
- * aie_track_slab_alloc_objmap() - Track a slab object with the slab map off.
+ * aie_track_slab_alloc_nomap() - Track a slab object with the slab map off.
  * @unused: the slab probes' own first argument.
  * @call_site: the allocation's return address.
  * @ptr: the object.
@@ -349,16 +349,16 @@ void __aie_track_alloc(unsigned long call_site, enum aie_type type,
  *
  * Context: The hooks: any context, NMI included, preemption disabled.
  */
-void aie_track_slab_alloc_objmap(void *unused, unsigned long call_site,
-				 const void *ptr, u64 req, u64 bytes,
-				 bool accounted)
+void aie_track_slab_alloc_nomap(void *unused, unsigned long call_site,
+				const void *ptr, u64 req, u64 bytes,
+				bool accounted)
 {
 	__aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes, req, 1,
 			  accounted);
 }
 
 /**
- * aie_track_page_alloc_slow() - Track a page block off the page map's fast path.
+ * aie_track_page_alloc_general() - Track a page block in the general case.
  * @site: the site the walk found, or NULL.
  * @call_site: the allocation's return address.
  * @page: the block's first page.
@@ -374,15 +374,15 @@ void aie_track_slab_alloc_objmap(void *unused, unsigned long call_site,
  *
  * Context: The hooks: any context, NMI included, preemption disabled.
  */
-noinline void aie_track_page_alloc_slow(struct aie_site *site,
-					unsigned long call_site,
-					struct page *page, u64 bytes,
-					u64 weight, bool accounted)
+noinline void aie_track_page_alloc_general(struct aie_site *site,
+					   unsigned long call_site,
+					   struct page *page, u64 bytes,
+					   u64 weight, bool accounted)
 {
 	if (aie_track_internal(site))
 		return;
-	aie_track_alloc_at(site, call_site, AIE_TYPE_PAGE, page, bytes, bytes,
-			   weight, accounted);
+	aie_track_alloc_record(site, call_site, AIE_TYPE_PAGE, page, bytes,
+			       bytes, weight, accounted);
 }
 
 /**
@@ -406,8 +406,8 @@ void aie_track_page_alloc(struct aie_site *site, unsigned long call_site,
 	if (likely(weight == 1 && site && !aie_cgsites_take(accounted) &&
 		   aie_pagemap_track(site, page, bytes, accounted)))
 		return;
-	aie_track_page_alloc_slow(site, call_site, page, bytes, weight,
-				  accounted);
+	aie_track_page_alloc_general(site, call_site, page, bytes, weight,
+				     accounted);
 }
 
 /**

@@ -29,15 +29,15 @@ void aie_track_untracked(struct aie_site *site);
 void __aie_track_alloc(unsigned long call_site, enum aie_type type,
 		       const void *key, u64 bytes, u64 req, u64 weight,
 		       bool accounted);
-void aie_track_slab_alloc_objmap(void *unused, unsigned long call_site,
-				 const void *ptr, u64 req, u64 bytes,
-				 bool accounted);
+void aie_track_slab_alloc_nomap(void *unused, unsigned long call_site,
+				const void *ptr, u64 req, u64 bytes,
+				bool accounted);
 void aie_track_page_alloc(struct aie_site *site, unsigned long call_site,
 			  struct page *page, u64 bytes, u64 weight,
 			  bool accounted);
-void aie_track_page_alloc_slow(struct aie_site *site, unsigned long call_site,
-			       struct page *page, u64 bytes, u64 weight,
-			       bool accounted);
+void aie_track_page_alloc_general(struct aie_site *site,
+				  unsigned long call_site, struct page *page,
+				  u64 bytes, u64 weight, bool accounted);
 void aie_track_failed(unsigned long call_site, enum aie_type type);
 void aie_track_failed_n(unsigned long call_site, enum aie_type type,
 			u64 weight);
@@ -124,7 +124,7 @@ static inline bool aie_pagemap_track(struct aie_site *site,
 }
 
 /**
- * aie_track_alloc_weight() - Track an allocation whose probe asked sampling.
+ * aie_track_alloc_sampled() - Track an allocation whose probe asked sampling.
  * @call_site: the allocation's return address.
  * @type: its allocator's family.
  * @key: what its free will name.
@@ -139,11 +139,11 @@ static inline bool aie_pagemap_track(struct aie_site *site,
  *
  * Context: The hooks: any context, NMI included, preemption disabled.
  */
-static inline void aie_track_alloc_weight(unsigned long call_site,
-					  enum aie_type type,
-					  const void *key, u64 bytes,
-					  u64 req, u64 weight,
-					  bool accounted)
+static inline void aie_track_alloc_sampled(unsigned long call_site,
+					   enum aie_type type,
+					   const void *key, u64 bytes,
+					   u64 req, u64 weight,
+					   bool accounted)
 {
 	if (aie_all_off()) {
 		aie_count(disabled);
@@ -163,7 +163,7 @@ static inline void aie_track_alloc_weight(unsigned long call_site,
  * @req: the bytes asked for.
  * @accounted: accounted to a memory cgroup.
  *
- * aie_track_alloc_weight() with the weight sampling gives @bytes.
+ * aie_track_alloc_sampled() with the weight sampling gives @bytes.
  *
  * Context: The hooks: any context, NMI included, preemption disabled.
  */
@@ -172,8 +172,8 @@ static inline void aie_track_alloc(unsigned long call_site,
 				   const void *key, u64 bytes,
 				   u64 req, bool accounted)
 {
-	aie_track_alloc_weight(call_site, type, key, bytes, req,
-			       aie_sample(bytes), accounted);
+	aie_track_alloc_sampled(call_site, type, key, bytes, req,
+				aie_sample(bytes), accounted);
 }
 
 #endif /* _AIE_TRACK_H */
