@@ -75,7 +75,7 @@ static void aie_caches_ctor(void *obj)
 {
 }
 
-/* The word at @addr, or 0 when it cannot be read. */
+/* Read the word at @addr, or 0 when it cannot be read. */
 static unsigned long aie_caches_word(const void *addr)
 {
 	unsigned long w;
@@ -85,7 +85,10 @@ static unsigned long aie_caches_word(const void *addr)
 	return w;
 }
 
-/* The string at @addr into @buf (@len bytes, NUL-terminated); its length. */
+/*
+ * Copy the string at @addr into @buf (@len bytes, NUL-terminated); return
+ * its length.
+ */
 static int aie_caches_str(const char *addr, char *buf, int len)
 {
 	int i;
@@ -99,8 +102,8 @@ static int aie_caches_str(const char *addr, char *buf, int len)
 }
 
 /*
- * The offset of the word in @base's first @bytes that @match takes: the
- * only one, or with @first the first one; -1 if none (or not one).
+ * Find the offset of the word in @base's first @bytes that @match takes:
+ * the only one, or with @first the first one; -1 if none (or not one).
  */
 static int aie_caches_find(const void *base, int bytes, bool first,
 			   bool (*match)(unsigned long w, const void *arg),
@@ -135,7 +138,13 @@ static bool aie_caches_named(unsigned long w, const void *arg)
 	return !strcmp(buf, arg);
 }
 
-/* Find the two offsets. Never fails the load: without them, "# off". */
+/**
+ * aie_caches_init() - Find the offsets of a slab's cache and a cache's name.
+ *
+ * Never fails the load: without them, the caches file says "# off".
+ *
+ * Context: Process context, at load; may sleep.
+ */
 void aie_caches_init(void)
 {
 	struct kmem_cache *c;
@@ -209,6 +218,15 @@ static void aie_caches_line(struct seq_file *m, const char *name,
 		seq_printf(m, "%s %llu %llu\n", name, s->objects, s->bytes);
 }
 
+/**
+ * aie_caches_show() - Show /proc/allocinfo_ext_caches.
+ * @m: the file being read.
+ * @v: unused (a single_open() file).
+ *
+ * Context: Process context; may sleep between the walk's holds of the
+ * slab map's lock.
+ * Return: 0, or -ENOMEM.
+ */
 int aie_caches_show(struct seq_file *m, void *v)
 {
 	struct aie_caches_walk w = { };

@@ -3,9 +3,12 @@
  * cgroups.c - /proc/allocinfo_ext_cgroups: one row per call site and
  * memory cgroup, from the site table's pair entries (extras/cgsites.c).
  *
- * A reader walks the table as proc.c does, taking no lock the hooks take;
- * a pair's cgroup is named under cgsites.c's mutex (process context). A
- * removed cgroup's row stays, marked, while its objects live.
+ * A removed cgroup's row stays, marked, while its objects live.
+ *
+ * Notes on locking
+ * ----------------
+ * A reader, in process context, walks the table as proc.c does, taking no
+ * lock the hooks take; a pair's cgroup is named under cgsites.c's mutex.
  */
 
 #include <linux/proc_fs.h>
@@ -23,7 +26,7 @@
 #include "lib/line.h"
 #include "rows.h"
 
-/* The first pair entry at index >= @idx; *pos past it. */
+/* Find the first pair entry at index >= @idx; *pos past it. */
 static struct aie_site *aie_cgroups_from(loff_t idx, loff_t *pos)
 {
 	struct aie_site *site;
@@ -59,8 +62,8 @@ static void aie_cgroups_stop(struct seq_file *m, void *v)
 }
 
 /*
- * A cgroup's path as a row shows it: a space, a backslash or a byte that
- * does not print as "\ooo", so that a row splits on spaces.
+ * Add a cgroup's path as a row shows it: a space, a backslash or a byte
+ * that does not print as "\ooo", so that a row splits on spaces.
  */
 static void aie_cgroups_path(struct aie_line *l, const char *path)
 {

@@ -33,6 +33,8 @@
  * sums; only the choice of rows can miss a site whose slot changed hands
  * during the reading, by the deltas that moved.
  *
+ * Notes on locking
+ * ----------------
  * The OOM path is reached from inside an allocation, by a task that may
  * hold any lock an allocation can be made under. The report allocates
  * nothing: its arrays are static, each row is built in a static buffer,
@@ -123,7 +125,7 @@ static void aie_oom_keep(struct aie_oom_row *rows, const struct aie_oom_row *r,
 }
 
 /*
- * The live bytes of the sites of slot index @i from site @first on, every
+ * Read the live bytes of the sites of slot index @i from site @first on, every
  * @slots-th below @end (at most AIE_OOM_BATCH of them), into aie_oom_live:
  * each site's own counter, then what each CPU's slot @i holds of them,
  * read once (aie_ctr_slot_live()). A slot that changes hands meanwhile
@@ -175,7 +177,7 @@ static void aie_oom_rank(unsigned int picks, unsigned int *n,
 }
 
 /*
- * One row, built in aie_oom_buf as /proc/allocinfo_ext builds it, the
+ * Print one row, built in aie_oom_buf as /proc/allocinfo_ext builds it, the
  * site's peak raised to its live bytes as a read of the table does; a site
  * no symbol covers by its index, not its address (rows.c).
  */
@@ -226,8 +228,9 @@ static void aie_oom_report(struct task_struct *victim)
 }
 
 /*
- * The OOM notifiers, from out_of_memory() for global OOMs only, before it
- * picks a victim: note the task, which marks the victim next. Process
+ * Note the task of a global OOM, which marks the victim next: one of the
+ * OOM notifiers, from out_of_memory() for global OOMs only, before it
+ * picks a victim. Process
  * context, oom_lock held (every OOM kill's, global or memory cgroup's): no
  * other OOM runs until this one is over. A global OOM that kills nobody
  * leaves its task noted; that task's next OOM, if of a memory cgroup, is
@@ -245,8 +248,8 @@ static struct notifier_block aie_oom_nb = {
 };
 
 /*
- * Whether to report this victim: a global OOM's first, always; any other
- * within the ratelimit, else counted. oom_lock held: one OOM at a time.
+ * Decide whether to report this victim: a global OOM's first, always; any
+ * other within the ratelimit, else counted. oom_lock held: one OOM at a time.
  */
 static bool aie_oom_wanted(void)
 {
@@ -290,10 +293,14 @@ static void aie_oom_show(struct seq_file *m)
 		   atomic_long_read(&aie_oom_suppressed));
 }
 
-/*
- * Attach the report, unless oom_top is 0; a kernel without the tracepoint
- * loses only the report, and says so; without the notifier, every OOM's
- * report goes through the ratelimit. Process context, at init.
+/**
+ * aie_oom_init() - Attach the OOM report, unless oom_top is 0.
+ *
+ * A kernel without the tracepoint loses only the report, and says so;
+ * without the notifier, every OOM's report goes through the ratelimit.
+ * Sets the report's part of the stats file either way.
+ *
+ * Context: Process context, at load, before the /proc files are made.
  */
 void aie_oom_init(void)
 {
@@ -311,7 +318,13 @@ void aie_oom_init(void)
 		pr_warn("no oom:mark_victim tracepoint: OOM kills get no report of the top sites\n");
 }
 
-/* First at exit: aie_hooks_unregister() then waits for the probe to end. */
+/**
+ * aie_oom_exit() - Detach the OOM report.
+ *
+ * First at exit: aie_hooks_unregister() then waits for the probe to end.
+ *
+ * Context: Process context; may sleep.
+ */
 void aie_oom_exit(void)
 {
 	if (aie_oom_tp)

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rows.c - what the rows of the /proc tables share: which sites have
- * one, and a site's tag. Process context, readers of the files, and the
- * OOM report (oom.c); no lock (a site's location is read under
- * rcu_read_lock()).
+ * one, and a site's tag.
+ *
+ * Notes on locking
+ * ----------------
+ * None but RCU: the callers are the files' readers, in process context,
+ * and the OOM report (oom.c), in whatever context the OOM killer runs. A
+ * site's location is read under rcu_read_lock(), which keeps it.
  */
 
 #include <linux/kernel.h>
@@ -25,13 +29,20 @@ const char * const aie_type_names[] = {
 	[AIE_TYPE_PERCPU] = "percpu",
 };
 
-/*
+/**
+ * aie_row_shown() - Tell whether a site has a row.
+ * @site: the site.
+ *
  * Rows show every site but those inside allocators, whose events are
- * ignored, and those inside helpers and page allocator wrappers never
- * charged an event of their own (their events go to the caller above
- * them): such a site has a row from its first (track.c's aie_track_site()
- * marks it), and keeps it, a reset notwithstanding, so that rows do not
- * come and go before others (the ioctls' content id, core/rowset.c).
+ * ignored, pairs with memory cgroups (counted in their site's row), and
+ * those inside helpers and page allocator wrappers never charged an event
+ * of their own (their events go to the caller above them): such a site
+ * has a row from its first (track.c's aie_track_site() marks it), and
+ * keeps it, a reset notwithstanding, so that rows do not come and go
+ * before others (the ioctls' content id, core/rowset.c).
+ *
+ * Context: Any context.
+ * Return: true when @site has a row.
  */
 bool aie_row_shown(struct aie_site *site)
 {
@@ -44,11 +55,18 @@ bool aie_row_shown(struct aie_site *site)
 	       (flags & BIT(AIE_SITE_CHARGED));
 }
 
-/*
- * What follows a row's tag: " type:%s slack:%llu total_calls:%lld
- * total_bytes:%lld peak:%lld failed:%lld accounted:%llu[ disabled][
- * unloaded][ accurate:no]" (proc.c, and oom.c's report), the live
- * figures as aie_live() has them.
+/**
+ * aie_row_fields() - Add what follows a row's tag.
+ * @l: the row being built.
+ * @site: its site.
+ * @s: the site's sums.
+ * @peak: its peak.
+ *
+ * " type:%s slack:%llu total_calls:%lld total_bytes:%lld peak:%lld
+ * failed:%lld accounted:%llu[ disabled][ unloaded][ accurate:no]"
+ * (proc.c, and oom.c's report), the live figures as aie_live() has them.
+ *
+ * Context: Any context.
  */
 void aie_row_fields(struct aie_line *l, struct aie_site *site,
 		    const struct aie_site_sums *s, s64 peak)
@@ -75,10 +93,15 @@ void aie_row_fields(struct aie_line *l, struct aie_site *site,
 		aie_line_lit(l, " accurate:no");
 }
 
-/*
- * What ends a /proc/allocinfo_ext row of a slab or page site while node
- * counters are kept (core/nodes.c): " node<N>:%llu" for each online node,
- * its live bytes there (aie_live()).
+/**
+ * aie_row_nodes() - Add a row's bytes per node, while node counters are kept.
+ * @l: the row being built.
+ * @site: its site, of slab or page (core/nodes.c).
+ *
+ * " node<N>:%llu" for each online node, its live bytes there (aie_live()),
+ * at the end of a /proc/allocinfo_ext row.
+ *
+ * Context: Any context.
  */
 void aie_row_nodes(struct aie_line *l, struct aie_site *site)
 {
@@ -95,19 +118,30 @@ void aie_row_nodes(struct aie_line *l, struct aie_site *site)
 	}
 }
 
-/*
- * Whether a site's counts are exact as far as the module knows: not when
- * it lost an allocation it could not track (track.c's aie_track_untracked()).
- * Its row then says "accurate:no" (proc.c), and its ioctl row accurate 0.
+/**
+ * aie_row_accurate() - Tell whether a site's counts are exact.
+ * @site: the site.
+ *
+ * Exact as far as the module knows: not when the site lost an allocation
+ * it could not track (track.c's aie_track_untracked()). Its row then says
+ * "accurate:no" (proc.c), and its ioctl row accurate 0.
+ *
+ * Context: Any context.
+ * Return: true when no allocation was lost.
  */
 bool aie_row_accurate(const struct aie_site *site)
 {
 	return !test_bit(AIE_SITE_INEXACT, &site->flags);
 }
 
-/*
- * A site's tag, as its row shows it (proc.c, lifetimes_proc.c), named in @sym
- * as a reader names it (aie_site_name_read()).
+/**
+ * aie_row_tag() - Add a site's tag, as its row shows it.
+ * @l: the row being built (proc.c, lifetimes_proc.c).
+ * @site: its site.
+ * @sym: the reader's buffer, in which the site is named as a reader names
+ *       it (aie_site_name_read()).
+ *
+ * Context: Process context.
  */
 void aie_row_tag(struct aie_line *l, struct aie_site *site,
 		 struct aie_sym *sym)
@@ -116,14 +150,20 @@ void aie_row_tag(struct aie_line *l, struct aie_site *site,
 	aie_row_tag_named(l, site, sym, false);
 }
 
-/*
- * A site's tag from @sym, which names it already: any context but NMI
- * (oom.c's report names it with aie_site_name(), which allocates
- * nothing). A site no symbol covers is "unknown@" and, in a reader's row,
- * its address as %pK prints it to that reader; in the kernel log
- * (@in_log, oom.c), where %pK would judge whichever task the OOM came
- * from, and might ask an LSM, "site" and its index in the table: no
- * address at all.
+/**
+ * aie_row_tag_named() - Add a site's tag, from a name made already.
+ * @l: the row being built.
+ * @site: its site.
+ * @sym: the site's name.
+ * @in_log: the row goes to the kernel log (oom.c).
+ *
+ * A site no symbol covers is "unknown@" and, in a reader's row, its
+ * address as %pK prints it to that reader; in the kernel log, where %pK
+ * would judge whichever task the OOM came from, and might ask an LSM,
+ * "site" and its index in the table: no address at all.
+ *
+ * Context: Any context but NMI (oom.c's report names the site with
+ * aie_site_name(), which allocates nothing).
  */
 void aie_row_tag_named(struct aie_line *l, struct aie_site *site,
 		       const struct aie_sym *sym, bool in_log)
@@ -173,10 +213,16 @@ void aie_row_tag_named(struct aie_line *l, struct aie_site *site,
 	rcu_read_unlock();
 }
 
-/*
- * The function a row names: the one "locate" gave with the site's
- * location @loc (NULL: none), else @sym's, else "unknown"; its length in
- * *@len. The name lives as long as the RCU read section @loc was read in.
+/**
+ * aie_row_func() - Find the function a row names.
+ * @sym: the site's name.
+ * @loc: the site's location (NULL: none), read under RCU.
+ * @len: set to the name's length.
+ *
+ * The one "locate" gave with @loc, else @sym's, else "unknown".
+ *
+ * Context: Inside the RCU read section @loc was read in.
+ * Return: the name, which lives as long as that section.
  */
 const char *aie_row_func(const struct aie_sym *sym, const char *loc,
 			 size_t *len)
