@@ -25,6 +25,7 @@
 #include "arch/arch.h"
 #include "core/counters.h"
 #include "core/nodes.h"
+#include "core/objects.h"
 #include "core/params.h"
 #include "core/rules.h"
 #include "core/sample.h"
@@ -75,11 +76,12 @@ static int __init allocinfo_ext_init(void)
 	ret = aie_lifetimes_init(aie_lifetimes_param, aie_max_sites);
 	if (ret)
 		goto err_lifetimes;
-	ret = aie_sample_param ? aie_track_weights_make() : 0;
+	ret = aie_sample_param ? aie_weights_make() : 0;
 	if (ret)
 		goto err_hooks;
 	aie_sample_init(aie_sample_param);
 	aie_memcg_init();
+	aie_capture_init();
 	ret = aie_cgsites_init(aie_cgroups_param, aie_cgroup_sites);
 	if (ret)
 		goto err_hooks;
@@ -89,18 +91,14 @@ static int __init allocinfo_ext_init(void)
 	ret = aie_modules_init();
 	if (ret)
 		goto err_modules;
+	aie_oom_init();
 	ret = aie_proc_init();
 	if (ret)
 		goto err_proc;
-	ret = aie_capture_init();
-	if (ret)
-		goto err_capture;
-	aie_oom_init();
 	return 0;
 
-err_capture:
-	aie_proc_exit();
 err_proc:
+	aie_oom_exit();
 	aie_modules_exit();
 err_modules:
 	aie_hooks_unregister();

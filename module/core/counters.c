@@ -78,6 +78,7 @@
 #include <linux/overflow.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 
@@ -162,6 +163,27 @@ static int aie_ctrs_cpu_dead(unsigned int cpu)
 	return 0;
 }
 
+/* Show the counter slots' lines of the stats file. */
+static void aie_ctrs_stats_show(struct seq_file *m)
+{
+	seq_printf(m, "counter_slots %u\n", aie_ctr_slots());
+	seq_printf(m, "counter_slot_takes %lu\n", aie_stat(ctr_takes));
+	seq_printf(m, "counter_shared_updates %lu\n", aie_stat(ctr_shared));
+	seq_printf(m, "peak_sums %lu\n", aie_stat(peak_sums));
+}
+
+/* Show the memory of the site table and its counters. */
+static void aie_ctrs_memory_show(struct seq_file *m)
+{
+	size_t ctrs = aie_ctrs_memory();
+
+	seq_printf(m, "site_table_bytes %zu\n", aie_sites_memory() + ctrs);
+	seq_printf(m, "site_counter_bytes %zu\n",
+		   aie_sites_ctrs_memory() + ctrs);
+	seq_printf(m, "counter_slot_bytes %zu\n", ctrs);
+	seq_printf(m, "site_cache_bytes %zu\n", aie_site_caches_memory());
+}
+
 /**
  * aie_ctrs_init() - Make the CPUs' slots, and keep them as CPUs come and go.
  * @slots: slots per CPU (counter_slots), a power of two.
@@ -174,6 +196,9 @@ int aie_ctrs_init(unsigned int slots)
 {
 	int ret;
 
+	aie_stats_part_set(AIE_STATS_COUNTERS, aie_ctrs_stats_show,
+			   aie_ctrs_memory);
+	aie_stats_part_set(AIE_STATS_SITE_MEMORY, aie_ctrs_memory_show, NULL);
 	aie_ctr_nr = slots;
 	ret = aie_cpus_setup("allocinfo_ext:counters", aie_ctrs_cpu_prepare,
 			     aie_ctrs_cpu_dead);

@@ -35,12 +35,14 @@
 #include <linux/atomic.h>
 #include <linux/mm.h>
 #include <linux/nodemask.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include "aie.h"
 #include "nodes.h"
 #include "sites.h"
+#include "stats.h"
 
 DEFINE_STATIC_KEY_FALSE(aie_nodes_key);
 
@@ -60,6 +62,13 @@ bool aie_nodes_mode_valid(const char *mode)
 	       !strcmp(mode, "off");
 }
 
+/* Show the node counters' lines of the stats file. */
+static void aie_nodes_show(struct seq_file *m)
+{
+	seq_printf(m, "numa %s\n", aie_nodes_on() ? "on" : "off");
+	seq_printf(m, "numa_bytes %zu\n", aie_nodes_memory());
+}
+
 /**
  * aie_nodes_init() - Make the node counters and turn the key on, as the
  * numa parameter says.
@@ -71,6 +80,7 @@ bool aie_nodes_mode_valid(const char *mode)
  */
 int aie_nodes_init(const char *mode, unsigned int max_sites)
 {
+	aie_stats_part_set(AIE_STATS_NUMA, aie_nodes_show, aie_nodes_memory);
 	if (!strcmp(mode, "off") ||
 	    (!strcmp(mode, "auto") && num_online_nodes() < 2))
 		return 0;

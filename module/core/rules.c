@@ -32,6 +32,7 @@
 #include "aie.h"
 #include "lib/ctl.h"
 #include "rules.h"
+#include "stats.h"
 #include "symbols.h"
 
 struct aie_rule {
@@ -110,6 +111,7 @@ void aie_rules_assert_held(void)
  */
 int aie_rules_init(void)
 {
+	aie_stats_part_set(AIE_STATS_RULES, NULL, aie_rules_memory);
 	RCU_INIT_POINTER(aie_rules, NULL);
 	return 0;
 }

@@ -66,6 +66,7 @@
 #include <linux/prandom.h>
 #include <linux/random.h>
 #include <linux/rcupdate.h>
+#include <linux/seq_file.h>
 
 #include "aie.h"
 #include "sample.h"
@@ -219,6 +220,19 @@ void aie_sample_set(unsigned long every)
 	static_branch_enable(&aie_sampling_key);
 }
 
+/* Show the sampling rate's line of the stats file. */
+static void aie_sample_show(struct seq_file *m)
+{
+	seq_printf(m, "sample %lu\n", READ_ONCE(aie_sample_bytes));
+}
+
+/* Show what sampling saw and kept. */
+static void aie_sample_seen_show(struct seq_file *m)
+{
+	seq_printf(m, "sample_seen_bytes %llu\n", aie_sample_seen());
+	seq_printf(m, "sampled %lu\n", aie_stat(sampled));
+}
+
 /**
  * aie_sample_init() - Seed the generators and set the sampling interval.
  * @every: the interval, as for aie_sample_set().
@@ -229,6 +243,8 @@ void aie_sample_init(unsigned long every)
 {
 	int cpu;
 
+	aie_stats_part_set(AIE_STATS_SAMPLE, aie_sample_show, NULL);
+	aie_stats_part_set(AIE_STATS_SAMPLED, aie_sample_seen_show, NULL);
 	for_each_possible_cpu(cpu) {
 		prandom_seed_state(per_cpu_ptr(&aie_sample_rnd[0], cpu),
 				   get_random_u64());

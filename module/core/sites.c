@@ -60,6 +60,7 @@
 #include <linux/irq_work.h>
 #include <linux/log2.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
@@ -157,6 +158,14 @@ static void aie_sites_grow_kick(u32 claimed, u32 ready)
 		irq_work_queue(&aie_sites_grow_iw);
 }
 
+/* Show the site table's lines of the stats file. */
+static void aie_sites_stats_show(struct seq_file *m)
+{
+	seq_printf(m, "sites %u\n", aie_sites_nr());
+	seq_printf(m, "site_capacity %u\n", aie_sites_capacity());
+	seq_printf(m, "sites_ready %u\n", aie_sites_ready());
+}
+
 /**
  * aie_sites_init() - Make the site table.
  * @capacity: the sites it holds (max_sites).
@@ -171,6 +180,8 @@ int aie_sites_init(unsigned int capacity, unsigned int ahead,
 {
 	unsigned long buckets = roundup_pow_of_two((unsigned long)capacity * 2);
 
+	aie_stats_part_set(AIE_STATS_SITES, aie_sites_stats_show,
+			   aie_sites_memory);
 	aie_site_cap = capacity;
 	aie_site_ahead = ahead;
 	aie_site_hash_bits = ilog2(buckets);

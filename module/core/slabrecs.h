@@ -3,7 +3,7 @@
  * slabrecs.h - the slab map's records (slabrecs.c): a pool of arrays of
  * object map values, one array per slab block, made in chunks as the
  * blocks need them. The lookup of a record by its index is inline here,
- * for the hooks' fast paths (slabmap.h, track/slab.c).
+ * for the hooks' fast paths (slabmap.h, track/slab_alloc.c).
  */
 #ifndef _AIE_SLABRECS_H
 #define _AIE_SLABRECS_H

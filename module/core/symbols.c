@@ -38,6 +38,7 @@
 #include "aie.h"
 #include "compat.h"
 #include "cpus.h"
+#include "stats.h"
 #include "symbols.h"
 
 #define AIE_SYM_LEVELS	4
@@ -78,6 +79,7 @@ int aie_syms_init(void)
 	int ret = aie_cpus_setup("allocinfo_ext:symbols",
 				 aie_syms_cpu_prepare, NULL);
 
+	aie_stats_part_set(AIE_STATS_SYMBOLS, NULL, aie_syms_memory);
 	if (ret < 0) {
 		aie_syms_exit();
 		return ret;

@@ -6,7 +6,7 @@
  * The value holds the object's size (bytes for slab, bytes per CPU for
  * percpu, pages for page and vmalloc), its site's index, its slack,
  * whether it is accounted to a memory cgroup (extras/memcg.c), and
- * whether aie_weights (track/free.c) holds a sampling weight for it. The
+ * whether aie_weights (core/objects.c) holds a sampling weight for it. The
  * size comes first and is never 0: the object map takes a value whose
  * low 32 bits are 0 for an empty slot. The page map keeps a 32-bit
  * record made from it (pagemap.h).

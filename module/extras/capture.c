@@ -4,9 +4,9 @@
  * for the sites <sel> matches, the distinct call stacks of their
  * allocations with calls and bytes per stack; "capture off" stops it.
  * /proc/allocinfo_ext_stacks gives bytes per stack, and
- * /proc/allocinfo_ext_stacks_calls calls per stack, as collapsed-stack
- * lines "f1;f2;...;fn <count>" (outermost caller first), which flame-graph
- * tools read.
+ * /proc/allocinfo_ext_stacks_calls calls per stack (iface/stacks.c shows
+ * them), as collapsed-stack lines "f1;f2;...;fn <count>" (outermost
+ * caller first), which flame-graph tools read.
  *
  * A stack starts at the site's own return address, found in the saved
  * trace: the frames of the hook and the allocator before it are dropped,
@@ -46,7 +46,6 @@
 #include <linux/jhash.h>
 #include <linux/log2.h>
 #include <linux/mutex.h>
-#include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/stacktrace.h>
@@ -58,20 +57,13 @@
 #include "core/params.h"
 #include "core/rules.h"
 #include "core/sites.h"
+#include "core/stats.h"
 #include "core/symbols.h"
 #include "lib/ctl.h"
 
 /* Frames saved per event: the hook's and the allocator's, then the stack. */
 #define AIE_CAPTURE_SAVE	(AIE_CAPTURE_DEPTH_MAX + 32)
 #define AIE_CAPTURE_LEVELS	4	/* task, softirq, hardirq, NMI */
-
-struct aie_stack {
-	u32 site;			/* index of the site */
-	u32 depth;			/* frames in ip[], innermost first */
-	atomic64_t calls;
-	atomic64_t bytes;
-	unsigned long ip[AIE_CAPTURE_DEPTH_MAX];
-};
 
 DEFINE_STATIC_KEY_FALSE(aie_capture_key);
 
@@ -97,11 +89,6 @@ struct aie_capture_bufs {
 
 /* Made with the table, at the first capture; set before the hook is on. */
 static struct aie_capture_bufs __percpu *aie_capture_bufs;
-
-static struct proc_dir_entry *aie_proc_stacks, *aie_proc_stacks_calls;
-
-/* The proc data of the calls file: its address tells the files apart. */
-static char aie_stacks_calls_mark;
 
 /* Hash the stack @ip[0..@depth) of site index @site. */
 static u32 aie_stack_hash_of(u32 site, const unsigned long *ip,
@@ -367,110 +354,44 @@ void aie_capture_show(struct seq_file *m)
 	mutex_unlock(&aie_capture_mutex);
 }
 
-/* What an open stacks file keeps: which count it shows, a name buffer. */
-struct aie_stacks_file {
-	bool calls;
-	struct aie_sym sym;
-};
-
-/* The stacks files hold aie_capture_mutex from start to stop. */
-static void *aie_stacks_start(struct seq_file *m, loff_t *pos)
+/*
+ * The stacks files' readers (iface/stacks.c) hold aie_capture_mutex from
+ * their start to their stop: no capture empties the table meanwhile.
+ */
+void aie_capture_read_lock(void)
 {
 	mutex_lock(&aie_capture_mutex);
-	if (!aie_stacks || *pos >= aie_stacks_count())
-		return NULL;
-	return &aie_stacks[*pos];
 }
 
-static void *aie_stacks_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	++*pos;
-	if (*pos >= aie_stacks_count())
-		return NULL;
-	return &aie_stacks[*pos];
-}
-
-static void aie_stacks_stop(struct seq_file *m, void *v)
+void aie_capture_read_unlock(void)
 {
 	mutex_unlock(&aie_capture_mutex);
 }
 
-/* A frame by name only; one no symbol covers is "unknown". */
-static void aie_stacks_frame(struct seq_file *m, unsigned long ip,
-			     struct aie_sym *sym)
+/*
+ * The captured stack at @pos, or NULL past the last: its frames never
+ * change, its counts are atomic. Under aie_capture_read_lock().
+ */
+const struct aie_stack *aie_capture_stack(loff_t pos)
 {
-	aie_sym_resolve(ip, sym);
-	seq_puts(m, sym->known ? sym->func : "unknown");
-	if (sym->known && sym->module)
-		seq_printf(m, " [%s]", sym->module);
+	if (!aie_stacks || pos >= aie_stacks_count())
+		return NULL;
+	return &aie_stacks[pos];
 }
 
-static int aie_stacks_show(struct seq_file *m, void *v)
+/* Set the capture's part of the stats file. Process context, at load. */
+void aie_capture_init(void)
 {
-	struct aie_stacks_file *f = m->private;
-	struct aie_stack *st = v;
-	int i;
-
-	for (i = st->depth - 1; i >= 0; i--) {
-		aie_stacks_frame(m, st->ip[i], &f->sym);
-		if (i)
-			seq_putc(m, ';');
-	}
-	seq_printf(m, " %lld\n", (long long)(f->calls ?
-					     atomic64_read(&st->calls) :
-					     atomic64_read(&st->bytes)));
-	return 0;
-}
-
-static const struct seq_operations aie_stacks_seq_ops = {
-	.start = aie_stacks_start,
-	.next = aie_stacks_next,
-	.stop = aie_stacks_stop,
-	.show = aie_stacks_show,
-};
-
-static int aie_stacks_open(struct inode *inode, struct file *file)
-{
-	struct aie_stacks_file *f;
-
-	f = __seq_open_private(file, &aie_stacks_seq_ops, sizeof(*f));
-	if (!f)
-		return -ENOMEM;
-	f->calls = pde_data(inode) == &aie_stacks_calls_mark;
-	return 0;
-}
-
-static const struct proc_ops aie_stacks_proc_ops = {
-	.proc_open = aie_stacks_open,
-	.proc_read = seq_read,
-	.proc_lseek = seq_lseek,
-	.proc_release = seq_release_private,
-};
-
-int aie_capture_init(void)
-{
-	aie_proc_stacks = proc_create_data(AIE_STACKS_PROC_NAME, 0400, NULL,
-					   &aie_stacks_proc_ops, NULL);
-	aie_proc_stacks_calls = proc_create_data(AIE_STACKS_CALLS_PROC_NAME,
-						 0400, NULL,
-						 &aie_stacks_proc_ops,
-						 &aie_stacks_calls_mark);
-	if (!aie_proc_stacks || !aie_proc_stacks_calls) {
-		proc_remove(aie_proc_stacks_calls);
-		proc_remove(aie_proc_stacks);
-		return -ENOMEM;
-	}
-	return 0;
+	aie_stats_part_set(AIE_STATS_CAPTURE, aie_capture_show,
+			   aie_capture_memory);
 }
 
 /*
- * Process context, after every hook is unregistered and has finished:
- * removes the files (waiting for their readers) and frees the table.
+ * Process context, after every hook is unregistered and has finished, and
+ * the stacks files are removed (iface/proc.c): frees the table.
  */
 void aie_capture_exit(void)
 {
-	proc_remove(aie_proc_stacks_calls);
-	proc_remove(aie_proc_stacks);
 	static_branch_disable(&aie_capture_key);
 	vfree(aie_stack_hash);
 	vfree(aie_stacks);

@@ -10,8 +10,18 @@
 #include <linux/seq_file.h>
 
 #include "aie.h"
+#include "lib/ctl.h"
 
 struct aie_sel;
+
+/* One call stack of a captured site, with its allocations' counts. */
+struct aie_stack {
+	u32 site;			/* index of the site */
+	u32 depth;			/* frames in ip[], innermost first */
+	atomic64_t calls;
+	atomic64_t bytes;
+	unsigned long ip[AIE_CAPTURE_DEPTH_MAX];
+};
 
 DECLARE_STATIC_KEY_FALSE(aie_capture_key);
 
@@ -31,7 +41,10 @@ int aie_capture_start(const struct aie_sel *sel, unsigned int depth);
 void aie_capture_stop(void);
 void aie_capture_show(struct seq_file *m);
 size_t aie_capture_memory(void);
-int aie_capture_init(void);
+void aie_capture_read_lock(void);
+void aie_capture_read_unlock(void);
+const struct aie_stack *aie_capture_stack(loff_t pos);
+void aie_capture_init(void);
 void aie_capture_exit(void);
 
 #endif /* _AIE_CAPTURE_H */

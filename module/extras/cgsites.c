@@ -67,6 +67,7 @@
 #include "cgsites.h"
 #include "core/counters.h"
 #include "core/sites.h"
+#include "core/stats.h"
 
 /* The longest cgroup path kept; a longer one is cut. */
 #define AIE_CGROUP_PATH_MAX	256
@@ -432,6 +433,7 @@ bool aie_cgsites_on(void)
  */
 int aie_cgsites_init(bool on, unsigned int max_pairs)
 {
+	aie_stats_part_set(AIE_STATS_CGSITES, aie_cgsites_show, NULL);
 	aie_cgsites_cap = max_pairs;
 	atomic_set(&aie_cgsites_nr, 0);
 	atomic_long_set(&aie_cgsites_full, 0);

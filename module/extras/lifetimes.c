@@ -39,10 +39,12 @@
 
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/seq_file.h>
 #include <linux/topology.h>
 #include <linux/vmalloc.h>
 
 #include "core/cpus.h"
+#include "core/stats.h"
 #include "lifetimes.h"
 
 DEFINE_STATIC_KEY_FALSE(aie_lifetimes_key);
@@ -77,6 +79,15 @@ static int aie_lifetimes_cpu_prepare(unsigned int cpu)
 	return 0;
 }
 
+/* Show the lifetimes' lines of the stats file. */
+static void aie_lifetimes_show(struct seq_file *m)
+{
+	seq_printf(m, "lifetimes %s\n", aie_lifetimes_on() ? "on" : "off");
+	seq_printf(m, "lifetime_hist_bytes %zu\n", aie_lifetimes_memory());
+	seq_printf(m, "lifetime_hist_misses %ld\n",
+		   atomic_long_read(&aie_lifetime_misses));
+}
+
 /**
  * aie_lifetimes_init() - Make the histograms and turn the stamps on.
  * @on: lifetimes=1; nothing is done without it.
@@ -92,6 +103,8 @@ int aie_lifetimes_init(bool on, unsigned int sites)
 {
 	int ret;
 
+	aie_stats_part_set(AIE_STATS_LIFETIMES, aie_lifetimes_show,
+			   aie_lifetimes_memory);
 	if (!on)
 		return 0;
 	aie_lifetime_sites = sites;

@@ -33,6 +33,7 @@
 #include <linux/slab.h>
 
 #include "aie.h"
+#include "core/stats.h"
 #include "memcg.h"
 
 /* Bytes of struct kmem_cache searched for the flags: all of them are in. */
@@ -77,6 +78,7 @@ void aie_memcg_init(void)
 {
 	struct kmem_cache *acct, *plain;
 
+	aie_stats_part_set(AIE_STATS_MEMCG, aie_memcg_show, NULL);
 	if (!IS_ENABLED(CONFIG_MEMCG) || !SLAB_ACCOUNT) {
 		pr_info("no memory cgroups in this kernel: accounted: stays 0\n");
 		return;

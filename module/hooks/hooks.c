@@ -28,6 +28,7 @@
 #include "core/pagemap.h"
 #include "core/params.h"
 #include "core/slabmap.h"
+#include "core/stats.h"
 #include "hooks.h"
 #include "nolock.h"
 #include "page.h"
@@ -123,6 +124,7 @@ int aie_hooks_register(void)
 {
 	int ret;
 
+	aie_stats_part_set(AIE_STATS_HOOKS, aie_hooks_show, NULL);
 	if (aie_slabmap_wanted())
 		aie_slab_pages_register(aie_records_start, aie_max_records(),
 					aie_hook_wanted(AIE_TYPE_PAGE));
@@ -259,17 +261,6 @@ err_bulk:
 static const char *aie_hook_state(bool hooked)
 {
 	return hooked ? "present" : "absent";
-}
-
-/**
- * aie_hooks_slabmap_state() - Name the slab map's state for the stats file.
- *
- * Context: Process context.
- * Return: "on", or "off" (slabmap=0, lifetimes=1, node counters).
- */
-const char *aie_hooks_slabmap_state(void)
-{
-	return aie_slabmap_capacity() ? "on" : "off";
 }
 
 /**

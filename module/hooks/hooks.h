@@ -13,7 +13,6 @@ int aie_hooks_select(const char *list);
 int aie_hooks_register(void);
 void aie_hooks_unregister(void);
 void aie_hooks_show(struct seq_file *m);
-const char *aie_hooks_slabmap_state(void);
 void aie_hooks_allocs_pause(void);
 int aie_hooks_allocs_resume(void);
 int aie_hooks_cgroups_set(bool on);

@@ -128,8 +128,9 @@ __aie_page_entry void aie_page_alloc_entry(const unsigned long *slot,
 		aie_count(internal);
 		return;
 	}
-	aie_track_page_alloc_slow(site, site->call_site, page,
-				  PAGE_SIZE << order, 1, aie_gfp_accounted(gfp));
+	aie_track_page_alloc_general(site, site->call_site, page,
+				     PAGE_SIZE << order, 1,
+				     aie_gfp_accounted(gfp));
 	return;
 rest:
 	aie_page_alloc_rest(slot, page, order, gfp, 0);

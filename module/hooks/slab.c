@@ -60,6 +60,7 @@
 #include "probes.h"
 #include "slab.h"
 #include "track/free.h"
+#include "track/slab_alloc.h"
 #include "track/track.h"
 
 /*
@@ -98,8 +99,8 @@ static inline void aie_slab_alloc(void *data,
 		aie_track_slab_alloc(data, call_site, ptr, bytes_req,
 				     bytes_alloc, accounted);
 	} else {
-		aie_track_slab_alloc_objmap(data, call_site, ptr, bytes_req,
-					    bytes_alloc, accounted);
+		aie_track_slab_alloc_nomap(data, call_site, ptr, bytes_req,
+					   bytes_alloc, accounted);
 	}
 }
 
@@ -115,12 +116,12 @@ static inline void aie_slab_alloc_sampled(unsigned long call_site,
 					  gfp_t gfp,
 					  struct kmem_cache *s)
 {
-	aie_track_alloc_weight(call_site, AIE_TYPE_SLAB, ptr, bytes_alloc,
-			       bytes_req,
-			       aie_sample_weight(READ_ONCE(aie_sample_bytes),
-						 bytes_alloc),
-			       s ? aie_slab_accounted(gfp, s) :
-				   aie_gfp_accounted(gfp));
+	aie_track_alloc_sampled(call_site, AIE_TYPE_SLAB, ptr, bytes_alloc,
+				bytes_req,
+				aie_sample_weight(READ_ONCE(aie_sample_bytes),
+						  bytes_alloc),
+				s ? aie_slab_accounted(gfp, s) :
+				    aie_gfp_accounted(gfp));
 }
 
 /*

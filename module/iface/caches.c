@@ -75,7 +75,7 @@ static void aie_caches_ctor(void *obj)
 {
 }
 
-/* Read the word at @addr; 0 when it cannot be read. */
+/* Read the word at @addr, or 0 when it cannot be read. */
 static unsigned long aie_caches_word(const void *addr)
 {
 	unsigned long w;
@@ -85,7 +85,10 @@ static unsigned long aie_caches_word(const void *addr)
 	return w;
 }
 
-/* Copy the string at @addr into @buf (@len bytes, NUL-terminated); return its length. */
+/*
+ * Copy the string at @addr into @buf (@len bytes, NUL-terminated); return
+ * its length.
+ */
 static int aie_caches_str(const char *addr, char *buf, int len)
 {
 	int i;
@@ -136,13 +139,11 @@ static bool aie_caches_named(unsigned long w, const void *arg)
 }
 
 /**
- * aie_caches_init() - Find a slab's cache in its page, and a cache's name.
+ * aie_caches_init() - Find the offsets of a slab's cache and a cache's name.
  *
- * Make one object of an unmergeable cache of a known name, and find the
- * two offsets from it. Never fails the load: without them, the caches
- * file says "# off".
+ * Never fails the load: without them, the caches file says "# off".
  *
- * Context: Process context, at module init; may sleep.
+ * Context: Process context, at load; may sleep.
  */
 void aie_caches_init(void)
 {
@@ -210,7 +211,6 @@ static unsigned int aie_caches_add(void *arg, struct page *head,
 	return i + len * AIE_CACHES_BYTE_COST;
 }
 
-/* Print one cache's line, if it has live objects. */
 static void aie_caches_line(struct seq_file *m, const char *name,
 			    const struct aie_cache_sum *s)
 {
@@ -220,13 +220,11 @@ static void aie_caches_line(struct seq_file *m, const char *name,
 
 /**
  * aie_caches_show() - Show /proc/allocinfo_ext_caches.
- * @m: the file's seq_file.
- * @v: unused.
+ * @m: the file being read.
+ * @v: unused (a single_open() file).
  *
- * Walk the slab map in holds of its lock (Notes on locking, above) and
- * sum each block's records under its cache.
- *
- * Context: Process context; may sleep between holds.
+ * Context: Process context; may sleep between the walk's holds of the
+ * slab map's lock.
  * Return: 0, or -ENOMEM.
  */
 int aie_caches_show(struct seq_file *m, void *v)

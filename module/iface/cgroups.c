@@ -7,10 +7,8 @@
  *
  * Notes on locking
  * ----------------
- * A reader walks the table as proc.c does, in process context, taking no
- * lock the hooks take: the counters are read without a lock. A pair's
- * cgroup is named under cgsites.c's mutex (aie_cgsite_name()), which may
- * sleep.
+ * A reader, in process context, walks the table as proc.c does, taking no
+ * lock the hooks take; a pair's cgroup is named under cgsites.c's mutex.
  */
 
 #include <linux/proc_fs.h>
@@ -28,7 +26,7 @@
 #include "lib/line.h"
 #include "rows.h"
 
-/* Find the first pair entry at index >= @idx; set *@pos past it. */
+/* Find the first pair entry at index >= @idx; *pos past it. */
 static struct aie_site *aie_cgroups_from(loff_t idx, loff_t *pos)
 {
 	struct aie_site *site;
@@ -46,7 +44,7 @@ static struct aie_site *aie_cgroups_from(loff_t idx, loff_t *pos)
 	return NULL;
 }
 
-/* Start at *@pos: 0 is the header; i + 1 is site i. */
+/* *pos 0 is the header; *pos i + 1 is site i. */
 static void *aie_cgroups_start(struct seq_file *m, loff_t *pos)
 {
 	if (!*pos)
@@ -84,9 +82,8 @@ static void aie_cgroups_path(struct aie_line *l, const char *path)
 }
 
 /*
- * Show one pair's row, "%12llu %8llu <tag> type:%s slack:%llu
- * total_calls:%lld total_bytes:%lld cgroup:<path>[ removed]", the tag
- * that of the pair's site.
+ * "%12llu %8llu <tag> type:%s slack:%llu total_calls:%lld
+ * total_bytes:%lld cgroup:<path>[ removed]": the tag is the pair's site's.
  */
 static int aie_cgroups_show(struct seq_file *m, void *v)
 {

@@ -27,6 +27,7 @@
 
 #include "aie.h"
 #include "core/counters.h"
+#include "core/objects.h"
 #include "core/rowset.h"
 #include "core/rules.h"
 #include "core/sample.h"
@@ -36,7 +37,6 @@
 #include "hooks/hooks.h"
 #include "iface/control.h"
 #include "lib/ctl.h"
-#include "track/free.h"
 
 /* Bring one site in line with @rules. The rules mutex held. */
 static void aie_control_apply_site(const struct aie_rules *rules,
@@ -106,7 +106,7 @@ static int aie_control_update(const struct aie_cmd *cmd, struct aie_sym *sym)
 	return 0;
 }
 
-/* A site's location: "<file>:<line>\0<function>" (aie_location_func()). */
+/* Make a site's location: "<file>:<line>\0<function>" (aie_location_func()). */
 static const char *aie_control_location(const struct aie_cmd *cmd)
 {
 	size_t n = strlen(cmd->loc.name) + 1, f = strlen(cmd->func) + 1;
@@ -212,7 +212,17 @@ static int aie_control_locate(const struct aie_cmd *cmd, struct aie_sym *sym)
 	return found ? 0 : -ENOENT;
 }
 
-/* A write to /proc/allocinfo_ext. Process context; may sleep. */
+/**
+ * aie_ctl_write() - Carry out a write to /proc/allocinfo_ext.
+ * @buf: the words written, not NUL-terminated.
+ * @len: their length, below AIE_CTL_MAX_LEN (proc.c checks).
+ *
+ * Context: Process context; may sleep. Takes the rules mutex, or the
+ * capture's or the memory cgroup pairs' own.
+ * Return: 0, -EINVAL (one pr_warn) for words that do not parse, -ENOSPC
+ * for a full rule list, -ENOENT for a "locate" that named no site,
+ * -ENOMEM, or another error of the change.
+ */
 int aie_ctl_write(const char *buf, size_t len)
 {
 	struct aie_cmd *cmd;
@@ -261,7 +271,7 @@ int aie_ctl_write(const char *buf, size_t len)
 		ret = aie_control_locate(cmd, sym);
 		break;
 	case AIE_CMD_SAMPLE:
-		ret = cmd->bytes ? aie_track_weights_make() : 0;
+		ret = cmd->bytes ? aie_weights_make() : 0;
 		if (!ret)
 			aie_sample_set(cmd->bytes);
 		break;

@@ -100,6 +100,12 @@ static_assert(AIE_IOC_GET_AT == ALLOCINFO_IOC_GET_AT);
 static_assert(AIE_IOC_GET_NEXT == ALLOCINFO_IOC_GET_NEXT);
 #endif
 
+/**
+ * aie_ioctl_open() - Set up an open file's iterator, at row 0.
+ * @f: the iterator, in the open file's private data (proc.c).
+ *
+ * Context: Process context, at the file's open.
+ */
 void aie_ioctl_open(struct aie_ioctl_file *f)
 {
 	mutex_init(&f->lock);
@@ -108,12 +114,18 @@ void aie_ioctl_open(struct aie_ioctl_file *f)
 	f->filter.mask = 0;
 }
 
+/**
+ * aie_ioctl_release() - Tear down an open file's iterator.
+ * @f: the iterator, no ioctl inside it any more.
+ *
+ * Context: Process context, at the file's release.
+ */
 void aie_ioctl_release(struct aie_ioctl_file *f)
 {
 	mutex_destroy(&f->lock);
 }
 
-/* The last AIE_IOC_STR_SIZE - 1 characters of @src, @len long, padded. */
+/* Copy the last AIE_IOC_STR_SIZE - 1 characters of @src, @len long, padded. */
 static void aie_ioctl_str(char *dst, const char *src, size_t len)
 {
 	if (len >= AIE_IOC_STR_SIZE) {
@@ -124,7 +136,7 @@ static void aie_ioctl_str(char *dst, const char *src, size_t len)
 	memset(dst + len, 0, AIE_IOC_STR_SIZE - len);
 }
 
-/* "<file>:<line>" of a site's location @loc; an empty file and 0 for none. */
+/* Fill in "<file>:<line>" of a site's location @loc; "" and 0 for none. */
 static void aie_ioctl_location(const char *loc, struct allocinfo_ext_tag *tag)
 {
 	const char *colon;
@@ -143,7 +155,7 @@ static void aie_ioctl_location(const char *loc, struct allocinfo_ext_tag *tag)
 	aie_ioctl_str(tag->filename, loc, colon - loc);
 }
 
-/* The location is read under RCU, which keeps it (rows.c). */
+/* Fill in a row's names; its location is read under RCU, which keeps it. */
 static void aie_ioctl_names(struct aie_ioctl_file *f, struct aie_site *site,
 			    struct allocinfo_ext_tag *tag)
 {
@@ -303,7 +315,16 @@ static long aie_ioctl_get_next(struct aie_ioctl_file *f, void __user *arg)
 	return ret;
 }
 
-/* An ioctl on an open /proc/allocinfo_ext; -ENOTTY for an unknown one. */
+/**
+ * aie_ioctl() - Carry out an ioctl on an open /proc/allocinfo_ext.
+ * @f: the open file's iterator.
+ * @cmd: AIE_IOC_CONTENT_ID, AIE_IOC_GET_AT or AIE_IOC_GET_NEXT.
+ * @arg: the caller's structure.
+ *
+ * Context: Process context; may sleep. Holds @f's mutex for the ioctl.
+ * Return: 0, -ENOENT past the last row, -EFAULT, -EINVAL for a bad
+ * filter, -ENOMEM, or -ENOTTY for an unknown @cmd.
+ */
 long aie_ioctl(struct aie_ioctl_file *f, unsigned int cmd, void __user *arg)
 {
 	switch (cmd) {

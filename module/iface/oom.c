@@ -33,21 +33,18 @@
  * sums; only the choice of rows can miss a site whose slot changed hands
  * during the reading, by the deltas that moved.
  *
+ * Notes on locking
+ * ----------------
  * The OOM path is reached from inside an allocation, by a task that may
  * hold any lock an allocation can be made under. The report allocates
  * nothing: its arrays are static, each row is built in a static buffer,
  * and each site is named in the per-CPU symbol scratch from kallsyms
  * (sprint_symbol(), which takes no lock) or from the name its module left
- * at unload; no row carries an address (rows.c).
- *
- * Notes on locking
- * ----------------
- * aie_oom_lock guards the static arrays and the row buffer. It is taken
- * with trylock, in the tracepoint's atomic context: a report that finds
- * another under way is skipped, never waits. The ratelimit's lock is
- * taken with trylock too (__ratelimit()). The counters are read without
- * a lock (counters.c). oom_lock, the OOM killer's, is held by the caller
- * of both the notifier and the tracepoint: one OOM is reported at a time.
+ * at unload; no row carries an address (rows.c). Its only lock is
+ * aie_oom_lock, its own, taken with trylock: a report that finds another
+ * under way is skipped, never waits. The ratelimit's lock is taken with
+ * trylock too (__ratelimit()). The counters are read without a lock
+ * (counters.c).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -68,6 +65,7 @@
 #include "core/counters.h"
 #include "core/params.h"
 #include "core/sites.h"
+#include "core/stats.h"
 #include "core/symbols.h"
 #include "hooks/probes.h"
 #include "lib/line.h"
@@ -127,9 +125,8 @@ static void aie_oom_keep(struct aie_oom_row *rows, const struct aie_oom_row *r,
 }
 
 /*
- * Read the live bytes of the sites of slot index @i from site @first on,
- * every @slots-th below @end (at most AIE_OOM_BATCH of them), into
- * aie_oom_live:
+ * Read the live bytes of the sites of slot index @i from site @first on, every
+ * @slots-th below @end (at most AIE_OOM_BATCH of them), into aie_oom_live:
  * each site's own counter, then what each CPU's slot @i holds of them,
  * read once (aie_ctr_slot_live()). A slot that changes hands meanwhile
  * may be missed or counted twice (counters.c): the picks are summed again.
@@ -180,9 +177,9 @@ static void aie_oom_rank(unsigned int picks, unsigned int *n,
 }
 
 /*
- * Print one row, built in aie_oom_buf as /proc/allocinfo_ext builds it,
- * the site's peak raised to its live bytes as a read of the table does; a
- * site no symbol covers is named by its index, not its address (rows.c).
+ * Print one row, built in aie_oom_buf as /proc/allocinfo_ext builds it, the
+ * site's peak raised to its live bytes as a read of the table does; a site
+ * no symbol covers by its index, not its address (rows.c).
  */
 static void aie_oom_row_print(const struct aie_oom_row *r)
 {
@@ -210,7 +207,6 @@ static void aie_oom_row_print(const struct aie_oom_row *r)
 	pr_notice("%s\n", aie_oom_buf);
 }
 
-/* Print the report for @victim: its header line, then the top rows. */
 static void aie_oom_report(struct task_struct *victim)
 {
 	unsigned int top = min_t(unsigned int, aie_oom_top, AIE_OOM_TOP_MAX);
@@ -232,8 +228,9 @@ static void aie_oom_report(struct task_struct *victim)
 }
 
 /*
- * Note the task of a global OOM, which marks the victim next. Called by
- * out_of_memory() for global OOMs only, before it picks a victim. Process
+ * Note the task of a global OOM, which marks the victim next: one of the
+ * OOM notifiers, from out_of_memory() for global OOMs only, before it
+ * picks a victim. Process
  * context, oom_lock held (every OOM kill's, global or memory cgroup's): no
  * other OOM runs until this one is over. A global OOM that kills nobody
  * leaves its task noted; that task's next OOM, if of a memory cgroup, is
@@ -252,8 +249,7 @@ static struct notifier_block aie_oom_nb = {
 
 /*
  * Decide whether to report this victim: a global OOM's first, always; any
- * other within the ratelimit, else count it. oom_lock held: one OOM at a
- * time.
+ * other within the ratelimit, else counted. oom_lock held: one OOM at a time.
  */
 static bool aie_oom_wanted(void)
 {
@@ -267,10 +263,7 @@ static bool aie_oom_wanted(void)
 	return false;
 }
 
-/*
- * Report the top sites for a victim: the probe of oom:mark_victim(task,
- * uid), from either OOM killer, the victim's task_lock held.
- */
+/* oom:mark_victim(task, uid), from either OOM killer, task_lock held */
 static void aie_oom_mark_victim(void *data, struct task_struct *task,
 				uid_t uid)
 {
@@ -284,17 +277,34 @@ static void aie_oom_mark_victim(void *data, struct task_struct *task,
 
 AIE_TP_PROBE_CHECK(mark_victim, aie_oom_mark_victim);
 
+/*
+ * Show the report's lines of the stats file: "oom_report" present, absent
+ * or off (oom_top=0); "oom_reports", the reports printed since load;
+ * "oom_reports_suppressed", the victims the ratelimit left.
+ */
+static void aie_oom_show(struct seq_file *m)
+{
+	const char *state = !aie_oom_top ? "off" :
+			    aie_oom_tp ? "present" : "absent";
+
+	seq_printf(m, "oom_report %s\n", state);
+	seq_printf(m, "oom_reports %lu\n", atomic_long_read(&aie_oom_reports));
+	seq_printf(m, "oom_reports_suppressed %lu\n",
+		   atomic_long_read(&aie_oom_suppressed));
+}
+
 /**
  * aie_oom_init() - Attach the OOM report, unless oom_top is 0.
  *
- * A kernel without the oom:mark_victim tracepoint loses only the report,
- * and says so once; without the OOM notifier, every OOM's report goes
- * through the ratelimit.
+ * A kernel without the tracepoint loses only the report, and says so;
+ * without the notifier, every OOM's report goes through the ratelimit.
+ * Sets the report's part of the stats file either way.
  *
- * Context: Process context, at module init.
+ * Context: Process context, at load, before the /proc files are made.
  */
 void aie_oom_init(void)
 {
+	aie_stats_part_set(AIE_STATS_OOM, aie_oom_show, NULL);
 	if (!aie_oom_top)
 		return;
 	/* Only at window ends does __ratelimit() print, then with nothing. */
@@ -311,10 +321,9 @@ void aie_oom_init(void)
 /**
  * aie_oom_exit() - Detach the OOM report.
  *
- * Call it first at exit: aie_hooks_unregister() then waits for the probe
- * to end.
+ * First at exit: aie_hooks_unregister() then waits for the probe to end.
  *
- * Context: Process context, at module exit.
+ * Context: Process context; may sleep.
  */
 void aie_oom_exit(void)
 {
@@ -324,24 +333,4 @@ void aie_oom_exit(void)
 	if (aie_oom_notifier_on)
 		unregister_oom_notifier(&aie_oom_nb);
 	aie_oom_notifier_on = false;
-}
-
-/* The stats file's "oom_report": present, absent or off (oom_top=0). */
-const char *aie_oom_state(void)
-{
-	if (!aie_oom_top)
-		return "off";
-	return aie_oom_tp ? "present" : "absent";
-}
-
-/* The stats file's "oom_reports": reports printed since load. */
-unsigned long aie_oom_reported(void)
-{
-	return atomic_long_read(&aie_oom_reports);
-}
-
-/* The stats file's "oom_reports_suppressed": victims the ratelimit left. */
-unsigned long aie_oom_suppressed_nr(void)
-{
-	return atomic_long_read(&aie_oom_suppressed);
 }

@@ -7,8 +7,5 @@
 
 void aie_oom_init(void);
 void aie_oom_exit(void);
-const char *aie_oom_state(void);
-unsigned long aie_oom_reported(void);
-unsigned long aie_oom_suppressed_nr(void);
 
 #endif /* _AIE_OOM_H */

@@ -1,20 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * proc.c - /proc/allocinfo_ext (the table, and control writes); it also
- * creates /proc/allocinfo_ext_stats (stats.c),
- * /proc/allocinfo_ext_lifetimes (lifetimes.c),
- * /proc/allocinfo_ext_caches (caches.c) and /proc/allocinfo_ext_cgroups
- * (cgroups.c). A site's row sums its own counters and its pairs' with
- * memory cgroups (extras/cgsites.c).
+ * creates /proc/allocinfo_ext_stats (stats_proc.c),
+ * /proc/allocinfo_ext_lifetimes (lifetimes_proc.c),
+ * /proc/allocinfo_ext_caches (caches.c), /proc/allocinfo_ext_cgroups
+ * (cgroups.c), /proc/allocinfo_ext_stacks and
+ * /proc/allocinfo_ext_stacks_calls (stacks.c): every /proc file of the
+ * module. A site's row sums its own counters and its pairs' with memory
+ * cgroups (extras/cgsites.c).
  *
- * Readers take no lock the hooks take: a site's counters are summed over
- * the CPUs one at a time (hooks go on meanwhile: no hook waits for a
- * reader), and a site's location is read under rcu_read_lock() for one
- * row. Each row's live bytes also raise the site's peak.
- * Writes go to control.c; they need CAP_SYS_ADMIN in the
- * opener's credentials. ioctls go to ioctl.c, on a file opened for
- * reading (the text's readers' rights), each open file with its own
- * iterator.
+ * Writes go to control.c; they need CAP_SYS_ADMIN in the opener's
+ * credentials. ioctls go to ioctl.c, on a file opened for reading (the
+ * text's readers' rights), each open file with its own iterator. Each
+ * row's live bytes also raise the site's peak.
+ *
+ * Notes on locking
+ * ----------------
+ * Everything here runs in process context and may sleep. Readers take no
+ * lock the hooks take: a site's counters are summed over the CPUs one at
+ * a time (hooks go on meanwhile: no hook waits for a reader), and a
+ * site's location is read under rcu_read_lock() for one row. A reader's
+ * seq_file lock (m->lock) keeps its name buffer; an open file's ioctls
+ * hold its iterator's mutex (ioctl.c).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -41,10 +48,11 @@
 #include "extras/cgsites.h"
 #include "cgroups.h"
 #include "lib/line.h"
-#include "lifetimes.h"
+#include "lifetimes_proc.h"
 #include "proc.h"
 #include "rows.h"
-#include "stats.h"
+#include "stacks.h"
+#include "stats_proc.h"
 
 /* What an open file keeps: m->private. */
 struct aie_proc_file {
@@ -53,8 +61,8 @@ struct aie_proc_file {
 };
 
 /*
- * The first shown site at index >= @idx; a reschedule point at each, as
- * the sites without a row may be many.
+ * Find the first shown site at index >= @idx; a reschedule point at each,
+ * as the sites without a row may be many.
  */
 static struct aie_site *aie_proc_site_from(loff_t idx, loff_t *pos)
 {
@@ -91,7 +99,7 @@ static void allocinfo_ext_stop(struct seq_file *m, void *v)
 }
 
 /*
- * One row, built in place (line.h): "%12llu %8llu <tag> type:%s
+ * Show one row, built in place (line.h): "%12llu %8llu <tag> type:%s
  * slack:%llu total_calls:%lld total_bytes:%lld peak:%lld failed:%lld
  * accounted:%llu[ disabled][ unloaded][ accurate:no]", the live figures
  * as aie_live() reads them.
@@ -182,7 +190,7 @@ static long allocinfo_ext_ioctl(struct file *file, unsigned int cmd,
 }
 
 #ifdef CONFIG_COMPAT
-/* The structures have one layout on 32 and 64 bits: pointers alone differ. */
+/* Pass an ioctl on: its structures have one layout on 32 and 64 bits. */
 static long allocinfo_ext_compat_ioctl(struct file *file, unsigned int cmd,
 				       unsigned long arg)
 {
@@ -225,8 +233,17 @@ static const struct proc_ops allocinfo_ext_proc_ops = {
 
 static struct proc_dir_entry *aie_proc_table, *aie_proc_stats,
 			     *aie_proc_lifetimes, *aie_proc_caches,
-			     *aie_proc_cgroups;
+			     *aie_proc_cgroups, *aie_proc_stacks,
+			     *aie_proc_stacks_calls;
 
+/**
+ * aie_proc_init() - Create every /proc file of the module.
+ *
+ * Each unit has set its part of the stats file before (core/stats.c).
+ *
+ * Context: Process context, at load; may sleep.
+ * Return: 0, or -ENOMEM with none of the files left.
+ */
 int aie_proc_init(void)
 {
 	aie_proc_table = proc_create(AIE_PROC_NAME, 0400, NULL,
@@ -240,17 +257,30 @@ int aie_proc_init(void)
 					     aie_caches_show);
 	aie_proc_cgroups = proc_create(AIE_CGROUPS_PROC_NAME, 0400, NULL,
 				       &aie_cgroups_proc_ops);
+	aie_proc_stacks = proc_create(AIE_STACKS_PROC_NAME, 0400, NULL,
+				      &aie_stacks_bytes_proc_ops);
+	aie_proc_stacks_calls = proc_create(AIE_STACKS_CALLS_PROC_NAME, 0400,
+					    NULL, &aie_stacks_calls_proc_ops);
 	if (!aie_proc_table || !aie_proc_stats || !aie_proc_lifetimes ||
-	    !aie_proc_caches || !aie_proc_cgroups) {
+	    !aie_proc_caches || !aie_proc_cgroups || !aie_proc_stacks ||
+	    !aie_proc_stacks_calls) {
 		aie_proc_exit();
 		return -ENOMEM;
 	}
 	return 0;
 }
 
-/* Waits for readers and writers inside the files to leave them. */
+/**
+ * aie_proc_exit() - Remove every /proc file of the module.
+ *
+ * Waits for readers and writers inside the files to leave them.
+ *
+ * Context: Process context; may sleep.
+ */
 void aie_proc_exit(void)
 {
+	proc_remove(aie_proc_stacks_calls);
+	proc_remove(aie_proc_stacks);
 	proc_remove(aie_proc_cgroups);
 	proc_remove(aie_proc_caches);
 	proc_remove(aie_proc_lifetimes);

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rows.c - what the rows of the /proc tables and of the OOM report share:
- * which sites have a row, a site's tag, and the fields that follow it.
+ * rows.c - what the rows of the /proc tables share: which sites have
+ * one, and a site's tag.
  *
  * Notes on locking
  * ----------------
- * None of its own. Callers are the readers of the files (process context)
- * and the OOM report (oom.c: atomic context, preemption off). A site's
- * location is read under rcu_read_lock(); its counters and flags are read
- * without a lock and may move during the read.
+ * None but RCU: the callers are the files' readers, in process context,
+ * and the OOM report (oom.c), in whatever context the OOM killer runs. A
+ * site's location is read under rcu_read_lock(), which keeps it.
  */
 
 #include <linux/kernel.h>
@@ -31,19 +30,19 @@ const char * const aie_type_names[] = {
 };
 
 /**
- * aie_row_shown() - Tell whether @site has a row in the tables.
+ * aie_row_shown() - Tell whether a site has a row.
  * @site: the site.
  *
- * Every site has one but those inside allocators, whose events are
- * ignored, those of (site, cgroup) pairs, and those inside helpers and
- * page allocator wrappers never charged an event of their own (their
- * events go to the caller above them): such a site has a row from its
- * first (track.c's aie_track_site() marks it), and keeps it, a reset
- * notwithstanding, so that rows do not come and go before others (the
- * ioctls' content id, core/rowset.c).
+ * Rows show every site but those inside allocators, whose events are
+ * ignored, pairs with memory cgroups (counted in their site's row), and
+ * those inside helpers and page allocator wrappers never charged an event
+ * of their own (their events go to the caller above them): such a site
+ * has a row from its first (track.c's aie_track_site() marks it), and
+ * keeps it, a reset notwithstanding, so that rows do not come and go
+ * before others (the ioctls' content id, core/rowset.c).
  *
- * Context: Any context but NMI.
- * Return: true when the site has a row.
+ * Context: Any context.
+ * Return: true when @site has a row.
  */
 bool aie_row_shown(struct aie_site *site)
 {
@@ -57,15 +56,17 @@ bool aie_row_shown(struct aie_site *site)
 }
 
 /**
- * aie_row_fields() - Add the fields that follow a row's tag.
- * @l: the line being built.
- * @site: the row's site.
+ * aie_row_fields() - Add what follows a row's tag.
+ * @l: the row being built.
+ * @site: its site.
  * @s: the site's sums.
- * @peak: the peak to show.
+ * @peak: its peak.
  *
- * Add " type:%s slack:%llu total_calls:%lld total_bytes:%lld peak:%lld
- * failed:%lld accounted:%llu[ disabled][ unloaded][ accurate:no]" (proc.c,
- * and oom.c's report), the live figures as aie_live() has them.
+ * " type:%s slack:%llu total_calls:%lld total_bytes:%lld peak:%lld
+ * failed:%lld accounted:%llu[ disabled][ unloaded][ accurate:no]"
+ * (proc.c, and oom.c's report), the live figures as aie_live() has them.
+ *
+ * Context: Any context.
  */
 void aie_row_fields(struct aie_line *l, struct aie_site *site,
 		    const struct aie_site_sums *s, s64 peak)
@@ -93,13 +94,14 @@ void aie_row_fields(struct aie_line *l, struct aie_site *site,
 }
 
 /**
- * aie_row_nodes() - End a row with the site's live bytes per node.
- * @l: the line being built.
- * @site: the row's site.
+ * aie_row_nodes() - Add a row's bytes per node, while node counters are kept.
+ * @l: the row being built.
+ * @site: its site, of slab or page (core/nodes.c).
  *
- * While node counters are kept (core/nodes.c), add " node<N>:%llu" for
- * each online node to the row of a slab or page site: its live bytes
- * there (aie_live()). Add nothing otherwise.
+ * " node<N>:%llu" for each online node, its live bytes there (aie_live()),
+ * at the end of a /proc/allocinfo_ext row.
+ *
+ * Context: Any context.
  */
 void aie_row_nodes(struct aie_line *l, struct aie_site *site)
 {
@@ -120,11 +122,12 @@ void aie_row_nodes(struct aie_line *l, struct aie_site *site)
  * aie_row_accurate() - Tell whether a site's counts are exact.
  * @site: the site.
  *
- * A site is inexact, as far as the module knows, once it lost an
- * allocation it could not track (track.c's aie_track_untracked()). Its
- * row then says "accurate:no" (proc.c), and its ioctl row accurate 0.
+ * Exact as far as the module knows: not when the site lost an allocation
+ * it could not track (track.c's aie_track_untracked()). Its row then says
+ * "accurate:no" (proc.c), and its ioctl row accurate 0.
  *
- * Return: false once the site lost an allocation.
+ * Context: Any context.
+ * Return: true when no allocation was lost.
  */
 bool aie_row_accurate(const struct aie_site *site)
 {
@@ -132,12 +135,13 @@ bool aie_row_accurate(const struct aie_site *site)
 }
 
 /**
- * aie_row_tag() - Add a site's tag, as its row shows it to a reader.
- * @l: the line being built.
- * @site: the row's site.
- * @sym: the reader's symbol buffer, filled here (aie_site_name_read()).
+ * aie_row_tag() - Add a site's tag, as its row shows it.
+ * @l: the row being built (proc.c, lifetimes_proc.c).
+ * @site: its site.
+ * @sym: the reader's buffer, in which the site is named as a reader names
+ *       it (aie_site_name_read()).
  *
- * Context: Process context (proc.c, lifetimes.c).
+ * Context: Process context.
  */
 void aie_row_tag(struct aie_line *l, struct aie_site *site,
 		 struct aie_sym *sym)
@@ -147,19 +151,19 @@ void aie_row_tag(struct aie_line *l, struct aie_site *site,
 }
 
 /**
- * aie_row_tag_named() - Add a site's tag from a symbol that names it.
- * @l: the line being built.
- * @site: the row's site.
- * @sym: the site's name, filled already (oom.c's report fills it with
- *	aie_site_name(), which allocates nothing).
- * @in_log: the row goes to the kernel log, not to a reader.
+ * aie_row_tag_named() - Add a site's tag, from a name made already.
+ * @l: the row being built.
+ * @site: its site.
+ * @sym: the site's name.
+ * @in_log: the row goes to the kernel log (oom.c).
  *
  * A site no symbol covers is "unknown@" and, in a reader's row, its
  * address as %pK prints it to that reader; in the kernel log, where %pK
  * would judge whichever task the OOM came from, and might ask an LSM,
  * "site" and its index in the table: no address at all.
  *
- * Context: Any context but NMI.
+ * Context: Any context but NMI (oom.c's report names the site with
+ * aie_site_name(), which allocates nothing).
  */
 void aie_row_tag_named(struct aie_line *l, struct aie_site *site,
 		       const struct aie_sym *sym, bool in_log)
@@ -212,11 +216,10 @@ void aie_row_tag_named(struct aie_line *l, struct aie_site *site,
 /**
  * aie_row_func() - Find the function a row names.
  * @sym: the site's name.
- * @loc: the site's location from "locate", or NULL.
+ * @loc: the site's location (NULL: none), read under RCU.
  * @len: set to the name's length.
  *
- * The function is the one "locate" gave with @loc, else @sym's, else
- * "unknown".
+ * The one "locate" gave with @loc, else @sym's, else "unknown".
  *
  * Context: Inside the RCU read section @loc was read in.
  * Return: the name, which lives as long as that section.

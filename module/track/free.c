@@ -1,17 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * free.c - the maps of tracked objects, and every free: an object's site
- * charged back with what its value packs (core/value.h).
- *
- * Objects are keyed by what their free names, as a kernel address: the
- * object's address for slab and vmalloc, the struct page for pages, the
- * address of CPU 0's copy for percpu. These never overlap, so one object
- * map serves all: aie_objects. A sampled object's weight, when above 1,
- * is kept in aie_weights under the same key. With slabmap=1 a tracked
- * slab object's value is kept beside its slab's pages instead
- * (core/slabmap.c), and a page block's in the page map
- * (core/pagemap.c), when they can have a record; their frees look there
- * first (hooks/slab.c, hooks/slab_pages.c).
+ * free.c - every free: an object's site charged back with what its
+ * value packs (core/value.h), the object found in the slab map, the page
+ * map or the object maps (core/objects.c) as its free probe looks.
  *
  * A free of an object never tracked costs a hash and one load
  * (aie_objmap_may_hold()). An object map with neither stamps nor tags2
@@ -19,9 +10,14 @@
  * branch, off, on a free that reaches __aie_track_free(); otherwise it
  * takes objmap.c's calls, and lifetimes=1 adds a histogram count.
  *
- * Contexts: the frees run in the hooks, wherever the allocators run
- * (task, softirq, hardirq; NMI: core/nmi.h), with preemption disabled.
- * They never sleep and never allocate. Init and exit run in process context.
+ * Notes on locking
+ * ----------------
+ * None taken here. The frees run in the hooks, wherever the allocators
+ * run (task, softirq, hardirq; NMI: core/nmi.h), with preemption
+ * disabled; they never sleep and never allocate. The maps' removes take
+ * their shards' locks (core/objmap.c); a slab or page map record is its
+ * object's alone between allocation and free. Init and exit run in
+ * process context, before the hooks attach and after they are gone.
  */
 
 #include <linux/bitfield.h>
@@ -31,6 +27,7 @@
 #include "aie.h"
 #include "core/counters.h"
 #include "core/nodes.h"
+#include "core/objects.h"
 #include "core/objmap.h"
 #include "core/pagemap.h"
 #include "core/slabmap.h"
@@ -38,8 +35,6 @@
 #include "core/value.h"
 #include "extras/lifetimes.h"
 #include "free.h"
-
-struct aie_objmap aie_objects, aie_weights;
 
 /*
  * aie_track_slow_key: on when aie_objects is made with stamps
@@ -55,14 +50,21 @@ struct aie_objmap aie_objects, aie_weights;
 DEFINE_STATIC_KEY_FALSE(aie_track_slow_key);
 DEFINE_STATIC_KEY_FALSE(aie_objects_wide_key);
 
-/*
- * The object map of @max_objects slots, with @stamps (lifetimes=1); @slow
- * when node counters are kept. The weight map is made with sampling's
- * first start (aie_track_weights_make()).
+/**
+ * aie_track_init() - Make the object map and set the static keys.
+ * @max_objects: the object map's slots.
+ * @stamps: stamp each object (lifetimes=1).
+ * @slow: node counters are kept: every event to the general paths.
+ *
+ * The weight map is made with sampling's first start (aie_weights_make(),
+ * core/objects.c).
+ *
+ * Context: Process context, before the hooks attach; may sleep.
+ * Return: 0, or -ENOMEM.
  */
 int aie_track_init(unsigned long max_objects, bool stamps, bool slow)
 {
-	int ret = aie_objmap_init(&aie_objects, max_objects, stamps);
+	int ret = aie_objects_init(max_objects, stamps);
 
 	if (ret)
 		return ret;
@@ -73,39 +75,30 @@ int aie_track_init(unsigned long max_objects, bool stamps, bool slow)
 	return 0;
 }
 
-/*
- * Make the weight map, if it is not made yet: it holds the sampled objects
- * of weight above 1 only, and only sampling makes them. 65536 slots, or a
- * sixteenth of the object map's when more: 57344 live weighted objects,
- * more than sampling at 1 KiB keeps of 64 MiB of 64-byte objects. Made
- * before sampling starts (aie_sample_set() turns its key on after, which
- * every CPU sees), kept until exit: a weighted object's free finds it.
- * Process context, under aie_rules_mutex or before the hooks attach.
+/**
+ * aie_track_exit() - Clear the static keys and free the maps.
+ *
+ * Context: Process context, after every hook is unregistered and has
+ * finished; may sleep.
  */
-int aie_track_weights_make(void)
-{
-	unsigned long slots = (1UL << aie_objects.bits) / 16;
-
-	if (aie_weights.slots)
-		return 0;
-	return aie_objmap_init(&aie_weights, max(slots, 1UL << 16), false);
-}
-
-/* Process context, after every hook is unregistered and has finished. */
 void aie_track_exit(void)
 {
 	static_branch_disable(&aie_track_slow_key);
 	static_branch_disable(&aie_objects_wide_key);
 	aie_slabmap_exit();
-	aie_objmap_exit(&aie_weights);
-	aie_objmap_exit(&aie_objects);
+	aie_objects_exit();
 }
 
-/*
- * The node counters' part of the uncharge of the object @key whose map
- * value is @val, of weight @weight: its bytes off its site's counter of
- * the node of @key, worked out again from the key as at the charge
- * (core/nodes.c). The general paths' only (aie_track_slow()).
+/**
+ * aie_uncharge_node() - Uncharge an object from its site's node counter.
+ * @key: the object's key, whose node is worked out again as at the charge
+ *       (core/nodes.c).
+ * @val: its map value.
+ * @weight: the allocations it stands for.
+ *
+ * The general paths' only (aie_track_slow()).
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
  */
 void aie_uncharge_node(unsigned long key, u64 val, u64 weight)
 {
@@ -118,9 +111,13 @@ void aie_uncharge_node(unsigned long key, u64 val, u64 weight)
 				    weight));
 }
 
-/*
- * Uncharge the object @key whose map value is @val; drop its weight, and
- * return it.
+/**
+ * aie_uncharge() - Uncharge an object and drop its weight.
+ * @key: the object's key, under which aie_weights keeps its weight.
+ * @val: its map value.
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
+ * Return: the object's weight (1 when it had none).
  */
 noinline u64 aie_uncharge(unsigned long key, u64 val)
 {
@@ -136,9 +133,12 @@ noinline u64 aie_uncharge(unsigned long key, u64 val)
 	return weight;
 }
 
-/*
- * The fast path's insertion found @key in the map already, its free
- * unseen: the old object, whose value was @old, is charged back.
+/**
+ * aie_track_replaced() - Charge back an object whose free went unseen.
+ * @key: the key a fast path's insert found in the map already.
+ * @old: the old object's value, which the insert replaced.
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
  */
 noinline void aie_track_replaced(unsigned long key, u64 old)
 {
@@ -147,8 +147,8 @@ noinline void aie_track_replaced(unsigned long key, u64 old)
 }
 
 /*
- * __aie_track_free() when aie_objects has stamps or tags2; with lifetimes=1,
- * count the object's lifetime.
+ * Free @key as __aie_track_free() does, when aie_objects has stamps or
+ * tags2; with lifetimes=1, count the object's lifetime.
  */
 static noinline void aie_track_free_slow(unsigned long key)
 {
@@ -172,11 +172,15 @@ static noinline void aie_track_free_slow(unsigned long key)
 			    aie_lifetime_now() - stamp, weight);
 }
 
-/*
- * The free of @key, which aie_track_free() (free.h) could not rule out: the
- * home slot in aie_objects of @hash, its hash, was taken. The fast path,
- * every call inlined: an object of weight 1, an object map without stamps
- * or tags2 (aie_track_free_slow() else).
+/**
+ * __aie_track_free() - Free an object aie_track_free() could not rule out.
+ * @key: what the free names (free.h).
+ * @hash: the hash of @key, whose home slot in aie_objects was taken.
+ *
+ * The fast path, every call inlined: an object of weight 1, an object map
+ * without stamps or tags2 (aie_track_free_slow() else).
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
  */
 void __aie_track_free(const void *key, u64 hash)
 {
@@ -206,20 +210,29 @@ void __aie_track_free(const void *key, u64 hash)
 	aie_uncharge_weighted(val, 1);
 }
 
-/*
- * The free of a weighted slab object @ptr whose record the slab map gave:
- * @val, taken from the page whose entry is @entry, from where its
- * granule, the key of its weight, is worked out. Out of line, off the
- * free probes' path (aie_slab_freed(), slabmap.h).
+/**
+ * aie_track_slab_weighted_freed() - Free a weighted slab object.
+ * @ptr: the object, whose record the slab map gave.
+ * @entry: the entry of its page, from which its granule, the key of its
+ *         weight, is worked out.
+ * @val: the record, taken.
+ *
+ * Out of line, off the free probes' path (aie_slab_freed(), free.h).
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
  */
 void aie_track_slab_weighted_freed(const void *ptr, u32 entry, u64 val)
 {
 	aie_uncharge(aie_slab_gkey(entry, ptr), val);
 }
 
-/*
- * A slab map record still set when its slab's pages went back to the page
- * allocator (slabmap.c): the object's free was not seen.
+/**
+ * aie_track_unseen() - Charge back an object whose free was not seen.
+ * @gkey: the object's key (its granule's address, for a slab map record).
+ * @val: its record, still set when its pages went back to the page
+ *       allocator (core/slabmap.c).
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
  */
 void aie_track_unseen(unsigned long gkey, u64 val)
 {
@@ -227,21 +240,28 @@ void aie_track_unseen(unsigned long gkey, u64 val)
 	aie_count(unseen_frees);
 }
 
-/*
- * The free of a weighted page block @page whose record the page map gave,
- * @rec: its weight is under @page in aie_weights. Out of line, off the
- * page free probe's path (aie_page_freed(), pagemap.h).
+/**
+ * aie_track_page_weighted_freed() - Free a weighted page block.
+ * @page: the block, under which aie_weights keeps its weight.
+ * @rec: its record, which the page map gave.
+ *
+ * Out of line, off the page free probe's path (aie_page_freed(), free.h).
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
  */
 void aie_track_page_weighted_freed(const struct page *page, u32 rec)
 {
 	aie_uncharge((unsigned long)page, aie_page_val_of(rec));
 }
 
-/*
- * The page map's record @rec of the block @page, left by a free that was
- * not seen, found by a new allocation of the block that goes to the
- * object map (pagemap.h): charged back, as the object map's insert
- * would.
+/**
+ * aie_track_page_replaced() - Charge back a page map record left behind.
+ * @page: the block, allocated again and going to the object map.
+ * @rec: the record its unseen free left in the page map.
+ *
+ * Charged back as the object map's insert would (track.c).
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
  */
 void aie_track_page_replaced(const struct page *page, u32 rec)
 {
@@ -249,7 +269,7 @@ void aie_track_page_replaced(const struct page *page, u32 rec)
 	aie_count(replaced);
 }
 
-/* aie_track_unseen_key() of a @key, of @hash, whose home slot is taken. */
+/* Charge back @key, of @hash, whose home slot is taken, if it is there. */
 static noinline void aie_track_unseen_at(unsigned long key, u64 hash)
 {
 	u64 val;
@@ -258,11 +278,16 @@ static noinline void aie_track_unseen_at(unsigned long key, u64 hash)
 		aie_track_unseen(key, val);
 }
 
-/*
- * The object map's object at @key, the first byte of pages going back to
- * the page allocator (slabmap.c): if one is there, its free was not seen,
- * as nothing can live there any more. Its home slot empty, as a rule,
- * turns it away inline, before any call.
+/**
+ * aie_track_unseen_key() - Charge back an object at pages being freed.
+ * @key: the first byte of pages going back to the page allocator
+ *       (core/slabmap.c).
+ *
+ * An object the object map holds at @key was freed unseen: nothing can
+ * live there any more. Its home slot empty, as a rule, turns it away
+ * inline, before any call.
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
  */
 void aie_track_unseen_key(unsigned long key)
 {

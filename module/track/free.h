@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * free.h - the maps of tracked objects and every free (free.c): the frees'
- * fast paths are inline here, in the free probes (hooks/).
+ * free.h - every free (free.c): the frees' fast paths are inline here, in
+ * the free probes (hooks/).
  */
 #ifndef _AIE_FREE_H
 #define _AIE_FREE_H
@@ -12,6 +12,7 @@
 
 #include "aie.h"
 #include "core/counters.h"
+#include "core/objects.h"
 #include "core/objmap.h"
 #include "core/pagemap.h"
 #include "core/sites.h"
@@ -19,24 +20,37 @@
 #include "core/value.h"
 #include "extras/lifetimes.h"
 
-extern struct aie_objmap aie_objects, aie_weights;
 DECLARE_STATIC_KEY_FALSE(aie_track_slow_key);
 DECLARE_STATIC_KEY_FALSE(aie_objects_wide_key);
 
-/* Every allocation and free to the general paths (free.c). */
+/**
+ * aie_track_slow() - Tell whether every event takes the general paths.
+ *
+ * On with stamps (lifetimes=1) or node counters (free.c).
+ *
+ * Context: Any context, NMI included.
+ * Return: true when the fast paths are off.
+ */
 static inline bool aie_track_slow(void)
 {
 	return static_branch_unlikely(&aie_track_slow_key);
 }
 
-/* aie_objects' inserts and removes to objmap.c's calls (free.c). */
+/**
+ * aie_objects_wide() - Tell whether aie_objects takes objmap.c's calls.
+ *
+ * On when aie_objects has tags2, which the inline insert and remove leave
+ * out (free.c).
+ *
+ * Context: Any context, NMI included.
+ * Return: true when aie_objects' inserts and removes are out of line.
+ */
 static inline bool aie_objects_wide(void)
 {
 	return static_branch_unlikely(&aie_objects_wide_key);
 }
 
 int aie_track_init(unsigned long max_objects, bool stamps, bool slow);
-int aie_track_weights_make(void);
 void aie_track_exit(void);
 void aie_uncharge_node(unsigned long key, u64 val, u64 weight);
 u64 aie_uncharge(unsigned long key, u64 val);
@@ -48,9 +62,15 @@ void aie_track_unseen_key(unsigned long key);
 void aie_track_page_weighted_freed(const struct page *page, u32 rec);
 void aie_track_page_replaced(const struct page *page, u32 rec);
 
-/*
- * Uncharge the object whose map value is @val and weight @weight. The map
- * holds the indexes of published sites only: no aie_site_at() needed.
+/**
+ * aie_uncharge_weighted() - Uncharge an object from its site's counters.
+ * @val: the object's map value.
+ * @weight: the allocations it stands for.
+ *
+ * The map holds the indexes of published sites only: no aie_site_at()
+ * needed.
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
  */
 static inline void aie_uncharge_weighted(u64 val, u64 weight)
 {
@@ -63,7 +83,17 @@ static inline void aie_uncharge_weighted(u64 val, u64 weight)
 			  val & AIE_OBJ_ACCOUNTED);
 }
 
-/* Into aie_objects, stamped when lifetimes are on. */
+/**
+ * aie_objects_insert() - Insert an object into aie_objects.
+ * @key: what its free will name.
+ * @val: its map value.
+ * @old: the value replaced, on AIE_OBJMAP_REPLACED.
+ *
+ * Stamped with the time when lifetimes are on.
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
+ * Return: as aie_objmap_insert().
+ */
 static inline enum aie_objmap_result
 aie_objects_insert(unsigned long key, u64 val, u64 *old)
 {
@@ -73,6 +103,15 @@ aie_objects_insert(unsigned long key, u64 val, u64 *old)
 	return aie_objmap_insert(&aie_objects, key, val, old);
 }
 
+/**
+ * aie_track_free() - Free an object the object map may hold.
+ * @key: what the free names: the object's address, its struct page, or
+ *       CPU 0's copy's address.
+ *
+ * An empty home slot turns the free away inline; else __aie_track_free().
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
+ */
 static inline void aie_track_free(const void *key)
 {
 	u64 hash = aie_objmap_hash(&aie_objects, (unsigned long)key);
@@ -84,16 +123,21 @@ static inline void aie_track_free(const void *key)
 	__aie_track_free(key, hash);
 }
 
-/*
- * The free of the slab object @ptr whose record the slab map gave: @val,
- * taken from the page whose entry is @entry. Its site's counters inline,
- * in the free probes (hooks/slab.c); a weighted object's, whose granule
- * is the key of its weight, out of line.
+/**
+ * aie_slab_freed() - Uncharge a freed slab object whose record was taken.
+ * @ptr: the object.
+ * @entry: the entry of its page, in the slab map.
+ * @val: its record, taken from the slab map.
+ *
+ * Its site's counters inline, in the free probes (hooks/slab.c); a
+ * weighted object's, whose granule is the key of its weight, out of line.
  *
  * This, aie_page_freed() and the free probes' bodies that call them
  * (aie_slab_free(), aie_slab_page_freed()) are always inline: left to
  * GCC, a large kmalloc+kfree pair costs 3 instructions more (make bench,
  * 6.12).
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
  */
 static __always_inline void aie_slab_freed(const void *ptr, u32 entry,
 					   u64 val)
@@ -109,11 +153,16 @@ static __always_inline void aie_slab_freed(const void *ptr, u32 entry,
 			  val & AIE_OBJ_ACCOUNTED);
 }
 
-/*
- * The free of the page block @page whose record is @rec: its site's
- * counters, inline in the mm_page_free probe (slabmap.c), where the call
- * it saves is a sixth of the free's cost; a weighted block's, whose
- * weight is under @page in aie_weights, out of line.
+/**
+ * aie_page_freed() - Uncharge a freed page block whose record was taken.
+ * @page: the block.
+ * @rec: its record, taken from the page map.
+ *
+ * Its site's counters inline in the mm_page_free probe (slabmap.c), where
+ * the call it saves is a sixth of the free's cost; a weighted block's,
+ * whose weight is under @page in aie_weights, out of line.
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
  */
 static __always_inline void aie_page_freed(const struct page *page, u32 rec)
 {
@@ -126,11 +175,17 @@ static __always_inline void aie_page_freed(const struct page *page, u32 rec)
 			  rec & AIE_PAGE_ACCOUNTED);
 }
 
-/*
- * mm_page_free of @page, page frame @pfn, within the map (the caller
- * tests @pfn against the slab map's bound, which is the page map's: see
- * aie_slabmap_init()): its record taken, if it has one, and the free done
- * (free.c), or looked for in the object map.
+/**
+ * aie_pagemap_free() - Free a page block through the page map.
+ * @page: the block mm_page_free names.
+ * @pfn: its page frame, within the map (the caller tests it against the
+ *       slab map's bound, which is the page map's: aie_slabmap_init()).
+ *
+ * Its record is taken, if it has one, and the free done, or the block
+ * looked for in the object map.
+ *
+ * Context: The mm_page_free probe: any context, NMI included, preemption
+ * disabled.
  */
 static inline void aie_pagemap_free(struct page *page,
 				    unsigned long pfn)

@@ -6,9 +6,9 @@
  *
  * Notes on locking
  * ----------------
- * None. Called from the hooks, with preemption disabled, in any context,
- * NMI included: stack_trace_save() neither sleeps, allocates nor locks,
- * and the site table is looked up without a lock (core/sites.c).
+ * None: the hooks call this with preemption disabled, in any context, NMI
+ * included. stack_trace_save() neither sleeps nor allocates, and the
+ * caller's site comes from aie_site_get(), lock-free (core/sites.c).
  */
 
 #include <linux/stacktrace.h>
@@ -25,14 +25,12 @@
 
 /**
  * aie_helper_caller() - Find the site to charge for an event at a helper.
- * @site: the helper's site (core/callers.c lists the helpers).
+ * @site: the helper's site (core/callers.c).
  *
- * Walk the stack to the first caller above @site that is no helper.
- *
- * Context: Any context, NMI included; preemption disabled.
- * Return: that caller's site; @site itself when the stack does not show
- * it (the unwinder lost track) or the table is full, counted in
- * helper_fallbacks.
+ * Context: The hooks: any context, NMI included, preemption disabled.
+ * Return: the site of the first caller above @site on the stack that is
+ * no helper; @site itself when the stack does not show it (the unwinder
+ * lost track), or the site table is full (counted in helper_fallbacks).
  */
 struct aie_site *aie_helper_caller(struct aie_site *site)
 {

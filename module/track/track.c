@@ -12,9 +12,13 @@
  * allocation; otherwise it takes objmap.c's calls, and lifetimes=1 a
  * local_clock() and a stamp store.
  *
- * Contexts: every function here runs in the hooks, wherever the
- * allocators run (task, softirq, hardirq; NMI: core/nmi.h), with preemption
- * disabled. None sleeps or allocates.
+ * Notes on locking
+ * ----------------
+ * None taken here: every function runs in the hooks, wherever the
+ * allocators run (task, softirq, hardirq; NMI: core/nmi.h), with
+ * preemption disabled, and none sleeps or allocates. The object map's
+ * inserts take its shards' locks (core/objmap.c); a slab or page map
+ * record is its object's alone between allocation and free.
  */
 
 #include <linux/bitfield.h>
@@ -23,6 +27,7 @@
 #include "aie.h"
 #include "core/counters.h"
 #include "core/nodes.h"
+#include "core/objects.h"
 #include "core/objmap.h"
 #include "core/pagemap.h"
 #include "core/rules.h"
@@ -37,10 +42,11 @@
 #include "track.h"
 
 /*
- * The site an event at @call_site is charged to, or NULL when the event is
- * not recorded (no site to be had, inside an allocator, or disabled). Every
- * event of a helper's or wrapper's site that is charged to that site (its
- * caller not found) comes here: the slow paths' only way to a site.
+ * Find the site an event at @call_site is charged to, or NULL when the
+ * event is not recorded (no site to be had, inside an allocator, or
+ * disabled). Every event of a helper's or wrapper's site that is charged
+ * to that site (its caller not found) comes here: the slow paths' only way
+ * to a site.
  */
 static inline struct aie_site *
 aie_track_site(unsigned long call_site, enum aie_type type)
@@ -104,24 +110,19 @@ aie_pagemap_insert(const struct page *page, u64 val, u64 *old)
 	return AIE_OBJMAP_INSERTED;
 }
 
-/*
- * Track @key, an allocation at @call_site of @bytes (@req asked for),
- * standing for @weight allocations, in the slab map (a slab object with a
- * record to be had), the page map (a page block with a record to be had)
- * or the object map; false when it cannot be tracked. A
- * sampled object's weight goes to aie_weights first, so that whoever frees
- * the object finds it, under @key or, in the slab map, its record's
- * granule.
- */
-/*
- * @site lost an allocation it should have counted: the object could not
- * be tracked (stats' "untracked"), so it is in neither its live nor its
- * total counts. Its row says "accurate:no" from then on, until its module
- * unloads and a new site takes the address: "reset" restarts the totals
- * but the lost object may still be live. The test first keeps a site that
- * keeps losing events from writing its cache line each time. Out of line
- * and cold: inline in the fast paths' full-map branch, it cost a
- * kmem_cache pair 11 instructions (make bench, 6.12).
+/**
+ * aie_track_untracked() - Count an allocation a site lost.
+ * @site: the site whose object could not be tracked (stats' "untracked").
+ *
+ * The object is in neither the site's live nor its total counts. Its row
+ * says "accurate:no" from then on, until its module unloads and a new site
+ * takes the address: "reset" restarts the totals but the lost object may
+ * still be live. The test first keeps a site that keeps losing events from
+ * writing its cache line each time. Out of line and cold: inline in the
+ * fast paths' full-map branch, it cost a kmem_cache pair 11 instructions
+ * (make bench, 6.12).
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
  */
 noinline __cold void aie_track_untracked(struct aie_site *site)
 {
@@ -131,9 +132,15 @@ noinline __cold void aie_track_untracked(struct aie_site *site)
 }
 
 /*
- * Takes @site, not its index: aie_site_at() is NULL until the site's maker
- * sets AIE_SITE_PUBLISHED, after the cmpxchg() that put it in the hash,
- * where this hook may have found it already.
+ * Track @key, an allocation at @site of @bytes with @slack, standing for
+ * @weight allocations, in the slab map (a slab object with a record to be
+ * had), the page map (a page block with a record to be had) or the object
+ * map; false when it cannot be tracked. A sampled object's weight goes to
+ * aie_weights first, so that whoever frees the object finds it, under @key
+ * or, in the slab map, its record's granule. Takes @site, not its index:
+ * aie_site_at() is NULL until the site's maker sets AIE_SITE_PUBLISHED,
+ * after the cmpxchg() that put it in the hash, where this hook may have
+ * found it already.
  */
 static bool aie_track_object(unsigned long key, enum aie_type type,
 			     struct aie_site *site, u64 bytes, u64 slack,
@@ -201,15 +208,16 @@ static bool aie_track_object(unsigned long key, enum aie_type type,
 }
 
 /*
- * The general case of __aie_track_alloc(): any site, weight, size and
- * type, lifetimes on or off; an accounted allocation charged to its
- * site's pair with its memory cgroup, when that is on (cgsites.c).
+ * Track an allocation in the general case of __aie_track_alloc(): any
+ * site, weight, size and type, lifetimes on or off; an accounted
+ * allocation charged to its site's pair with its memory cgroup, when that
+ * is on (cgsites.c).
  */
-static noinline void aie_track_alloc_slow(unsigned long call_site,
-					  enum aie_type type,
-					  unsigned long key, u64 bytes,
-					  u64 slack, u64 weight,
-					  bool accounted)
+static noinline void aie_track_alloc_general(unsigned long call_site,
+					     enum aie_type type,
+					     unsigned long key, u64 bytes,
+					     u64 slack, u64 weight,
+					     bool accounted)
 {
 	struct aie_site *site, *into;
 
@@ -229,27 +237,27 @@ static noinline void aie_track_alloc_slow(unsigned long call_site,
 }
 
 /*
- * An allocation of @bytes (@req asked for) at @call_site, freed by @key,
- * standing for @weight allocations; @accounted when it is accounted to a
- * memory cgroup (memcg.c). @site is @call_site's site when the caller has
- * looked it up already, else NULL. The probes and aie_track_alloc_weight()
- * (track.h) turned away what they could.
+ * Track an allocation of @bytes (@req asked for) at @call_site, freed by
+ * @key, standing for @weight allocations; @accounted when it is accounted
+ * to a memory cgroup (memcg.c). @site is @call_site's site when the caller
+ * has looked it up already, else NULL. The probes and
+ * aie_track_alloc_sampled() (track.h) turned away what they could.
  *
  * The fast path, every call inlined but that to find a site away from its
  * home bucket: an enabled site, an object of weight 1 that fits the map's
  * value, an object map without stamps (with tags2, its insert is
- * objmap.c's). The rest takes aie_track_alloc_slow().
+ * objmap.c's). The rest takes aie_track_alloc_general().
  *
- * This and aie_track_slab_alloc_at() (slab.c) are always inline: left to
- * GCC, a kmalloc+kfree pair costs 8 instructions more, a kmem_cache pair
- * 8, a page pair with slabmap=0 37 (make bench, 6.12).
+ * This and aie_track_slab_record() (slab_alloc.c) are always inline:
+ * left to GCC, a kmalloc+kfree pair costs 8 instructions more, a
+ * kmem_cache pair 8, a page pair with slabmap=0 37 (make bench, 6.12).
  */
-static __always_inline void aie_track_alloc_at(struct aie_site *site,
-					       unsigned long call_site,
-					       enum aie_type type,
-					       const void *key, u64 bytes,
-					       u64 req, u64 weight,
-					       bool accounted)
+static __always_inline void aie_track_alloc_record(struct aie_site *site,
+						   unsigned long call_site,
+						   enum aie_type type,
+						   const void *key, u64 bytes,
+						   u64 req, u64 weight,
+						   bool accounted)
 {
 	u64 slack = bytes > req ? bytes - req : 0, units, val, old;
 	enum aie_objmap_result res;
@@ -303,53 +311,93 @@ capture:
 		aie_capture_alloc(site, bytes, 1);
 	return;
 slow:
-	aie_track_alloc_slow(call_site, type, (unsigned long)key, bytes, slack,
-			     weight, accounted);
+	aie_track_alloc_general(call_site, type, (unsigned long)key, bytes,
+				slack, weight, accounted);
 }
 
+/**
+ * __aie_track_alloc() - Track an allocation the probe did not turn away.
+ * @call_site: the allocation's return address.
+ * @type: its allocator's family.
+ * @key: what its free will name.
+ * @bytes: the bytes allocated.
+ * @req: the bytes asked for.
+ * @weight: the allocations it stands for, 1 or more.
+ * @accounted: accounted to a memory cgroup.
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
+ */
 void __aie_track_alloc(unsigned long call_site, enum aie_type type,
 		       const void *key, u64 bytes, u64 req, u64 weight,
 		       bool accounted)
 {
-	aie_track_alloc_at(NULL, call_site, type, key, bytes, req, weight,
-			   accounted);
+	aie_track_alloc_record(NULL, call_site, type, key, bytes, req, weight,
+			       accounted);
 }
 
-/*
- * aie_track_slab_alloc() with the slab map off: __aie_track_alloc(). Its
- * own function, of the same arguments, so that the probes reach either
- * with theirs untouched (hooks/slab.c).
+/**
+ * aie_track_slab_alloc_nomap() - Track a slab object with the slab map off.
+ * @unused: the slab probes' own first argument.
+ * @call_site: the allocation's return address.
+ * @ptr: the object.
+ * @req: the bytes asked for.
+ * @bytes: the bytes allocated.
+ * @accounted: accounted to a memory cgroup.
+ *
+ * __aie_track_alloc() in a function of aie_track_slab_alloc()'s arguments,
+ * so that the probes reach either with theirs untouched (hooks/slab.c).
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
  */
-void aie_track_slab_alloc_objmap(void *unused, unsigned long call_site,
-				 const void *ptr, u64 req, u64 bytes,
-				 bool accounted)
+void aie_track_slab_alloc_nomap(void *unused, unsigned long call_site,
+				const void *ptr, u64 req, u64 bytes,
+				bool accounted)
 {
 	__aie_track_alloc(call_site, AIE_TYPE_SLAB, ptr, bytes, req, 1,
 			  accounted);
 }
 
-/*
- * What the page map's fast path (aie_pagemap_track()) does not take, from
- * aie_track_page_alloc() or from the page probe's common walk
- * (hooks/page_alloc.c): the general path; but an event at an allocator's
- * internal site (the pages under a large kmalloc, which its kmalloc event
- * counts) is counted and left at once.
+/**
+ * aie_track_page_alloc_general() - Track a page block in the general case.
+ * @site: the site the walk found, or NULL.
+ * @call_site: the allocation's return address.
+ * @page: the block's first page.
+ * @bytes: the block's bytes.
+ * @weight: the allocations it stands for.
+ * @accounted: accounted to a memory cgroup.
+ *
+ * What aie_pagemap_track() does not take, from aie_track_page_alloc() or
+ * from the page probe's common walk (hooks/page_alloc.c): the general
+ * path; but an event at an allocator's internal site (the pages under a
+ * large kmalloc, which its kmalloc event counts) is counted and left at
+ * once.
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
  */
-noinline void aie_track_page_alloc_slow(struct aie_site *site,
-					unsigned long call_site,
-					struct page *page, u64 bytes,
-					u64 weight, bool accounted)
+noinline void aie_track_page_alloc_general(struct aie_site *site,
+					   unsigned long call_site,
+					   struct page *page, u64 bytes,
+					   u64 weight, bool accounted)
 {
 	if (aie_track_internal(site))
 		return;
-	aie_track_alloc_at(site, call_site, AIE_TYPE_PAGE, page, bytes, bytes,
-			   weight, accounted);
+	aie_track_alloc_record(site, call_site, AIE_TYPE_PAGE, page, bytes,
+			       bytes, weight, accounted);
 }
 
-/*
- * A page block of @bytes at @call_site, whose site the walk found (@site,
- * or NULL), standing for @weight: the page map's fast path
- * (aie_pagemap_track()) for a site and weight 1, else the general one.
+/**
+ * aie_track_page_alloc() - Track a page block's allocation.
+ * @site: the site the walk found, or NULL.
+ * @call_site: the allocation's return address.
+ * @page: the block's first page.
+ * @bytes: the block's bytes.
+ * @weight: the allocations it stands for.
+ * @accounted: accounted to a memory cgroup.
+ *
+ * The page map's fast path (aie_pagemap_track()) for a site and weight 1,
+ * else the general one.
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
  */
 void aie_track_page_alloc(struct aie_site *site, unsigned long call_site,
 			  struct page *page, u64 bytes, u64 weight,
@@ -358,19 +406,30 @@ void aie_track_page_alloc(struct aie_site *site, unsigned long call_site,
 	if (likely(weight == 1 && site && !aie_cgsites_take(accounted) &&
 		   aie_pagemap_track(site, page, bytes, accounted)))
 		return;
-	aie_track_page_alloc_slow(site, call_site, page, bytes, weight,
-				  accounted);
+	aie_track_page_alloc_general(site, call_site, page, bytes, weight,
+				     accounted);
 }
 
-/* An allocation at @call_site that returned nothing. */
+/**
+ * aie_track_failed() - Count an allocation that returned nothing.
+ * @call_site: the allocation's return address.
+ * @type: its allocator's family.
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
+ */
 void aie_track_failed(unsigned long call_site, enum aie_type type)
 {
 	aie_track_failed_n(call_site, type, 1);
 }
 
-/*
- * @weight failures at @call_site: a failed page or vmalloc allocation that
- * sampling selected at the allocator's entry stands for its weight.
+/**
+ * aie_track_failed_n() - Count failed allocations.
+ * @call_site: the allocations' return address.
+ * @type: their allocator's family.
+ * @weight: how many: a failed page or vmalloc allocation that sampling
+ *          selected at the allocator's entry stands for its weight.
+ *
+ * Context: The hooks: any context, NMI included, preemption disabled.
  */
 void aie_track_failed_n(unsigned long call_site, enum aie_type type,
 			u64 weight)

@@ -11,7 +11,17 @@
 #    of an object in a layer above it, and the objects' references have
 #    no cycle: no .c file calls into one that calls it back, directly or
 #    around a longer loop (tsort).
-# 3. No source file of module/, selftests/ or tools/ is over 600 lines
+# 3. The units have no circle, inside a folder or across: a unit is a .c
+#    (or .S) file with the header of its name (a header alone is a unit
+#    of its own), and it depends on another when one of its files
+#    includes the other's header or, with the module built, its object
+#    refers to a symbol the other's defines.
+# 4. No two .c (or .S) files of module/ have one name: Kbuild before 6.x
+#    keys per-object flags by the name alone.
+# 5. Every /proc file is created and removed in module/iface/: no
+#    proc_create*(), proc_mkdir*(), proc_symlink(), proc_remove() or
+#    remove_proc_*() call elsewhere in module/.
+# 6. No source file of module/, selftests/ or tools/ is over 600 lines
 #    (build output aside).
 #
 # One TAP line per check; exits non-zero when one fails.
@@ -37,8 +47,12 @@ layer() {
 ok() { echo "ok - layers: $*"; }
 notok() { echo "not ok - layers: $*"; fail=1; }
 
-# 1. includes
+# unit FILE: the unit of a file of module/ (3), its path without extension
+unit() { echo "${1%.*}"; }
+
+# 1. includes (their unit edges kept for 3)
 bad=()
+unit_edges=()
 while IFS= read -r f; do
 	fl=$(layer "$f")
 	[ "$fl" = 99 ] && bad+=("$f: in no layer")
@@ -55,6 +69,8 @@ while IFS= read -r f; do
 		[ -e "$path" ] || { bad+=("$f: #include \"$inc\": no such file"); continue; }
 		il=$(layer "$path")
 		[ "$il" -le "$fl" ] || bad+=("$f includes $path, a layer above")
+		[ "$(unit "$f")" = "$(unit "$path")" ] ||
+			unit_edges+=("$(unit "$f") $(unit "$path") #include")
 	done < <(sed -n 's/^#include "\(.*\)"/\1/p' "$f")
 done < <(find . -name '*.[chS]' ! -name '*.mod.c' | sed 's|^\./||' | sort)
 if [ ${#bad[@]} -eq 0 ]; then
@@ -92,6 +108,9 @@ else
 		notok "references upward"
 		echo "$up" | sed 's/^/# /'
 	fi
+	while read -r a b sym; do
+		[ -n "$a" ] && unit_edges+=("$(unit "$a") $(unit "$b") $sym")
+	done <<<"$edges"
 	loop=$(echo "$edges" | awk 'NF {print $1, $2}' | sort -u | tsort 2>&1 >/dev/null)
 	if [ -z "$loop" ]; then
 		ok "the objects' references have no cycle"
@@ -101,7 +120,52 @@ else
 	fi
 fi
 
-# 3. file sizes: of the sources git has or would add (no build output)
+# 3. circles among the units: what ties each unit tsort names in a loop
+if [ ${#unit_edges[@]} -eq 0 ]; then
+	loop=
+else
+	loop=$(printf '%s\n' "${unit_edges[@]}" | awk '{print $1, $2}' |
+		sort -u | tsort 2>&1 >/dev/null)
+fi
+if [ -z "$loop" ]; then
+	ok "the units (a .c with its .h) have no circle of includes or calls"
+else
+	notok "the units have a circle"
+	echo "$loop" | sed 's/^/# /'
+	in_loop=$(echo "$loop" | sed -n 's/^tsort: //p' | grep -v ':')
+	printf '%s\n' "${unit_edges[@]}" | sort -u | while read -r a b why; do
+		grep -qx "$a" <<<"$in_loop" && grep -qx "$b" <<<"$in_loop" &&
+			echo "# $a -> $b: $why"
+	done
+fi
+
+# 4. one name per .c file
+dup=$(find . \( -name '*.c' -o -name '*.S' \) ! -name '*.mod.c' |
+	sed 's|.*/||; s|\.[cS]$||' | sort | uniq -d)
+if [ -z "$dup" ]; then
+	ok "no two .c files of module/ have one name"
+else
+	notok "file names used twice"
+	for d in $dup; do
+		find . \( -name "$d.c" -o -name "$d.S" \) | sed 's|^\./|# |'
+	done
+fi
+
+# 5. /proc files, in iface/ alone (comments left out)
+procs=$(find . -name '*.[ch]' ! -name '*.mod.c' ! -path './iface/*' |
+	sed 's|^\./||' | sort | while read -r f; do
+	sed -e 's|/\*.*\*/||g' -e 's|//.*||' "$f" |
+		grep -nE '\b(proc_create[a-z_]*|proc_mkdir[a-z_]*|proc_symlink|proc_remove|remove_proc_[a-z_]+)[[:space:]]*\(' |
+		grep -vE '^[0-9]+:[[:space:]]*(\*|/\*)' | sed "s|^|$f:|"
+done)
+if [ -z "$procs" ]; then
+	ok "every /proc file is created and removed in iface/"
+else
+	notok "/proc files made or removed outside iface/"
+	echo "$procs" | sed 's/^/# /'
+fi
+
+# 6. file sizes: of the sources git has or would add (no build output)
 sources() {
 	if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 		git -C "$top" ls-files --cached --others --exclude-standard \

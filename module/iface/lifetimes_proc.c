@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lifetimes.c - /proc/allocinfo_ext_lifetimes: per site, the log2
+ * lifetimes_proc.c - /proc/allocinfo_ext_lifetimes: per site, the log2
  * histogram of freed objects' lifetimes (extras/lifetimes.c) and the age
  * of its oldest live object.
  *
@@ -21,15 +21,15 @@
 #include <allocinfo_ext.h>
 
 #include "aie.h"
+#include "core/objects.h"
 #include "core/objmap.h"
 #include "core/sites.h"
 #include "core/symbols.h"
 #include "core/value.h"
 #include "extras/lifetimes.h"
-#include "iface/lifetimes.h"
+#include "iface/lifetimes_proc.h"
 #include "iface/rows.h"
 #include "lib/line.h"
-#include "track/free.h"
 
 /*
  * A stamp less than this many units (68 s) after the scan's start is an
