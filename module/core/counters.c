@@ -3,19 +3,14 @@
  * counters.c - the sites' counters: a per-CPU cache of slots in front of
  * each site's own counters.
  *
- * Per-CPU counters for every site would cost 56 bytes per site per
- * possible CPU. Instead each CPU has a fixed number of slots (the
- * counter_slots parameter, a power of two), and site @idx always uses
- * slot @idx modulo that number, on every CPU. A CPU's slots are an array
- * made when it first comes up (aie_ctr_base), on its node, not per-CPU
- * memory, which the kernel makes for every possible CPU: a machine with
- * 256 possible CPUs and 8 up pays for 8. A slot holds what its CPU
- * added to one site's counters since the slot was given to that site;
- * the site's own counters (struct aie_site_ctr, one per site, in the
- * chunks of sites.c) hold the rest. A site's figures are its own counters
- * plus every CPU's slot that holds it. Sites are numbered in the order
- * they are first seen, so the first counter_slots sites each have a slot
- * of their own; later ones share.
+ * Each CPU has counter_slots slots (a power of two), and site @idx uses
+ * slot @idx modulo that number on every CPU: per-CPU counters for every
+ * site would cost 56 bytes per site per possible CPU. A CPU's slots are an
+ * array made on its node when it first comes up (aie_ctr_base), so 8 CPUs
+ * up of 256 possible pay for 8. A slot holds what its CPU added to one
+ * site since the slot was given to it; the site's own counters (struct
+ * aie_site_ctr, sites.c) hold the rest, and its figures are their sum.
+ * The first counter_slots sites seen each have a slot of their own.
  *
  * Notes on locking
  * ----------------
@@ -34,35 +29,20 @@
  *   each hook counts itself in this CPU's aie_ctr_nest around the two, and
  *   one that finds another there adds to its site's own counters instead.
  * - A reader (aie_site_sum()) reads the site's own counters, then each
- *   CPU's slot that holds the site. A move of a slot's deltas to the
- *   site's own counters, by the CPU that gives the slot away, is counted
- *   in the site's @moves, as a seqcount is but with any number of CPUs
- *   moving at once: the low bits count the moves under way, the high bits
- *   those done. A reader that saw a move under way, or a different count
- *   after its read, reads again, a few times at most: a sum that misses a
- *   slot's deltas, or counts them twice, would be wrong by all they hold,
- *   and a peak raised from it would stay wrong. A sum that is still not
- *   consistent says so, and raises no peak. Each figure is exact at
- *   quiescence; while hooks run, a sum mixes instants, as any sum of
- *   per-CPU counters does.
- * - A reader sums only the CPUs in aie_ctr_cpus: those that have come up
- *   since the load and not died since. A CPU's slots are made and its bit
- *   set before it runs (CPUHP_BP_PREPARE_DYN), and the bit cleared after
- *   it has died, once its slots' deltas are moved to their sites' own
- *   counters, as a take moves them: a reader that sums a slot being moved
- *   sees the move. So a sum costs the CPUs that are up, not the possible
- *   ones. The slots of a CPU that died stay, empty, for its return; they
- *   go at exit.
- * - The peak is raised from a sum, and a sum reads every CPU's slot: not
- *   something to do on each charge of a site that grows. A charge sums the
- *   site when its CPU's slot has grown past the slot's high, which the sum
- *   then sets 1/64 of the site's live bytes further on; a charge that
- *   misses its slot, when the charges that missed since the site's last
- *   sum (unsummed, net) reach 1/64 of its peak. A site growing to n
- *   objects on one CPU is summed about 64 ln(n) times, not n, and its
- *   peak is at most 1/64 short: exact under 64 objects of its size, and
- *   for every figure a reader was shown, as a reader raises it to what it
- *   reads.
+ *   CPU's slot that holds the site. Each move of a slot's deltas to the
+ *   site's own counters is counted in the site's @moves, as a seqcount is
+ *   but with any number of CPUs moving at once: the low bits count the
+ *   moves under way, the high bits those done. A reader that saw a move
+ *   under way, or a different count after its read, reads again, a few
+ *   times at most; a sum still not consistent says so, and raises no peak.
+ *   Each figure is exact at quiescence.
+ * - A reader sums only the CPUs in aie_ctr_cpus. A CPU's slots are made
+ *   and its bit set before it runs (CPUHP_BP_PREPARE_DYN); the bit is
+ *   cleared after it died, once its slots' deltas are moved, as a take
+ *   moves them. Its empty slots stay for its return; they go at exit.
+ * - The peak is raised from a sum, at most about 64 ln(n) times as a site
+ *   grows to n objects, and at most 1/64 short (aie_site_new_high(),
+ *   aie_peak_due(); Documentation/design.rst).
  * - "reset" (aie_ctrs_reset()) zeroes the totals of each CPU's slots in
  *   IPIs, AIE_CTR_RESET_IPI slots an IPI, then the sites' own. Counts
  *   from before the reset do not survive it: a slot is given away with
@@ -95,7 +75,6 @@
 #define AIE_SUM_TRIES		8
 /* Slots a "reset" IPI zeroes, interrupts off: a bounded section */
 #define AIE_CTR_RESET_IPI	512U
-
 /* A site's growth between two peak sums, as a shift of its live bytes. */
 #define AIE_PEAK_STEP_SHIFT	6
 
@@ -120,9 +99,9 @@ static struct aie_ctr_slot *aie_ctr_slot(int cpu, u32 off)
 }
 
 /*
- * Make @cpu's slots, the first time, and let sums read them: no memory
- * fails its bring-up. Before @cpu runs, on a CPU bringing it up, or at
- * init for the CPUs up; process context, CPU hotplug lock held.
+ * Make @cpu's slots, the first time (no memory fails its bring-up), and
+ * let sums read them. Before @cpu runs, or at init for the CPUs up;
+ * process context, CPU hotplug lock held.
  */
 static int aie_ctrs_cpu_prepare(unsigned int cpu)
 {
@@ -143,10 +122,9 @@ static int aie_ctrs_cpu_prepare(unsigned int cpu)
 }
 
 /*
- * Move @cpu's slots' deltas to their sites' own counters, then stop sums
- * reading them. After @cpu has died, on the CPU that took it down
- * (process context, CPU hotplug lock held): no hook runs on @cpu, and no
- * reset writes its slots meanwhile.
+ * Move dead @cpu's slots' deltas to their sites, then stop sums reading
+ * them. Process context on the CPU that took it down, hotplug lock held:
+ * no hook runs on @cpu, and no reset writes its slots meanwhile.
  */
 static int aie_ctrs_cpu_dead(unsigned int cpu)
 {
@@ -157,7 +135,7 @@ static int aie_ctrs_cpu_dead(unsigned int cpu)
 		s = aie_ctr_slot(cpu, aie_ctr_slot_of(i));
 		if (s->site)
 			aie_ctr_move(s);
-		cond_resched();	/* a BP state's teardown: the task may sleep */
+		cond_resched();	/* a BP state's teardown: may sleep */
 	}
 	cpumask_clear_cpu(cpu, &aie_ctr_cpus);
 	return 0;

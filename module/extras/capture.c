@@ -339,7 +339,12 @@ size_t aie_capture_memory(void)
 	return bytes;
 }
 
-/* The capture's lines of /proc/allocinfo_ext_stats. Process context. */
+/**
+ * aie_capture_show() - Show the capture's lines of the stats file.
+ * @m: the stats file.
+ *
+ * Context: Process context; takes aie_capture_mutex.
+ */
 void aie_capture_show(struct seq_file *m)
 {
 	mutex_lock(&aie_capture_mutex);
@@ -354,23 +359,36 @@ void aie_capture_show(struct seq_file *m)
 	mutex_unlock(&aie_capture_mutex);
 }
 
-/*
+/**
+ * aie_capture_read_lock() - Keep the stack table as it is while it is read.
+ *
  * The stacks files' readers (iface/stacks.c) hold aie_capture_mutex from
  * their start to their stop: no capture empties the table meanwhile.
+ *
+ * Context: Process context; may sleep.
  */
 void aie_capture_read_lock(void)
 {
 	mutex_lock(&aie_capture_mutex);
 }
 
+/**
+ * aie_capture_read_unlock() - End aie_capture_read_lock().
+ *
+ * Context: Process context.
+ */
 void aie_capture_read_unlock(void)
 {
 	mutex_unlock(&aie_capture_mutex);
 }
 
-/*
- * The captured stack at @pos, or NULL past the last: its frames never
- * change, its counts are atomic. Under aie_capture_read_lock().
+/**
+ * aie_capture_stack() - Find the captured stack at a position.
+ * @pos: the stack's index in the table.
+ *
+ * Context: Under aie_capture_read_lock().
+ * Return: the stack, whose frames never change and whose counts are
+ * atomic, or NULL past the last.
  */
 const struct aie_stack *aie_capture_stack(loff_t pos)
 {
@@ -379,16 +397,24 @@ const struct aie_stack *aie_capture_stack(loff_t pos)
 	return &aie_stacks[pos];
 }
 
-/* Set the capture's part of the stats file. Process context, at load. */
+/**
+ * aie_capture_init() - Set the capture's part of the stats file.
+ *
+ * The table and the buffers are made at the first capture, not here.
+ *
+ * Context: Process context, at module init.
+ */
 void aie_capture_init(void)
 {
 	aie_stats_part_set(AIE_STATS_CAPTURE, aie_capture_show,
 			   aie_capture_memory);
 }
 
-/*
- * Process context, after every hook is unregistered and has finished, and
- * the stacks files are removed (iface/proc.c): frees the table.
+/**
+ * aie_capture_exit() - Free the stack table and the capture's buffers.
+ *
+ * Context: Process context, after every hook is unregistered and has
+ * finished, and the stacks files are removed (iface/proc.c).
  */
 void aie_capture_exit(void)
 {
