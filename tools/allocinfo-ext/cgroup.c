@@ -233,12 +233,14 @@ const struct cmd_option cgroup_options[] = {
 static void cgroup_usage(FILE *f)
 {
 	cmd_usage_head(f, "cgroup");
-	fprintf(f, "The kernel memory of memory cgroup PATH (cgroup v2, as %s\n"
-		"names it: /system.slice/foo.service) as its memory.stat counts it: slab,\n"
-		"kernel_stack, pagetables, percpu, sock and vmalloc, each split by call site\n"
-		"(the rows of PATH and its descendants, since \"cgroups on\"), and the rest,\n"
-		"unexplained: charged before, or in a way the module does not see. other:\n"
-		"accounted pages of no memory.stat category. Run as root.\n\n",
+	fprintf(f, "The kernel memory of memory cgroup PATH (cgroup v2, as\n"
+		"%s names it: /system.slice/foo.service)\n"
+		"as its memory.stat counts it: slab, kernel_stack, pagetables, percpu, sock\n"
+		"and vmalloc, each split by call site (the rows of PATH and its descendants,\n"
+		"since \"cgroups on\"), and the rest, unexplained: charged before, or in a\n"
+		"way the module does not see. other: accounted pages of no memory.stat\n"
+		"category. Sites past their figure: unexplained 0, the excess said.\n"
+		"Run as root.\n\n",
 		AIE_PROC_CGROUPS);
 	cmd_options(f, "cgroup");
 	fprintf(f, "Examples:\n"

@@ -69,7 +69,7 @@ const struct command commands[] = {
 	  "all kernel memory per meminfo category: call sites, named, unexplained",
 	  ledger_options },
 	{ "cgroup", cmd_cgroup, false, "[-j] [-l] [--root] PATH",
-	  "a memory cgroup's kernel memory per memory.stat category: call sites, unexplained",
+	  "a cgroup's kernel memory per memory.stat category: sites, unexplained",
 	  cgroup_options },
 	{ "compare", cmd_compare, false, "--save-baseline\n"
 	  "--baseline [-m] [-l] [-j] [--ours] [--theirs]",
