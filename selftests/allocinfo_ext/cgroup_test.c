@@ -6,7 +6,8 @@
  * allocations, exact per cgroup and in every allocator; files on tmpfs,
  * pipes and sockets, whose slab rows add up to the cgroup's memory.stat
  * slab figures; a removed cgroup's rows kept, marked, while its objects
- * live, and gone once they are freed.
+ * live, and gone once they are freed; the tool's `cgroup PATH -j`: the
+ * helper's sites exact, each category adding up to memory.stat.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +29,8 @@
 #define CG_FILES	2000	/* tmpfs files a slab workload makes */
 #define CG_PIPES	64
 #define CG_SOCKETS	64
+#define CG_TOOL		"./allocinfo-ext"
+#define CG_TOOL_OUT	"/tmp/aie-cgroup.json"
 
 /* One row of the cgroups file, its cgroup apart. */
 struct cg_row {
@@ -90,7 +93,7 @@ static long long cg_slab_charge(const char *cg, long long *objects)
 	struct cg_row c;
 
 	*objects = 0;
-	for (line = buf ? strtok_r(buf, "\n", &save) : NULL; line;
+	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (line[0] == '#' || !strncmp(line, "allocinfo", 9) ||
 		    cg_row_parse(line, &c) || strcmp(c.cgroup, cg) ||
@@ -111,7 +114,7 @@ static long long cg_memory_stat_slab(const char *dir)
 
 	snprintf(path, sizeof(path), "%s/memory.stat", dir);
 	buf = aie_read_file(path);
-	for (line = buf ? strtok_r(buf, "\n", &save) : NULL; line;
+	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (sscanf(line, "slab_reclaimable %lld", &v) == 1 ||
 		    sscanf(line, "slab_unreclaimable %lld", &v) == 1)
@@ -464,6 +467,134 @@ TEST_F(cgroup, parameter_turns_it_on_at_load)
 		      2 * self->cache);
 	EXPECT_LE(1, aie_stat("cgroup_sites"));
 	EXPECT_EQ(0, aie_stat("cgroup_sites_full"));
+}
+
+/* One category of the tool's JSON (a line opening CG_CAT): -1 for null. */
+#define CG_CAT	"  {\"name\": \""
+struct cg_cat {
+	char name[32];
+	long long stat, sites, unexplained, over, listed; /* its sites' sum */
+};
+
+/* A JSON figure after "@key": at @line: its value, or -1 for null. */
+static long long cg_json_fig(const char *line, const char *key)
+{
+	const char *at = strstr(line, key);
+	long long v;
+
+	if (!at || !strncmp(at + strlen(key), "null", 4) ||
+	    sscanf(at + strlen(key), "%lld", &v) != 1)
+		return -1;
+	return v;
+}
+
+/*
+ * Run the tool's "cgroup @path -j" and read it: a category a line, a site
+ * a line (the tool's layout). Up to @max categories in @c; the bytes and
+ * calls of the [aie_helper] site of @func in category @cat in *@bytes,
+ * *@calls (-1: not listed there). The number of categories, or -1.
+ */
+static int cg_tool(const char *path, struct cg_cat *c, int max,
+		   const char *cat, const char *func, long long *bytes,
+		   long long *calls)
+{
+	char want[128], *buf, *line, *save;
+	int n = 0, status;
+	pid_t pid = fork();
+
+	if (!pid) {
+		dup2(open(CG_TOOL_OUT, O_WRONLY | O_CREAT | O_TRUNC, 0600), 1);
+		execl(CG_TOOL, CG_TOOL, "cgroup", "-j", path, NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+	    !WIFEXITED(status) || WEXITSTATUS(status))
+		return -1;
+	buf = aie_read_file(CG_TOOL_OUT);
+	if (!buf)
+		return -1;
+	*bytes = -1;
+	*calls = -1;
+	snprintf(want, sizeof(want), "\"module\": \"aie_helper\", \"func\": \"%s\",",
+		 func);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, CG_CAT, strlen(CG_CAT)) && n < max &&
+		    sscanf(line + strlen(CG_CAT), "%31[^\"]", c[n].name) == 1) {
+			c[n].stat = cg_json_fig(line, "\"memory_stat_bytes\": ");
+			c[n].sites = cg_json_fig(line, "\"sites_bytes\": ");
+			c[n].unexplained = cg_json_fig(line, "\"unexplained_bytes\": ");
+			c[n].over = cg_json_fig(line, "\"over_bytes\": ");
+			c[n++].listed = 0;
+		} else if (n && strstr(line, "{\"site\": ")) {
+			c[n - 1].listed += cg_json_fig(line, "\"bytes\": ");
+			if (strstr(line, want) && !strcmp(c[n - 1].name, cat)) {
+				*bytes = cg_json_fig(line, "\"bytes\": ");
+				*calls = cg_json_fig(line, "\"calls\": ");
+			}
+		}
+	}
+	free(buf);
+	return n;
+}
+
+/*
+ * The tool, on cgroup aie_a after the helper's accounted allocations in
+ * it: the helper's kmalloc and cache sites under slab with their exact
+ * bytes and calls, its vmalloc and percpu ones under theirs (even with
+ * no such key); in every category memory.stat gives (slab's as the file
+ * says after its 2 s flush), the sites add up to sites_bytes, and
+ * sites_bytes + unexplained - over is memory.stat's, one of them 0.
+ */
+TEST_F(cgroup, tool_splits_memory_stat_by_site_exactly)
+{
+	const char *const in_a[] = {
+		"alloc kmalloc_acct100 64", "alloc cache_acct 3",
+		"alloc vmalloc_acct10000 1", "alloc percpu_acct40 2", NULL,
+	};
+	static const struct { const char *cat, *func; int calls; } want[] = {
+		{ "slab", "aie_helper_kmalloc_acct_100", 64 },
+		{ "slab", "aie_helper_cache_acct", 3 },
+		{ "vmalloc", "aie_helper_vmalloc_acct_10000", 1 },
+		{ "percpu", "aie_helper_percpu_acct_40", 2 },
+	};
+	long long bytes, calls, each[4] = {
+		self->slot, self->cache, 3 * self->page, 40 * self->cpus,
+	};
+	struct cg_cat c[8];
+	size_t i;
+	int n, j;
+
+	ASSERT_EQ(0, access(CG_TOOL, X_OK));
+	ASSERT_EQ(0, aie_ctl("cgroups on"));
+	ASSERT_EQ(0, cg_run_helper(self->a, in_a));
+	sleep(3);
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		n = cg_tool("/aie_a", c, 8, want[i].cat, want[i].func, &bytes,
+			    &calls);
+		ASSERT_EQ(7, n);
+		for (j = 0; j < n && strcmp(c[j].name, want[i].cat); j++)
+			;
+		ASSERT_LT(j, n);
+		EXPECT_EQ(want[i].calls, calls) TH_LOG("%s", want[i].func);
+		EXPECT_EQ(want[i].calls * each[i], bytes) TH_LOG("%s", want[i].func);
+	}
+	for (j = 0; j < n; j++) {
+		TH_LOG("%s: memory.stat %lld, sites %lld, unexplained %lld, over %lld",
+		       c[j].name, c[j].stat, c[j].sites, c[j].unexplained, c[j].over);
+		if (!strcmp(c[j].name, "slab"))
+			EXPECT_EQ(cg_memory_stat_slab(self->a), c[j].stat);
+		EXPECT_EQ(c[j].sites, c[j].listed) TH_LOG("%s", c[j].name);
+		if (c[j].stat < 0) {
+			EXPECT_EQ(-1, c[j].unexplained);
+			continue;
+		}
+		EXPECT_EQ(c[j].stat, c[j].sites + c[j].unexplained - c[j].over)
+			TH_LOG("%s", c[j].name);
+		EXPECT_TRUE(!c[j].unexplained || !c[j].over);
+	}
+	EXPECT_EQ(-1, cg_tool("aie_a", c, 8, "slab", "x", &bytes, &calls));
+	EXPECT_EQ(-1, cg_tool("/aie_none", c, 8, "slab", "x", &bytes, &calls));
 }
 
 TEST_HARNESS_MAIN

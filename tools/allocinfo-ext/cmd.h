@@ -23,6 +23,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_leaks(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_ledger(int argc, char **argv);
+int cmd_cgroup(int argc, char **argv);
 
 /*
  * "Usage: allocinfo-ext NAME ..." with every synopsis of the command, from
@@ -66,6 +67,7 @@ void cmd_options(FILE *f, const char *name);
  * at them, for its getopt(), its synopses, its help and the man page alike.
  */
 extern const struct cmd_option annotate_options[];
+extern const struct cmd_option cgroup_options[];
 extern const struct cmd_option compare_options[];
 extern const struct cmd_option context_options[];
 extern const struct cmd_option ctl_options[];

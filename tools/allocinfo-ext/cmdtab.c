@@ -32,7 +32,7 @@ const struct letter letters[] = {
 };
 
 const struct command commands[] = {
-	{ "top", cmd_top, false, "[-s] [-r] [-b] [-j] [-n] [-d] [-l] [-m] [FILE]",
+	{ "top", cmd_top, false, "[-s] [-r] [-b] [-j] [-n] [-d] [-l] [-m] [--cgroup] [FILE]",
 	  "live view of the sites, refreshed like top", top_options },
 	{ "snapshot", cmd_snapshot, false, "[-o] [--kernel] [--uptime] [SOURCE]",
 	  "a copy of the table with time, kernel, uptime, module version",
@@ -44,7 +44,8 @@ const struct command commands[] = {
 	  "live figures summed per group",
 	  group_options },
 	{ "export", cmd_export, false, "--format=json|csv|prometheus [-m] [-o] [FILE]\n"
-	  "--format=prometheus [--top] [--min-bytes] [--zeros] [--site-label] [-m] [-o] [FILE]",
+	  "--format=prometheus [--top] [--min-bytes] [--zeros] [--site-label] "
+	  "[--cgroups [--cgroups-file]] [-m] [-o] [FILE]",
 	  "the table for other programs",
 	  export_options },
 	{ "ctl", cmd_ctl, true, "[--dry-run] [--proc] COMMAND...",
@@ -67,6 +68,9 @@ const struct command commands[] = {
 	{ "ledger", cmd_ledger, false, "[-j] [-l] [--root] [--log]",
 	  "all kernel memory per meminfo category: call sites, named, unexplained",
 	  ledger_options },
+	{ "cgroup", cmd_cgroup, false, "[-j] [-l] [--root] PATH",
+	  "a cgroup's kernel memory per memory.stat category: sites, unexplained",
+	  cgroup_options },
 	{ "compare", cmd_compare, false, "--save-baseline\n"
 	  "--baseline [-m] [-l] [-j] [--ours] [--theirs]",
 	  "byte agreement with /proc/allocinfo, site by site and overall",

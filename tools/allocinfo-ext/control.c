@@ -114,6 +114,9 @@ static void ctl_usage(FILE *f)
 		"                              function NAME it is written in)\n"
 		"  capture SEL [DEPTH]         record the call stacks of SEL's sites (1..16 frames)\n"
 		"  capture off                 stop recording them\n"
+		"  cgroups on | cgroups off    start or stop charging accounted allocations\n"
+		"                              to their memory cgroup's rows, in\n"
+		"                              /proc/allocinfo_ext_cgroups\n"
 		"SEL: all | func:NAME | [MODULE] | FUNC+0xOFF | FILE:LINE\n\n");
 	cmd_options(f, "ctl");
 	fprintf(f, "Examples:\n"
@@ -182,7 +185,7 @@ int cmd_ctl(int argc, char **argv)
 		}
 	}
 	if (optind == argc) {
-		aie_err("ctl needs a command: enable, disable, reset, locate or capture");
+		aie_err("ctl needs a command: enable, disable, reset, locate, capture or cgroups");
 		return cmd_usage_error(argv[0]);
 	}
 	word = ctl_join(argc - optind, argv + optind);

@@ -224,6 +224,11 @@ const struct cmd_option export_options[] = {
 	CMD_LONG('S', "site-label", NULL,
 		 "prometheus: label site, the location as the table\n"
 		 "prints it (function+0xoff: new series each build)"),
+	CMD_LONG('C', "cgroups", "N",
+		 "prometheus: bytes, calls per cgroup: the N largest\n"
+		 "(0: all), the rest as \"(other)\""),
+	CMD_LONG('F', "cgroups-file", "FILE",
+		 "prometheus: the cgroups file to read"),
 	{ 0 },
 };
 
@@ -236,7 +241,10 @@ static void export_usage(FILE *f)
 		"wants; a device or a FIFO is written in place, a symlink followed.\n"
 		"Prometheus series are labelled by func, module, file, line and type;\n"
 		"sites that share them are summed. Live bytes per NUMA node (format 1.4's\n"
-		"node<N>: keys) are allocinfo_ext_node_bytes, with a label node.\n\n");
+		"node<N>: keys) are allocinfo_ext_node_bytes, with a label node. --cgroups\n"
+		"adds allocinfo_ext_cgroup_bytes and _calls, labelled cgroup and type, from\n"
+		"%s: each cgroup's own rows, children apart.\n\n",
+		AIE_PROC_CGROUPS);
 	cmd_options(f, "export");
 	fprintf(f, "Example:\n"
 		"  allocinfo-ext export -f prometheus --top 500 -o /var/lib/prometheus/node-exporter/allocinfo_ext.prom\n");
@@ -246,9 +254,16 @@ static int export_run(const char *path, int fmt, const char *out_path,
 		      const struct prom_opts *po)
 {
 	struct output out;
-	struct table t;
+	struct table t, cg = { 0 };
 	int ret = AIE_EXIT_FAIL;
 
+	if (po->cgroups >= 0) {
+		if (table_load_cgroups(&cg, po->cgroups_file)) {
+			table_free(&cg);
+			return AIE_EXIT_FAIL;
+		}
+		table_keep_module(&cg, po->module);
+	}
 	if (!table_load_module(&t, path, po->module)) {
 		output_open(&out, out_path);
 		if (fmt == EXPORT_JSON)
@@ -256,10 +271,12 @@ static int export_run(const char *path, int fmt, const char *out_path,
 		else if (fmt == EXPORT_CSV)
 			export_csv(out.f, &t);
 		else
-			export_prometheus(out.f, &t, po);
+			export_prometheus(out.f, &t, po->cgroups >= 0 ? &cg : NULL,
+					  po);
 		ret = output_close(&out) ? AIE_EXIT_FAIL : 0;
 	}
 	table_free(&t);
+	table_free(&cg);
 	return ret;
 }
 
@@ -274,7 +291,7 @@ static int export_count_opt(const char *s, long long *val, const char *what)
 
 int cmd_export(int argc, char **argv)
 {
-	struct prom_opts po = { .top = -1, .min_bytes = LLONG_MIN };
+	struct prom_opts po = { .top = -1, .min_bytes = LLONG_MIN, .cgroups = -1 };
 	const char *out_path = NULL;
 	bool prom_only = false;
 	int c, fmt = -1, bad = 0;
@@ -305,18 +322,28 @@ int cmd_export(int argc, char **argv)
 		case 'S':
 			po.site_label = true;
 			break;
+		case 'C':
+			bad = export_count_opt(optarg, &po.cgroups, "cgroup count");
+			break;
+		case 'F':
+			po.cgroups_file = optarg;
+			break;
 		default:
 			bad = -1;
 		}
 		if (bad)
 			return cmd_usage_error(argv[0]);
-		prom_only |= c == 'T' || c == 'M' || c == 'Z' || c == 'S';
+		prom_only |= c == 'T' || c == 'M' || c == 'Z' || c == 'S' ||
+			     c == 'C' || c == 'F';
 	}
 	if (fmt < 0 || argc - optind > 1 ||
-	    (prom_only && fmt != EXPORT_PROMETHEUS)) {
+	    (prom_only && fmt != EXPORT_PROMETHEUS) ||
+	    (po.cgroups_file && po.cgroups < 0)) {
 		aie_err(fmt < 0 ? "export needs --format" :
 			argc - optind > 1 ? "export reads one table" :
-			"--top, --min-bytes, --zeros and --site-label are for --format prometheus");
+			po.cgroups_file && po.cgroups < 0 ?
+			"--cgroups-file needs --cgroups" :
+			"--top, --min-bytes, --zeros, --site-label and --cgroups are for --format prometheus");
 		return cmd_usage_error(argv[0]);
 	}
 	return export_run(argv[optind], fmt, out_path, &po);

@@ -13,11 +13,15 @@
  *			without them (vmalloc, percpu, one node): bytes only,
  *			no calls or slack, and a site counts in each node
  *			that it has a key for
+ *	cgroup		the memory cgroup, from /proc/allocinfo_ext_cgroups
+ *			(the FILE read): each cgroup's own rows, not its
+ *			descendants', "<path> (removed)" for a removed one
  */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgtable.h"
 #include "cmd.h"
 #include "json.h"
 #include "order.h"
@@ -27,12 +31,13 @@
 
 enum group_by {
 	GROUP_MODULE, GROUP_SUBSYSTEM, GROUP_FUNCTION, GROUP_FILE, GROUP_NODE,
+	GROUP_CGROUP,
 };
 
 static const char * const group_by_names[] = {
 	[GROUP_MODULE] = "module", [GROUP_SUBSYSTEM] = "subsystem",
 	[GROUP_FUNCTION] = "function", [GROUP_FILE] = "file",
-	[GROUP_NODE] = "node",
+	[GROUP_NODE] = "node", [GROUP_CGROUP] = "cgroup",
 };
 
 struct group {
@@ -57,6 +62,8 @@ static char *group_key(const struct site *s, enum group_by by)
 	case GROUP_FILE:
 		key = site_file(s, NULL);
 		return key ? key : xstrdup("(unknown)");
+	case GROUP_CGROUP:
+		return cg_group_name(s);
 	case GROUP_NODE:	/* group_nodes() */
 		break;
 	}
@@ -241,7 +248,7 @@ static void group_print(const struct table *t, enum group_by by, bool json,
 
 const struct cmd_option group_options[] = {
 	CMD_LONG('B', "by", "KEY",
-		 "module, subsystem, function, file or node"),
+		 "module, subsystem, function, file, node or cgroup"),
 	CMD_LETTER('s', "bytes (default), calls, slack or sites (the sites\n"
 			"summed)"),
 	CMD_LETTER('r', "the smallest first (the order reversed)"),
@@ -259,7 +266,10 @@ static void group_usage(FILE *f)
 		"drivers/<x>, arch/<x>, ...) when the site has one, else its module,\n"
 		"else \"vmlinux\"; file is \"(unknown)\" for sites without file:line\n"
 		"(see annotate). node sums the rows' node<N>: keys, live bytes per NUMA\n"
-		"node (no calls or slack), \"(none)\" for rows without them.\n\n");
+		"node (no calls or slack), \"(none)\" for rows without them. cgroup reads\n"
+		"FILE as %s (its default): each memory cgroup's own\n"
+		"rows, children apart, \"<path> (removed)\" for a removed one.\n\n",
+		AIE_PROC_CGROUPS);
 	cmd_options(f, "group");
 	fprintf(f, "Example:\n"
 		"  allocinfo-ext group --by module | head\n");
@@ -275,7 +285,7 @@ static int group_parse_by(const char *s, enum group_by *by)
 			return 0;
 		}
 	}
-	aie_err("cannot group by \"%s\": expected module, subsystem, function, file or node", s);
+	aie_err("cannot group by \"%s\": expected module, subsystem, function, file, node or cgroup", s);
 	return -1;
 }
 
@@ -315,7 +325,9 @@ int cmd_group(int argc, char **argv)
 		aie_err(have_by ? "group reads one table" : "group needs --by");
 		return cmd_usage_error(argv[0]);
 	}
-	if (!table_load_module(&t, argv[optind], module)) {
+	if (by == GROUP_CGROUP ? !table_load_cgroups(&t, argv[optind]) :
+	    !table_load(&t, argv[optind])) {
+		table_keep_module(&t, module);
 		group_print(&t, by, json, lines, &order);
 		ret = stdout_close() ? AIE_EXIT_FAIL : 0;
 	}

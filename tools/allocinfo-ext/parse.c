@@ -30,12 +30,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "allocinfo_ext.h"
 #include "oomlog.h"
 #include "table.h"
 #include "util.h"
 
 #define EXT_VERSION_PREFIX	"allocinfo_ext - version: "
 #define KERNEL_VERSION_PREFIX	"allocinfo - version: "
+#define CG_VERSION_PREFIX	AIE_CGROUPS_PROC_NAME " - version: "
 
 /* The figures of a row summed over the table, and their names. */
 #define SUM_FIELD(name, what) { offsetof(struct site, name), what }
@@ -49,6 +51,7 @@ static const struct { size_t off; const char *what; } sum_fields[] = {
 
 struct parse_ctx {
 	struct table *t;
+	bool cgroups;		/* the cgroups file is wanted, and only it */
 	unsigned int lineno;
 	unsigned long long sums[ARRAY_SIZE(sum_fields)];
 	unsigned long long node_sum;	/* of every node<id>: of the table */
@@ -99,7 +102,15 @@ static int parse_version(struct parse_ctx *p, const char *line)
 	const char *ver, *end;
 	int major, minor, ret;
 
-	if (str_starts(line, EXT_VERSION_PREFIX)) {
+	if (str_starts(line, CG_VERSION_PREFIX) != p->cgroups)
+		return p->cgroups ?
+		       perr(p, "expected \"" CG_VERSION_PREFIX "1.0\": not the cgroups file") :
+		       perr(p, "the table per call site and cgroup (/proc/" AIE_CGROUPS_PROC_NAME "): cgroup, group --by cgroup, top --cgroup and export --cgroups read it");
+	if (p->cgroups) {
+		p->t->format = TABLE_EXT;
+		p->t->cgroups = true;
+		ver = line + strlen(CG_VERSION_PREFIX);
+	} else if (str_starts(line, EXT_VERSION_PREFIX)) {
 		p->t->format = TABLE_EXT;
 		ver = line + strlen(EXT_VERSION_PREFIX);
 	} else {
@@ -128,7 +139,8 @@ static int parse_version(struct parse_ctx *p, const char *line)
 static bool is_version_line(const char *line)
 {
 	return str_starts(line, EXT_VERSION_PREFIX) ||
-	       str_starts(line, KERNEL_VERSION_PREFIX);
+	       str_starts(line, KERNEL_VERSION_PREFIX) ||
+	       str_starts(line, CG_VERSION_PREFIX);
 }
 
 /* "# key: value" of a snapshot head; other comments are ignored. */
@@ -204,6 +216,47 @@ static int parse_node(struct parse_ctx *p, struct site *s, const char *tok)
 
 #define SITE_FIELD(name) { #name ":", offsetof(struct site, name) }
 
+/* The bit of "cgroup:" among a row's fields seen. */
+#define SEEN_CGROUP	(1u << 6)
+
+/*
+ * "cgroup:<path>" of the cgroups file, @tok past "cgroup:": the path
+ * unescaped in place (the module writes a space, a backslash and a byte
+ * that does not print as "\ooo").
+ */
+static int parse_cgroup(struct parse_ctx *p, struct site *s, char *tok,
+			unsigned int *seen)
+{
+	char *r = tok, *w = tok, buf[80];
+	int c;
+
+	if (*seen & SEEN_CGROUP)
+		return perr(p, "field \"cgroup:\" given twice");
+	*seen |= SEEN_CGROUP;
+	for (; *r; r++, w++) {
+		if (*r != '\\') {
+			*w = *r;
+			continue;
+		}
+		if (r[1] < '0' || r[1] > '3' || r[2] < '0' || r[2] > '7' ||
+		    r[3] < '0' || r[3] > '7')
+			return perr(p, "bad escape in cgroup path \"%s\"",
+				    quote(tok, buf, sizeof(buf)));
+		c = (r[1] - '0') << 6 | (r[2] - '0') << 3 | (r[3] - '0');
+		if (!c)
+			return perr(p, "a NUL byte in cgroup path \"%s\"",
+				    quote(tok, buf, sizeof(buf)));
+		*w = c;
+		r += 3;
+	}
+	*w = '\0';
+	if (tok[0] != '/')
+		return perr(p, "cgroup path \"%s\" does not start with /",
+			    quote(tok, buf, sizeof(buf)));
+	s->cgroup = tok;
+	return 0;
+}
+
 static int parse_field(struct parse_ctx *p, struct site *s, char *tok,
 		       unsigned int *seen)
 {
@@ -214,6 +267,13 @@ static int parse_field(struct parse_ctx *p, struct site *s, char *tok,
 	char buf[80];
 	size_t i;
 
+	if (p->t->cgroups && str_starts(tok, "cgroup:"))
+		return parse_cgroup(p, s, tok + strlen("cgroup:"), seen);
+	if (p->t->cgroups && !strcmp(tok, "removed") && s->cgroup &&
+	    !s->removed) {
+		s->removed = true;
+		return 0;
+	}
 	if (!strcmp(tok, "disabled")) {
 		s->disabled = true;
 		return 0;
@@ -261,7 +321,9 @@ static int parse_field(struct parse_ctx *p, struct site *s, char *tok,
 /* The fields after func:<name>; @save continues the strtok_r(). */
 static int parse_fields(struct parse_ctx *p, struct site *s, char **save)
 {
-	unsigned int seen = 0, all = (1u << 6) - 1;
+	/* the cgroups file's rows: type, slack, the totals, cgroup */
+	unsigned int seen = 0, all = p->t->cgroups ? 0x7u | 1u << 5 | SEEN_CGROUP :
+				     (1u << 6) - 1;
 	char *tok, buf[80];
 
 	while ((tok = strtok_r(NULL, " \t", save))) {
@@ -275,6 +337,8 @@ static int parse_fields(struct parse_ctx *p, struct site *s, char **save)
 			s->inaccurate = true;
 		}
 	}
+	if (p->t->cgroups && (seen & all) != all)
+		return perr(p, "missing fields: a row of the cgroups file has type, slack, total_calls, total_bytes and cgroup");
 	if (p->t->format == TABLE_EXT && (seen & all) != all)
 		return perr(p, "missing fields: a row has type, slack, total_calls, total_bytes, peak and failed");
 	return 0;
@@ -402,7 +466,13 @@ static bool starts_as_table(const char *text, size_t len)
 
 int table_parse(struct table *t, const char *name, char *text, size_t len)
 {
-	struct parse_ctx p = { .t = t, .lineno = 0 };
+	return table_parse_as(t, name, text, len, false);
+}
+
+int table_parse_as(struct table *t, const char *name, char *text, size_t len,
+		   bool cgroups)
+{
+	struct parse_ctx p = { .t = t, .lineno = 0, .cgroups = cgroups };
 	unsigned int *log_line = NULL, n = 0;
 	bool have_version = false, from_log = false;
 	const char *line, *nl, *end;

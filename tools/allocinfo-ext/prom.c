@@ -104,8 +104,7 @@ static const struct prom_metric prom_metrics[] = {
 		    accounted, 2),
 };
 
-static void prom_label(FILE *f, const char *name, const char *val,
-		       const char **sep)
+void prom_label(FILE *f, const char *name, const char *val, const char **sep)
 {
 	char *clean, *v;
 
@@ -353,7 +352,7 @@ static void prom_info(FILE *f, const struct table *t)
 	fputs("} 1\n", f);
 }
 
-void export_prometheus(FILE *f, const struct table *t,
+void export_prometheus(FILE *f, const struct table *t, const struct table *cg,
 		       const struct prom_opts *o)
 {
 	const struct prom_metric *m;
@@ -389,6 +388,8 @@ void export_prometheus(FILE *f, const struct table *t,
 		table_format_name(t->format), table_total_bytes(t));
 	prom_info(f, t);
 	prom_timestamp(f, t);
+	if (cg)
+		prom_cgroups(f, cg, o);
 	for (j = 0; j < n; j++) {
 		free(rows[j].labels);
 		free(rows[j].nodes);

@@ -22,32 +22,48 @@ const char *table_default_source(void)
 	return NULL;
 }
 
-int table_load(struct table *t, const char *path)
+static int table_read(struct table *t, const char *path, bool cgroups)
 {
 	size_t len;
 	char *text;
 
 	memset(t, 0, sizeof(*t));
 	if (!path)
-		path = table_default_source();
-	if (!path)
 		return -1;
 	text = read_whole_file(path, &len);
 	if (!text) {
 		aie_err("cannot read %s: %s%s", path, strerror(errno),
-			errno == EACCES ? " (the /proc files are for root)" : "");
+			errno == EACCES ? " (the /proc files are for root)" :
+			errno == ENOENT && cgroups && !strcmp(path, AIE_PROC_CGROUPS) ?
+			" (allocinfo_ext not loaded, or older than its cgroups file)" : "");
 		return -1;
 	}
-	return table_parse(t, path, text, len);
+	return table_parse_as(t, path, text, len, cgroups);
+}
+
+int table_load(struct table *t, const char *path)
+{
+	return table_read(t, path ? path : table_default_source(), false);
+}
+
+int table_load_cgroups(struct table *t, const char *path)
+{
+	return table_read(t, path ? path : AIE_PROC_CGROUPS, true);
 }
 
 int table_load_module(struct table *t, const char *path, const char *module)
 {
+	if (table_load(t, path))
+		return -1;
+	table_keep_module(t, module);
+	return 0;
+}
+
+void table_keep_module(struct table *t, const char *module)
+{
 	struct site *s;
 	size_t i, n = 0;
 
-	if (table_load(t, path))
-		return -1;
 	for (i = 0; module && i < t->nr; i++) {
 		s = &t->sites[i];
 		if (!strcmp(*s->module ? s->module : "vmlinux", module)) {
@@ -59,7 +75,6 @@ int table_load_module(struct table *t, const char *path, const char *module)
 	}
 	if (module)
 		t->nr = n;
-	return 0;
 }
 
 #define SYS_MODULE	"/sys/module/allocinfo_ext"

@@ -14,6 +14,7 @@
 
 #define AIE_PROC_EXT	"/proc/allocinfo_ext"
 #define AIE_PROC_KERNEL	"/proc/allocinfo"
+#define AIE_PROC_CGROUPS	"/proc/allocinfo_ext_cgroups"
 
 /*
  * The largest sum, in absolute value, of one figure over the rows of a
@@ -51,6 +52,8 @@ struct site {
 	long long accounted;	/* live bytes accounted to a memory cgroup */
 	struct site_node *nodes;	/* as the row gives them, or NULL */
 	unsigned int nr_nodes;
+	const char *cgroup;	/* the cgroups file's: its path, unescaped */
+	bool removed;		/* the cgroups file's: that cgroup is gone */
 	unsigned int lineno;	/* line of the input it came from */
 	char *text;		/* owns the strings above */
 };
@@ -72,6 +75,7 @@ struct table {
 	struct site *sites;
 	size_t nr, cap;
 	unsigned int node_ids;	/* highest node id of any row + 1; 0: none */
+	bool cgroups;		/* /proc/allocinfo_ext_cgroups: a row per pair */
 	char *raw;		/* the text read, NUL-terminated */
 	size_t raw_len;
 };
@@ -81,6 +85,13 @@ struct table {
  * or -1 after printing "<name>:<line>: <what is wrong>".
  */
 int table_parse(struct table *t, const char *name, char *text, size_t len);
+
+/*
+ * table_parse(), of the cgroups file (@cgroups) or of a table: each
+ * refuses the other, naming the commands that read it.
+ */
+int table_parse_as(struct table *t, const char *name, char *text, size_t len,
+		   bool cgroups);
 
 /* Read @path (NULL: the default source) and parse it. 0 or -1. */
 int table_load(struct table *t, const char *path);
@@ -98,6 +109,12 @@ void table_module_version(const struct table *t, char *buf, size_t len);
  * no others.
  */
 int table_load_module(struct table *t, const char *path, const char *module);
+
+/* The cgroups file at @path (NULL: AIE_PROC_CGROUPS), loaded. 0 or -1. */
+int table_load_cgroups(struct table *t, const char *path);
+
+/* Only the sites of module @module kept ("vmlinux": built-in); NULL: all. */
+void table_keep_module(struct table *t, const char *module);
 
 void table_free(struct table *t);
 

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgtable.h"
 #include "cmd.h"
 #include "textout.h"
 #include "topsample.h"
@@ -102,6 +103,9 @@ const struct cmd_option top_options[] = {
 	CMD_LETTER('l', "rows at most (default: the screen; 20 in batch\n"
 			"mode; 0: all)"),
 	CMD_LETTER('m', "only the sites of module NAME (vmlinux: built-in)"),
+	CMD_LONG('C', "cgroup", "PATH",
+		 "only cgroup PATH's rows and its descendants'\n"
+		 "(FILE: the cgroups file)"),
 	{ 0 },
 };
 
@@ -140,6 +144,9 @@ static int top_option(int c, struct top_opts *o)
 	case 'm':
 		o->module = optarg;
 		return 0;
+	case 'C':
+		o->cgroup = optarg;
+		return cg_path_check(optarg);
 	case 'n':
 	case 'l':
 		if (!parse_ll(optarg, &n) || n < 0) {
@@ -164,7 +171,8 @@ int cmd_top(int argc, char **argv)
 		.view = { .key = ORDER_BYTES, .delay = 3 },
 		.lines = -1,
 	};
-	int c;
+	char *source = NULL;
+	int c, ret;
 
 	while ((c = cmd_getopt(argc, argv)) != -1) {
 		if (c == 'h') {
@@ -179,8 +187,16 @@ int cmd_top(int argc, char **argv)
 		return cmd_usage_error(argv[0]);
 	}
 	o.path = argv[optind];
-	o.view.source = o.path ? o.path : table_default_source();
+	if (o.cgroup) {
+		o.view.source = source = xasprintf("%s, cgroup %s",
+						   o.path ? o.path : AIE_PROC_CGROUPS,
+						   o.cgroup);
+	} else {
+		o.view.source = o.path ? o.path : table_default_source();
+	}
 	if (!o.view.source)
 		return AIE_EXIT_FAIL;
-	return top_run(&o);
+	ret = top_run(&o);
+	free(source);
+	return ret;
 }

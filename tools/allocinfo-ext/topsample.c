@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cgtable.h"
 #include "topsample.h"
 #include "util.h"
 
@@ -36,10 +37,14 @@ int top_sample(struct top_samples *s, const struct top_opts *o)
 {
 	struct table t;
 
-	if (table_load_module(&t, o->path, o->module)) {
+	if (o->cgroup ? table_load_cgroups(&t, o->path) :
+	    table_load(&t, o->path)) {
 		table_free(&t);
 		return -1;
 	}
+	if (o->cgroup)
+		cg_select(&t, o->cgroup);
+	table_keep_module(&t, o->module);
 	if (s->have_older)
 		table_free(&s->older);
 	s->older = s->cur;

@@ -20,6 +20,7 @@ struct top_opts {
 	struct top_view view;
 	const char *path;	/* NULL: the default source */
 	const char *module;	/* -m: only its sites, or NULL */
+	const char *cgroup;	/* --cgroup: its subtree's rows, or NULL */
 	bool batch;
 	bool json;		/* one line of JSON per sample; batch mode */
 	long iterations;	/* 0: until stopped */

@@ -58,6 +58,7 @@ fuzz() {
 }
 
 mkdir -p "$out/corpus" "$out/table-corpus"
+cp "$tool/tests/fixtures/cgroup/proc/allocinfo_ext_cgroups" "$out/table-corpus/cgroups.txt"
 cp "$here"/corpus/* "$out/corpus/"
 fuzz ctl_fuzz "control parser, no crash, every accepted command reads back as itself" \
 	"$runs" -max_len=600 corpus -- \
@@ -65,7 +66,8 @@ fuzz ctl_fuzz "control parser, no crash, every accepted command reads back as it
 fuzz table_fuzz "table reader (tables, snapshots, OOM logs), Prometheus writer and -s/-r order, no crash" \
 	"$table_runs" -max_len=4096 -dict="$here/table.dict" table-corpus "$tool/tests/fixtures" -- \
 	-I"$tool" "$here/table_fuzz.c" "$tool/parse.c" "$tool/table.c" "$tool/util.c" \
-	"$tool/textout.c" "$tool/oomlog.c" "$tool/prom.c" "$tool/order.c"
+	"$tool/textout.c" "$tool/oomlog.c" "$tool/prom.c" "$tool/order.c" \
+	"$tool/promcg.c" "$tool/cgtable.c"
 # The readers of the lifetimes and stacks files, through leaks and context
 # (the whole tool linked, main() renamed), seeded with the fixtures' files.
 mkdir -p "$out/lifetimes-corpus" "$out/stacks-corpus"

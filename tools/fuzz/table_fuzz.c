@@ -2,7 +2,8 @@
 /*
  * table_fuzz - libFuzzer harness for the tool's table reader,
  * tools/allocinfo-ext/parse.c, compiled unchanged: both formats, snapshot
- * heads, saved kernel logs read as their last OOM report (oomlog.c).
+ * heads, saved kernel logs read as their last OOM report (oomlog.c), and
+ * the cgroups file (its rows through promcg.c and cgtable.c too).
  * Under ASan and UBSan an input is refused, with a message, or read; a
  * table read keeps the parser's promise (the live bytes of its sites add
  * up to at most 2^61 in absolute value), and goes through the Prometheus
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgtable.h"
 #include "export.h"
 #include "order.h"
 #include "table.h"
@@ -78,6 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned long long sum = 0;
 	struct table t;
 	size_t i;
+	bool cg;
 
 	if (!devnull)
 		devnull = fopen("/dev/null", "w");
@@ -85,7 +88,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size] = '\0';
 	msg[0] = '\0';
 	aie_err_capture(msg, sizeof(msg));
-	if (table_parse(&t, "fuzz", text, size)) {
+	/* The cgroups file's reader for an input naming it, else a table's */
+	cg = strstr(text, "allocinfo_ext_cgroups - ") != NULL;
+	if (table_parse_as(&t, "fuzz", text, size, cg)) {
 		if (!msg[0])
 			abort();	/* refused without a word */
 		table_free(&t);
@@ -99,10 +104,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		clean(t.sites[i].location);
 		clean(t.sites[i].func);
 		clean(t.sites[i].module);
+		if (cg)
+			clean(t.sites[i].cgroup);
 	}
 	po.site_label = size & 1;
-	export_prometheus(devnull, &t, &po);
+	po.cgroups = cg ? (long long)(size % 3) : -1;
+	export_prometheus(devnull, &t, cg ? &t : NULL, &po);
 	sorted(&t, data, size);
+	if (cg)
+		cg_select(&t, size & 1 ? "/" : "/a");
 	table_free(&t);
 	return 0;
 }

@@ -53,7 +53,7 @@ group_tests() {
 	expect_out "group: --by node --json, calls and slack null" \
 		"$EXP/group-node.json" "$TOOL" group --by node --json ext-numa.txt
 	expect_err "group: unknown key refused" 2 \
-		"allocinfo-ext: cannot group by \"colour\": expected module, subsystem, function, file or node
+		"allocinfo-ext: cannot group by \"colour\": expected module, subsystem, function, file, node or cgroup
 Try 'allocinfo-ext group --help'." "$TOOL" group --by colour ext-a.txt
 }
 
@@ -100,7 +100,7 @@ Try 'allocinfo-ext export --help'." "$TOOL" export -f prometheus --min-bytes 1.5
 	expect_out "export: prometheus leaves out negative counters, and series summing one" \
 		"$EXP/ext-negative-counters.prom" "$TOOL" export -f prometheus ext-negative-counters.txt
 	expect_err "export: --top is for prometheus" 2 \
-		"allocinfo-ext: --top, --min-bytes, --zeros and --site-label are for --format prometheus
+		"allocinfo-ext: --top, --min-bytes, --zeros, --site-label and --cgroups are for --format prometheus
 Try 'allocinfo-ext export --help'." "$TOOL" export -f json --top 3 ext-a.txt
 	if promtool check metrics <"$EXP/ext-a.prom" >"$TMP/out" 2>&1 &&
 		promtool check metrics <"$EXP/kernel.prom" >>"$TMP/out" 2>&1 &&

@@ -137,6 +137,7 @@ make_cflags_test() {
 . "$HERE/hostile-tests.sh"
 . "$HERE/options-tests.sh"
 . "$HERE/ledger-tests.sh"
+. "$HERE/cgroup-tests.sh"
 . "$HERE/output-tests.sh"
 . "$HERE/stdin-tests.sh"
 . "$HERE/sanitize-tests.sh"
@@ -156,6 +157,7 @@ ctl_tests
 context_tests
 leaks_tests
 ledger_tests
+cgroup_tests
 compare_tests
 query_tests
 order_tests

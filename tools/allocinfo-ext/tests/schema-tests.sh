@@ -106,6 +106,7 @@ JSON_KEYS_COMMANDS=(
 	"compare -j -l 0 --ours cmp-ours.txt --theirs cmp-theirs.txt --baseline cmp-base.txt"
 	"query -j ext-a.txt"
 	"ledger -j -l 0 --root ledger"
+	"cgroup -j --root cgroup /app"
 )
 
 json_keys_tests() {
