@@ -292,7 +292,8 @@ aie_allocator_functions() {
 }
 
 # aie_host_tests FILE: the host-side tests (no VM): the module's layering
-# (on the objects just built) and checkpatch --strict (tools/style), those of
+# (on the objects just built), checkpatch --strict and the comments'
+# kernel-doc (tools/style), those of
 # tools/allocinfo-ext, the control-parser fuzzer (tools/fuzz), then make
 # install's, DKMS's, the Debian packages' and the RPM spec's (tools/pkg).
 # Their
@@ -303,7 +304,7 @@ aie_host_tests() {
 	: >"$out"
 	: >"$AIE_OUT/host-tests.log"
 	for t in tools/style/layers.sh tools/style/checkpatch.sh \
-		tools/allocinfo-ext/tests/run.sh tools/fuzz/run.sh \
+		tools/style/kdoc.sh tools/allocinfo-ext/tests/run.sh tools/fuzz/run.sh \
 		tools/pkg/install-test.sh tools/pkg/dkms-test.sh tools/pkg/pkg-test.sh \
 		tools/pkg/rpm-test.sh; do
 		aie_log "host tests: $t"
