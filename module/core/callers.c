@@ -40,10 +40,13 @@
 struct aie_fn {
 	const char *name[3];	/* one name, or its names, the newest first */
 	unsigned long flag;	/* AIE_SITE_INTERNAL, _WRAPPER or _HELPER */
+	unsigned int types;	/* BIT()s of enum aie_type; 0: every type */
 };
 
 /* One name, or an AIE_FN_* of compat.h (one to three names). */
 #define INTERNAL(...)	{ { __VA_ARGS__ }, AIE_SITE_INTERNAL }
+#define INTERNAL_PAGES(...) \
+	{ { __VA_ARGS__ }, AIE_SITE_INTERNAL, BIT(AIE_TYPE_PAGE) }
 #define HELPER(...)	{ { __VA_ARGS__ }, AIE_SITE_HELPER }
 #define WRAPPER(...)	{ { __VA_ARGS__ }, AIE_SITE_WRAPPER }
 
@@ -87,6 +90,11 @@ static const struct aie_fn aie_fns[] = {
 	/* the pages under a vmalloc area */
 	INTERNAL("__vmalloc_area_node"),
 	INTERNAL("vm_area_alloc_pages"),
+	/*
+	 * ... where those two are inlined: an accounted area's pages come one
+	 * at a time (the bulk allocator takes no __GFP_ACCOUNT), from here
+	 */
+	INTERNAL_PAGES(AIE_FN_VMALLOC_NODE_RANGE),
 	/* helpers that hide their caller */
 	{ { AIE_FN_KVMALLOC_NODE }, AIE_KVMALLOC_NODE_SITE },
 	HELPER("kvmemdup"),
@@ -116,6 +124,7 @@ static bool aie_fn_named(const struct aie_fn *fn, const char *func)
 /**
  * aie_callers_classify() - Classify a new call site by its function's name.
  * @sym: the site's name.
+ * @type: the site's type.
  *
  * A return address lies inside its function, after the call. One that
  * ends a function exactly is no call's return address but a trampoline's:
@@ -127,7 +136,7 @@ static bool aie_fn_named(const struct aie_fn *fn, const char *func)
  * Return: the AIE_SITE_INTERNAL, AIE_SITE_WRAPPER or AIE_SITE_HELPER bit
  * number, or -1 for an ordinary call site.
  */
-int aie_callers_classify(const struct aie_sym *sym)
+int aie_callers_classify(const struct aie_sym *sym, enum aie_type type)
 {
 	unsigned int i;
 
@@ -136,6 +145,8 @@ int aie_callers_classify(const struct aie_sym *sym)
 	if (sym->offset == sym->size)
 		return AIE_SITE_INTERNAL;
 	for (i = 0; i < ARRAY_SIZE(aie_fns); i++) {
+		if (aie_fns[i].types && !(aie_fns[i].types & BIT(type)))
+			continue;
 		if (aie_fn_named(&aie_fns[i], sym->func) &&
 		    !(aie_fns[i].flag == AIE_SITE_WRAPPER && sym->module))
 			return aie_fns[i].flag;

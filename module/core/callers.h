@@ -10,6 +10,6 @@
 
 struct aie_sym;
 
-int aie_callers_classify(const struct aie_sym *sym);
+int aie_callers_classify(const struct aie_sym *sym, enum aie_type type);
 
 #endif /* _AIE_CALLERS_H */

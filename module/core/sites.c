@@ -477,7 +477,7 @@ struct aie_site *aie_site_get(unsigned long call_site, enum aie_type type)
 	site->slot = aie_site_slot_of(idx);
 	sym = aie_sym_scratch();
 	aie_sym_resolve(call_site, sym);
-	class = aie_callers_classify(sym);
+	class = aie_callers_classify(sym, type);
 	if (class >= 0)
 		set_bit(class, &site->flags);
 	if (aie_rules_site_disabled(site, sym))

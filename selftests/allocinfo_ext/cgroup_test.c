@@ -310,6 +310,12 @@ TEST_F(cgroup, helper_rows_are_exact_per_cgroup)
 		      2 * 3 * self->page);
 	EXPECT_EQ(0, cg_row_get("aie_helper_vmalloc_acct_10000", "vmalloc",
 				"/aie_b", &row));
+	/*
+	 * With a memory cgroup about, an accounted area's pages come one at a
+	 * time from inside vmalloc: the area's row has them, no page row.
+	 */
+	EXPECT_EQ(0, aie_bytes_of("__vmalloc_node_range_noprof", "page"));
+	EXPECT_EQ(0, aie_bytes_of("__vmalloc_node_range", "page"));
 	EXPECT_CG_ROW("aie_helper_percpu_acct_40", "percpu", "/aie_a", 1,
 		      40 * self->cpus);
 	/* The site's row: both cgroups' */
