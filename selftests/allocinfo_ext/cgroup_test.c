@@ -56,10 +56,7 @@ static int cg_row_parse(char *line, struct cg_row *c)
 	return aie_row_parse(line, &c->r);
 }
 
-/*
- * Find the [aie_helper] row of @func and @type in cgroup @cg (a path
- * under the mount): 1 and the row in *@c, or 0 when there is none.
- */
+/* Find the helper's row of @func, @type in cgroup @cg: 1 (in *@c), or 0. */
 static int cg_row_get(const char *func, const char *type, const char *cg,
 		      struct cg_row *c)
 {
@@ -310,10 +307,7 @@ TEST_F(cgroup, helper_rows_are_exact_per_cgroup)
 		      2 * 3 * self->page);
 	EXPECT_EQ(0, cg_row_get("aie_helper_vmalloc_acct_10000", "vmalloc",
 				"/aie_b", &row));
-	/*
-	 * With a memory cgroup about, an accounted area's pages come one at a
-	 * time from inside vmalloc: the area's row has them, no page row.
-	 */
+	/* An accounted area's pages are in its row, no page row of vmalloc's */
 	EXPECT_EQ(0, aie_bytes_of("__vmalloc_node_range_noprof", "page"));
 	EXPECT_EQ(0, aie_bytes_of("__vmalloc_node_range", "page"));
 	EXPECT_CG_ROW("aie_helper_percpu_acct_40", "percpu", "/aie_a", 1,
