@@ -13,12 +13,13 @@
  * the same load and subtraction as on x86-64.
  *
  * Kernel text: the kernel image and every module lie in one 2 GiB window
- * (arm64's module.c places modules so), which KASLR puts anywhere in the
- * vmalloc area. A text address within 2 GiB of kfree() either way, a
- * 4 GiB span, is told apart by its low 32 bits. Instructions are 4-byte
- * aligned: with bit 0 set, those 32 bits make a key that is never 0 and
- * still tells every return address apart. Kprobe slots and BPF programs
- * may lie outside the window: they are filtered out.
+ * (the kernel's arch/arm64/kernel/module.c places modules so), which KASLR
+ * puts anywhere in the vmalloc area. A text address within 2 GiB of
+ * kfree() either way, a 4 GiB span, is told apart by its low 32 bits.
+ * Instructions are 4-byte aligned: with bit 0 set, those 32 bits make a
+ * key that is never 0 and still tells every return address apart. Kprobe
+ * slots and BPF programs may lie outside the window: they are filtered
+ * out.
  *
  * Frames: arm64 kernels keep frame pointers. A function's frame record
  * is two words, its caller's frame pointer (x29) then its own return
